@@ -2,8 +2,8 @@
 
     search(game_or_problem, state=None, *, depth=None, time_limit=None, node_limit=None, ...)
 
-and returns a `framework.search.result.Result`.  `ALGORITHMS` maps the CLI names to them.
+and returns a `framework.search.result.Result`.  `registry.searcher(name)` finds one by
+the name the CLI uses.
 """
 from framework.search.result import Result, Stats, Budget, BudgetExceeded
-
-ALGORITHMS: dict = {}
+from framework.search.registry import searcher, GAME_SEARCHERS, PLANNING_SEARCHERS

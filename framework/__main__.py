@@ -1,0 +1,3 @@
+import sys
+from framework.cli import main
+sys.exit(main())
