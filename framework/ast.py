@@ -1,0 +1,240 @@
+"""The one AST both front-ends (YAML and the `.game` grammar) produce.
+
+Every node carries a `Pos` (file, line, column, source line) so the checker and the
+compiler can point at the exact spot of a mistake.  Expressions and effects are small
+frozen dataclasses; `GameSpec` is the whole game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Pos:
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+    end_col: int | None = None
+    source_line: str | None = None
+
+    def __repr__(self):
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOPOS = Pos()
+
+
+def _node(cls):
+    """Dataclass for AST nodes: frozen, with `pos` last, excluded from equality."""
+    return dataclass(frozen=True, eq=True)(cls)
+
+
+# ----------------------------------------------------------------------- expressions
+@_node
+class Num:
+    value: int | float
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Name:
+    id: str
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Call:
+    func: str
+    args: tuple
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Index:
+    base: Any
+    index: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class TupleExpr:
+    items: tuple
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class ListExpr:
+    items: tuple
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Unary:
+    op: str                 # "-" | "not"
+    operand: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Binary:
+    op: str                 # + - * / // % == != < <= > >= in notin and or & | 
+    left: Any
+    right: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Cond:
+    test: Any
+    then: Any
+    else_: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Range:
+    lo: Any
+    hi: Any                 # inclusive
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Quant:
+    kind: str               # exists | forall | count | sum | min | max
+    var: str
+    domain: Any             # Name (a type: cell, player, enum), Range, or a set expression
+    body: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+# ----------------------------------------------------------------------- effects
+@_node
+class Assign:
+    target: Any             # Name or Index
+    op: str                 # "=" | "+=" | "-="
+    value: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class IfEffect:
+    test: Any
+    then: tuple
+    else_: tuple = ()
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class ForEffect:
+    var: str
+    domain: Any
+    body: tuple
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+# ----------------------------------------------------------------------- declarations
+@_node
+class TypeRef:
+    """bool | int (with lo..hi) | player | cell | cellset | an enumeration's values."""
+    kind: str               # "bool" | "int" | "player" | "cell" | "cellset" | "enum"
+    lo: Any = None          # int: bound expressions
+    hi: Any = None
+    values: tuple = ()      # enum: value names
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Option:
+    name: str
+    default: Any            # int | bool | float | tuple of ints
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Board:
+    name: str
+    width: Any
+    height: Any
+    values: tuple           # cell value names; the first listed `initial` is the default
+    initial: str
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Variable:
+    name: str
+    type: TypeRef
+    initial: Any            # expression (ListExpr for arrays)
+    per_player: bool = False
+    size: Any = None        # expression: a list variable of that many elements
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Define:
+    name: str
+    params: tuple           # parameter names
+    body: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Param:
+    name: str
+    domain: Any             # Name of a type (cell, player, an enum) or Range
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class ChanceSpec:
+    var: str                # the outcome variable bound in the effects
+    domain: Any
+    probability: Any        # expression over the state, params and the outcome variable
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Action:
+    name: str
+    params: tuple           # Param
+    precondition: Any       # expression or None
+    effects: tuple
+    chance: ChanceSpec | None = None
+    noisy: Any = None       # expression: quiescence search extends these moves
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class Feature:
+    name: str
+    weight: Any             # number
+    value: Any              # expression (may use `me`)
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@dataclass
+class GameSpec:
+    name: str
+    players: tuple                              # player names
+    options: tuple = ()                         # Option
+    board: Board | None = None
+    variables: tuple = ()                       # Variable
+    defines: tuple = ()                         # Define
+    actions: tuple = ()                         # Action
+    init: tuple = ()                            # effects run on the initial state
+    turn: Any = None                            # expression: next player (default next(mover))
+    pass_rule: bool = False                     # a mover without actions passes
+    terminal: Any = None
+    goal: Any = None                            # 1-player puzzles: terminal when reached
+    utility: Any = None                         # expression (zero-sum / `me`) | dict player -> expr
+    winner: Any = None                          # expression: the winning player or `none`
+    utility_bounds: tuple | None = None         # (lo, hi) numbers
+    zero_sum: bool | None = None
+    evaluation: tuple = ()                      # Feature
+    display: tuple = ()                         # (value name, symbol) pairs
+    symmetries: tuple = ()                      # names: rotate, reflect, all
+    max_length: Any = None
+    file: str | None = None
+    pos: Pos = NOPOS
+    positions: dict = field(default_factory=dict, compare=False, repr=False)  # section -> Pos

@@ -1,0 +1,299 @@
+"""Loading: spec file -> AST (by extension) -> checker -> compiler -> `Game`.
+
+`load(path, **options)` is the public entry point (re-exported as `framework.load`).
+Compiled games are cached per (path, modification time, options), and a pickled state
+finds its game again through `restore_state`.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from framework import runtime
+from framework.checker import check, DIRECTION_SETS
+from framework.compiler import Compiler
+from framework.errors import SpecError
+from framework.game import Game
+
+MAX_SPEC_BYTES = 1_000_000
+_CACHE: dict = {}
+
+
+def read_text(path) -> str:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(f"spec is {size} bytes, larger than {MAX_SPEC_BYTES}", file=str(path))
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise SpecError(f"spec is not UTF-8 text ({e.reason})", file=str(path), line=1, col=1) from None
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+
+
+def parse_text(text: str, file: str, fmt: str):
+    """Spec text -> GameSpec, with `fmt` 'yaml' or 'game'."""
+    if fmt == "yaml":
+        from framework.frontend.yaml_spec import load_yaml_spec
+        return load_yaml_spec(text, file)
+    from framework.frontend.game_format import load_game_spec
+    return load_game_spec(text, file)
+
+
+def spec_format(path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        return "yaml"
+    if suffix == ".game":
+        return "game"
+    raise SpecError(f"unknown spec format `{suffix or path}`", file=str(path),
+                    hint="game specs end in .yaml, .yml or .game")
+
+
+def parse_spec(path):
+    """The AST of a spec file (no checks beyond syntax)."""
+    return parse_text(read_text(path), str(path), spec_format(path))
+
+
+def load(path, **options) -> Game:
+    """Load, check and compile a game spec; `options` override the spec's option defaults."""
+    p = Path(path)
+    try:
+        key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+    if key not in _CACHE:
+        game = compile_spec(parse_spec(path), options)
+        game.state_class._namespace["GAME_KEY"] = key
+        _CACHE[key] = game
+    return _CACHE[key]
+
+
+def load_text(text: str, fmt: str = "yaml", file: str = "<spec>", **options) -> Game:
+    """Load a spec from a string (for tests and tools)."""
+    return compile_spec(parse_text(text, file, fmt), options)
+
+
+def _freeze(v):
+    return tuple(v) if isinstance(v, list) else v
+
+
+def compile_spec(spec, options=None) -> Game:
+    checked = check(spec, options or {})
+    compiler = Compiler(checked)
+    source = compiler.module()
+    namespace = _namespace(compiler)
+    code = compile(source, f"<plyspec:{spec.file or spec.name}>", "exec")
+    exec(code, namespace)   # generated from the checked AST only; no spec text is in `source`
+    state_class = namespace["State"]
+    info = _DisplayInfo(compiler)
+    state_class.__str__ = lambda state: info.render(state)
+    state_class.__repr__ = lambda s: f"<{spec.name} state: {tuple(s)}>"
+    game = Game(
+        name=spec.name, player_names=checked.players, chance=compiler.has_chance,
+        zero_sum=checked.zero_sum, constant_sum=checked.constant_sum,
+        utility_bounds=tuple(checked.utility_bounds), options=dict(checked.options),
+        source_file=spec.file, python_source=source, max_length=checked.max_length,
+        has_evaluation=bool(checked.features), has_goal=checked.goal is not None,
+        state_class=state_class, _initial=namespace["_initial"], spec=spec,
+        _action_text=info.action_text, _parse_action=info.parse_action)
+    if checked.features:
+        evaluate = namespace["_evaluate"]
+        game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
+    noisy = [a.noisy for a in checked.actions]
+    if any(x is not None for x in noisy):
+        game._is_noisy = _noisy_function(compiler, namespace, noisy)
+    if checked.symmetries:
+        game._symmetries = _symmetry_function(compiler, state_class)
+    namespace["GAME_KEY"] = None
+    state_class._namespace = namespace
+    return game
+
+
+def _namespace(compiler: Compiler) -> dict:
+    c = compiler.c
+    ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
+                           "all": all, "range": range, "bool": bool, "tuple": tuple,
+                           "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError,
+                           "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError,
+                           "repr": repr, "__build_class__": __builtins__["__build_class__"]
+                           if isinstance(__builtins__, dict) else __builtins__.__build_class__},
+          "__name__": "plyspec_generated",
+          "bits": runtime.bits, "slide": runtime.slide, "between": runtime.between,
+          "line": runtime.line, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
+          "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
+          "ACTION_NAMES": tuple(a.name for a in c.actions), "NAMES": compiler.names,
+          "PLAYER_VALUE": compiler.player_value,
+          "ENUMS": [v.enum for v in c.variables if v.type.startswith("enum:")],
+          "ENUM_INDEX": [{name: i for i, name in enumerate(v.enum)} for v in c.variables
+                         if v.type.startswith("enum:")]}
+    t = compiler.tables
+    if t is not None:
+        ns.update(FULL=t.full, XY=t.xy, CELL_OF=t.index, COL=t.col, ROW=t.row, ALL_CELLS=t.cells,
+                  COLUMN_MASKS=t.column_masks, CELL=t.cell, LINE_SHIFTS=t.line_shifts())
+        for name in DIRECTION_SETS:
+            ns[f"NEIGHBORS_{name}"] = t.neighbors[name]
+            ns[f"RAYS_{name}"] = t.rays[name]
+    return ns
+
+
+def restore_state(key, values):
+    """Unpickling: find (or reload) the game and rebuild the state."""
+    if key is None:
+        raise SpecError("this state's game was loaded from text and cannot be restored by pickle",
+                        hint="load games from files to pickle their states")
+    path, _, options = key
+    game = load(path, **{k: list(v) if isinstance(v, tuple) else v for k, v in options})
+    return tuple.__new__(game.state_class, values)
+
+
+def _noisy_function(compiler, namespace, noisy):
+    """(state, action) -> bool from the actions' `noisy` expressions."""
+    from framework.compiler import _Source
+    out = _Source()
+    out(f"def _noisy({compiler.sig}, action):")
+    out.indent()
+    for ai, (a, e) in enumerate(zip(compiler.c.actions, noisy)):
+        if e is None:
+            continue
+        types = [p[2] for p in a.params]
+        if compiler.single:
+            raw = ["action"] if len(types) == 1 else [f"action[{k}]" for k in range(len(types))]
+        else:
+            out(f"if action[0] == ACTION_NAMES[{ai}]:")
+            raw = [f"action[{k + 1}]" for k in range(len(types))]
+        env = {}
+        prefix = "    " if not compiler.single else ""
+        for (pname, _, t), r in zip(a.params, raw):
+            out(f"{prefix}p_{pname} = {compiler.decode(t, r)}")
+            env[pname] = f"p_{pname}"
+        out(f"{prefix}return bool({compiler.expr(e, env)})")
+    out("return False")
+    exec(compile(out.text(), "<plyspec:noisy>", "exec"), namespace)
+    fn = namespace["_noisy"]
+    k = len(compiler.fields)
+    return lambda state, action: action != "pass" and not state.is_chance() and fn(*state[:k], action)
+
+
+def _symmetry_function(compiler, state_class):
+    perms = compiler.tables.permutations(compiler.c.symmetries)
+    nb = len(compiler.boards)
+    cell_slots = [nb + i for i, v in enumerate(compiler.c.variables) if v.type == "cell"]
+    cellset_slots = [nb + i for i, v in enumerate(compiler.c.variables) if v.type == "cellset"]
+    arrays = {nb + i for i, v in enumerate(compiler.c.variables) if v.is_array}
+
+    def symmetries(state):
+        out = []
+        for perm in perms:
+            values = list(state)
+            for i in range(nb):
+                values[i] = runtime.permute(values[i], perm)
+            for i in cell_slots:
+                values[i] = tuple(perm[x] for x in values[i]) if i in arrays else perm[values[i]]
+            for i in cellset_slots:
+                values[i] = tuple(runtime.permute(x, perm) for x in values[i]) if i in arrays \
+                    else runtime.permute(values[i], perm)
+            out.append(tuple.__new__(state_class, values))
+        return out
+    return symmetries
+
+
+class _DisplayInfo:
+    """Rendering and canonical action text; spec strings stay data, never source."""
+
+    def __init__(self, compiler: Compiler):
+        c = compiler.c
+        self.c = c
+        self.compiler = compiler
+        self.tables = compiler.tables
+        self.symbols = [c.display.get(v, "." if i == c.default_value else v[0]) for i, v in enumerate(c.values)]
+        self.nfields = len(compiler.fields)
+
+    def render(self, state) -> str:
+        c, comp = self.c, self.compiler
+        lines = []
+        if self.tables is not None:
+            boards = {i: state[k] for k, i in enumerate(comp.boards)}
+            width = max(len(s) for s in self.symbols)
+            for y in range(c.height):
+                row = []
+                for x in range(c.width):
+                    bit = self.tables.cell(x, y)
+                    value = next((i for i, b in boards.items() if b >> bit & 1), c.default_value)
+                    row.append(self.symbols[value].ljust(width))
+                lines.append(" ".join(row).rstrip())
+        for k, v in enumerate(c.variables):
+            lines.append(f"{v.name}: {self._value_text(v, state[len(comp.boards) + k])}")
+        if state.terminal_test():
+            lines.append("game over: " + ", ".join(f"{p} {state.utility(i):g}" for i, p in enumerate(c.players)))
+        elif state.is_chance():
+            lines.append("chance to move")
+        else:
+            lines.append(f"{c.players[state.player()]} to move")
+        return "\n".join(lines)
+
+    def _value_text(self, var, value):
+        if var.is_array:
+            items = [self._scalar_text(var, x) for x in value]
+            if var.per_player:
+                return ", ".join(f"{p}={x}" for p, x in zip(self.c.players, items))
+            return "[" + ", ".join(items) + "]"
+        return self._scalar_text(var, value)
+
+    def _scalar_text(self, var, x):
+        if var.type == "cell":
+            return "none" if x < 0 else "({},{})".format(*self.tables.xy[x])
+        if var.type == "player":
+            return self.c.players[x] if x >= 0 else "none"
+        if var.type.startswith("enum:"):
+            return var.enum[x]
+        if var.type == "cellset":
+            return "{" + " ".join("({},{})".format(*self.tables.xy[i]) for i in runtime.bits(x)) + "}"
+        return str(x)
+
+    def _schema(self, action):
+        comp = self.compiler
+        if comp.single:
+            a = self.c.actions[0]
+            values = (action,) if len(a.params) == 1 else tuple(action)
+            return a, values
+        a = next(a for a in self.c.actions if a.name == action[0])
+        return a, tuple(action[1:])
+
+    def action_text(self, action) -> str:
+        if action == "pass":
+            return "pass"
+        try:
+            a, values = self._schema(action)
+        except (StopIteration, TypeError):
+            return repr(action)
+        parts = []
+        for (pname, _, t), v in zip(a.params, values):
+            if t == "cell":
+                parts.append(f"{v[0]},{v[1]}")
+            elif t == "player":
+                parts.append(self.c.players[v])
+            else:
+                parts.append(str(v))
+        return f"{a.name}({','.join(parts)})"
+
+    def parse_action(self, state, text: str):
+        cleaned = text.strip().replace(" ", "")
+        legal = state.actions()
+        by_text = {self.action_text(a): a for a in legal}
+        if cleaned in by_text:
+            return by_text[cleaned]
+        # short forms: the arguments alone, e.g. "1,2", "(1,2)", "3"
+        bare = cleaned.strip("()")
+        for t, a in by_text.items():
+            if t[t.index("(") + 1:-1] == bare and (self.compiler.single or t.startswith(cleaned)):
+                return a
+        if cleaned in (str(a) for a in legal):
+            return next(a for a in legal if str(a) == cleaned)
+        sample = ", ".join(list(by_text)[:8]) + (" ..." if len(by_text) > 8 else "")
+        raise SpecError(f"`{text}` is not a legal action here", hint=f"legal: {sample}" if legal else
+                        "the game is over")

@@ -1,0 +1,151 @@
+"""Run-time support the generated game modules import: board tables and bit helpers.
+
+Cells are bit positions in a row-major layout with one spare (always empty) column per
+row, so that shifting a bitboard never wraps from one row into the next:
+cell (col, row) -> row * (width + 1) + col.  `none` (no cell) is -1; every per-cell table
+has one extra trailing entry so that indexing it with -1 yields "nothing".
+"""
+from __future__ import annotations
+
+from framework.errors import SpecError
+
+
+class IllegalAction(ValueError):
+    """`state.result(action)` was given something that is not an action of this game."""
+
+
+class BoardTables:
+    """Per-cell lookup tables of one board size."""
+
+    def __init__(self, width: int, height: int, direction_sets: dict):
+        self.width, self.height = width, height
+        self.stride = stride = width + 1
+        self.span = height * stride
+        self.cells = tuple(r * stride + c for r in range(height) for c in range(width))
+        self.full = sum(1 << i for i in self.cells)
+        self.xy = [None] * (self.span + 1)        # index -> (col, row)
+        self.col = [0] * (self.span + 1)
+        self.row = [0] * (self.span + 1)
+        for i in self.cells:
+            self.xy[i] = (i % stride, i // stride)
+            self.col[i], self.row[i] = i % stride, i // stride
+        self.index = {self.xy[i]: i for i in self.cells}
+        self.column_masks = [sum(1 << (r * stride + c) for r in range(height)) for c in range(width)]
+        self.neighbors, self.rays = {}, {}
+        for name, dirs in direction_sets.items():
+            self.neighbors[name] = [self._neighbors(i, dirs) if i in self.index.values() else 0
+                                    for i in range(self.span)] + [0]
+            self.rays[name] = [tuple(self._ray(i, d) for d in dirs) if self.xy[i] else ()
+                               for i in range(self.span)] + [()]
+
+    def cell(self, x: int, y: int) -> int:
+        return y * self.stride + x if 0 <= x < self.width and 0 <= y < self.height else -1
+
+    def _neighbors(self, i, dirs):
+        x, y = self.xy[i]
+        return sum(1 << self.cell(x + dx, y + dy) for dx, dy in dirs if self.cell(x + dx, y + dy) >= 0)
+
+    def _ray(self, i, d):
+        x, y = self.xy[i]
+        out = []
+        while True:
+            x, y = x + d[0], y + d[1]
+            j = self.cell(x, y)
+            if j < 0:
+                return tuple(out)
+            out.append(j)
+
+    def line_shifts(self):
+        """Bit distance between consecutive cells: across, down, down-right, down-left."""
+        return (1, self.stride, self.stride + 1, self.stride - 1)
+
+    def bits_table(self):
+        """mask -> tuple of (col, row) of its cells, for boards whose span is small."""
+        table = []
+        for m in range(1 << self.span):
+            table.append(tuple(self.xy[i] for i in range(self.span) if m >> i & 1 and self.xy[i]))
+        return table
+
+    def permutations(self, kinds):
+        """Cell permutations (index -> index) for the declared symmetries, identity first."""
+        w, h = self.width, self.height
+        maps = [lambda x, y: (x, y)]
+        if "all" in kinds or "rotate" in kinds:
+            maps += [lambda x, y: (w - 1 - y, x), lambda x, y: (w - 1 - x, h - 1 - y),
+                     lambda x, y: (y, h - 1 - x)]
+        if "all" in kinds or "reflect" in kinds:
+            base = list(maps)
+            maps += [lambda x, y, f=f: f(w - 1 - x, y) for f in base]
+        perms = []
+        for f in maps:
+            perm = {i: self.index[f(*self.xy[i])] for i in self.cells}
+            perm[-1] = -1
+            if perm not in perms:
+                perms.append(perm)
+        return perms
+
+
+def bits(mask: int) -> list:
+    """Indices of the set bits of `mask`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def slide(rays, through: int) -> int:
+    """Cells reachable along each ray while the cells belong to `through`."""
+    reach = 0
+    for ray in rays:
+        for j in ray:
+            if through >> j & 1:
+                reach |= 1 << j
+            else:
+                break
+    return reach
+
+
+def between(rays, inner: int, outer: int) -> int:
+    """Cells of `inner` lying in an unbroken run that an `outer` cell closes (Othello flips)."""
+    caught = 0
+    for ray in rays:
+        run = 0
+        for j in ray:
+            if inner >> j & 1:
+                run |= 1 << j
+            else:
+                if run and outer >> j & 1:
+                    caught |= run
+                break
+    return caught
+
+
+def line(mask: int, k: int, shifts) -> bool:
+    """True when `mask` has k cells in a row along one of the shifts."""
+    for s in shifts:
+        m = mask
+        for step in range(1, k):
+            m &= mask >> (s * step)
+            if not m:
+                break
+        if m:
+            return True
+    return False
+
+
+def permute(mask: int, perm: dict) -> int:
+    out = 0
+    for i in bits(mask):
+        out |= 1 << perm[i]
+    return out
+
+
+def set_item(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def out_of_range(name: str, value, lo, hi):
+    raise SpecError(f"state variable `{name}` would become {value}, outside its range {lo}..{hi}",
+                    hint="widen the type's range or guard the action with a precondition")
