@@ -163,7 +163,7 @@ class Checker:
     # ------------------------------------------------------------------ declarations
     def _declare(self, name, kind, info, pos, what):
         _check_name(name, pos, what)
-        if name in self.globals or name in BUILTINS or name in DIRECTION_SETS or name in (
+        if name in self.globals or name in DIRECTION_SETS or name in (
                 "mover", "me", "turn", "none", "true", "false", "cell", "player", "board"):
             prev = self.globals.get(name)
             if prev and kind in ("player", "value") and prev[0] in ("player", "value") and prev[0] != kind:
@@ -558,7 +558,11 @@ class Checker:
         if isinstance(node, (ast.Num,)):
             return node
         if isinstance(node, ast.Binary):
-            return replace(node, left=self.inline(node.left, scope), right=self.inline(node.right, scope))
+            folded = replace(node, left=self.inline(node.left, scope), right=self.inline(node.right, scope))
+            if node.op in ("+", "-", "*", "//", "%") and isinstance(folded.left, ast.Num) \
+                    and isinstance(folded.right, ast.Num) and folded.right.value != 0:
+                return ast.Num(self.fold(folded), node.pos)
+            return folded
         if isinstance(node, ast.Unary):
             return replace(node, operand=self.inline(node.operand, scope))
         if isinstance(node, ast.Cond):
@@ -744,7 +748,7 @@ class Checker:
         self.out.kinds[id(node)] = (kind, info)
         if kind == "var":
             if info.is_array:
-                return "array"
+                return "list" if info.type == "int" and not info.per_player else "array"
             return info.type
         return {"player": "player", "value": "value", "enum": info[0] if kind == "enum" else None,
                 "board": "board", "option": "int"}[kind]
@@ -807,11 +811,12 @@ class Checker:
                           "write board[c] with c a cell or (column, row)")
             return "value"
         bt = self.type(base, scope, where)
-        if bt == "list":
+        is_var = isinstance(base, ast.Name) and self.globals.get(base.id, ("",))[0] == "var"
+        if bt == "list" and not is_var:
             if self.type(node.index, scope, where) != "int":
                 raise err(node.index.pos, "a list is indexed by a whole number")
             return "int"
-        if bt != "array":
+        if not is_var or bt not in ("array", "list"):
             raise err(node.pos, f"{_describe(bt)} cannot be indexed",
                       "only the board, lists and per-player variables take [ ]")
         var = self.globals[base.id][1]
