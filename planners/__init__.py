@@ -1,0 +1,43 @@
+"""STRIPS planning in plyspec: declare a problem in YAML or bring IPC PDDL files, ground it
+into a compact task, search it with the shared single-agent searchers, validate the plan.
+
+    import planners
+    problem = planners.load("planners/problems/hanoi.yaml", disks=4)   # or load(domain, problem)
+    task = planners.ground(problem)
+    result = planners.plan(task, algorithm="astar", heuristic="hmax")
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from planners.ast import PlanningProblem
+from planners.grounding import DEFAULT_MAX_OPERATORS, ground
+from planners.task import Task
+
+PROBLEMS_DIR = Path(__file__).with_name("problems")
+
+
+def load(path, problem_path=None, **options) -> PlanningProblem:
+    """A checked planning problem from a YAML planning spec (with `options` overriding its
+    declared options) or from a PDDL domain file and problem file."""
+    path = Path(path)
+    if path.suffix.lower() == ".pddl" or problem_path is not None:
+        from planners.pddl import load_pddl
+        if problem_path is None:
+            raise ValueError(f"{path}: a PDDL domain needs a problem file too "
+                             "(load(domain, problem))")
+        if options:
+            raise ValueError("PDDL problems take no options")
+        return load_pddl(path, problem_path)
+    from planners.yaml_spec import load_yaml
+    return load_yaml(path, **options)
+
+
+def plan(task: Task, algorithm: str = "bfs", **kw):
+    """Searches `task` with a shared single-agent searcher by name; returns its Result."""
+    from framework.search.registry import searcher
+    return searcher(algorithm)(task, **kw)
+
+
+__all__ = ["load", "ground", "plan", "PlanningProblem", "Task", "DEFAULT_MAX_OPERATORS",
+           "PROBLEMS_DIR"]

@@ -1,0 +1,145 @@
+"""Static checks of a lifted planning problem, shared by the PDDL and YAML front-ends:
+duplicate names, unknown types / predicates / objects / parameters / functions, wrong
+arities and type cycles.  Every mistake raises a SpecError at its position with a
+did-you-mean hint where a close name exists.
+"""
+from __future__ import annotations
+
+from framework.errors import did_you_mean
+from planners.ast import (ROOT_TYPE, Atom, Equality, FunctionTerm, Literal, PlanningProblem,
+                          Pos, Term, TypeDef)
+
+
+def _unique(items, what: str) -> dict:
+    """name -> item; a second definition of a name is an error at its position."""
+    seen = {}
+    for item in items:
+        if item.name in seen:
+            first = seen[item.name].pos
+            raise item.pos.error(f"duplicate {what} `{item.name}`",
+                                 f"`{item.name}` is already defined at line {first.line}")
+        seen[item.name] = item
+    return seen
+
+
+class _Checker:
+    def __init__(self, problem: PlanningProblem):
+        self.problem = problem
+        self._complete_types()
+        self.types = {t.name: t for t in problem.types}
+        self.objects = _unique(problem.objects, "object")
+        self.predicates = _unique(problem.predicates, "predicate")
+        self.functions = _unique(problem.functions, "function")
+        _unique(problem.actions, "action")
+
+    def _complete_types(self):
+        """Declares implicit parent types (PDDL allows `truck - vehicle` without declaring
+        `vehicle`) and refuses duplicates and cycles."""
+        declared = _unique([t for t in self.problem.types if t.name != ROOT_TYPE], "type")
+        for t in list(declared.values()):
+            if t.parent != ROOT_TYPE and t.parent not in declared:
+                declared[t.parent] = TypeDef(t.parent, ROOT_TYPE, t.pos)
+                self.problem.types.append(declared[t.parent])
+        for t in declared.values():
+            seen = {t.name}
+            parent = t.parent
+            while parent != ROOT_TYPE:
+                if parent in seen:
+                    raise t.pos.error(f"type `{t.name}` is its own ancestor (a cycle in the type "
+                                      "hierarchy)")
+                seen.add(parent)
+                parent = declared[parent].parent
+
+    def type_name(self, name: str, pos: Pos):
+        if name != ROOT_TYPE and name not in self.types:
+            raise pos.error(f"unknown type `{name}`", did_you_mean(name, [*self.types, ROOT_TYPE]))
+
+    def check(self):
+        p = self.problem
+        for obj in p.objects:
+            self.type_name(obj.type, obj.pos)
+        for pred in p.predicates:
+            self.params(pred.params)
+        for func in p.functions:
+            self.params(func.params)
+        for action in p.actions:
+            params = self.params(action.params)
+            for cond in action.preconditions:
+                self.condition(cond, params)
+            for atom in [*action.add, *action.delete]:
+                self.atom(atom, params)
+            if isinstance(action.cost, FunctionTerm):
+                self.function_term(action.cost, params)
+            elif action.cost is not None and action.cost < 0:
+                raise action.pos.error(f"action `{action.name}` has a negative cost")
+        for atom in p.init:
+            self.atom(atom, {})
+        for value in p.function_values:
+            self.function_term(value.term, {})
+        for cond in p.goal:
+            self.condition(cond, {})
+
+    def params(self, params) -> dict:
+        seen = _unique(params, "parameter")
+        for param in params:
+            self.type_name(param.type, param.pos)
+        return seen
+
+    def condition(self, cond, params: dict):
+        if isinstance(cond, Equality):
+            self.term(cond.left, params)
+            self.term(cond.right, params)
+        else:
+            assert isinstance(cond, Literal)
+            self.atom(cond.atom, params)
+
+    def atom(self, atom: Atom, params: dict):
+        self.application("predicate", atom.predicate, atom.args, atom.pos, self.predicates, params)
+
+    def function_term(self, term: FunctionTerm, params: dict):
+        self.application("function", term.function, term.args, term.pos, self.functions, params)
+
+    def application(self, what: str, name: str, args, pos: Pos, known: dict, params: dict):
+        """`name(args)`: a known predicate or function, the right arity, known terms."""
+        definition = known.get(name)
+        if definition is None:
+            raise pos.error(f"unknown {what} `{name}`", did_you_mean(name, known))
+        self.arity(pos, what, name, len(definition.params), len(args))
+        for term in args:
+            self.term(term, params)
+
+    @staticmethod
+    def arity(pos: Pos, what: str, name: str, expected: int, given: int):
+        if expected != given:
+            raise pos.error(f"{what} `{name}` takes {expected} argument(s), {given} given")
+
+    def term(self, term: Term, params: dict):
+        if term.variable:
+            if term.name not in params:
+                raise term.pos.error(f"unknown parameter `{term.name}`",
+                                     did_you_mean(term.name, params) or
+                                     "declare it in the action's parameters")
+        elif term.name not in self.objects:
+            raise term.pos.error(f"unknown object `{term.name}`",
+                                 did_you_mean(term.name, [*self.objects, *params]))
+
+
+def check(problem: PlanningProblem) -> PlanningProblem:
+    """Raises a SpecError for the first mistake in `problem`; returns it unchanged."""
+    _Checker(problem).check()
+    return problem
+
+
+def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
+    """type -> the set of that type and all its descendants."""
+    below = {ROOT_TYPE: {ROOT_TYPE}}
+    for t in problem.types:
+        below.setdefault(t.name, set()).add(t.name)
+    for t in problem.types:
+        parent = t.parent
+        while True:
+            below.setdefault(parent, {parent}).add(t.name)
+            if parent == ROOT_TYPE:
+                break
+            parent = next(x.parent for x in problem.types if x.name == parent)
+    return below

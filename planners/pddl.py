@@ -1,0 +1,331 @@
+"""PDDL import: parse a domain file and a problem file with our Lark grammar
+(`pddl.lark`) into one `PlanningProblem`.
+
+Supported: STRIPS, :typing (type hierarchies, no `either`), :negative-preconditions,
+:equality and :action-costs (`(increase (total-cost) N)` or a static cost function).
+PDDL is case-insensitive, so every keyword and name is lower-cased.  Anything outside
+this subset (an unsupported requirement, `when`, `forall`, `or`, `:derived`, numeric
+fluents ...) is refused with a SpecError that names the feature and points at it.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from framework.errors import SpecError
+from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
+                          FunctionValue, Literal, ObjectDef, Param, PlanningProblem, Pos,
+                          PredicateDef, Term, TypeDef)
+
+SUPPORTED_REQUIREMENTS = {":strips", ":typing", ":negative-preconditions", ":equality",
+                          ":action-costs"}
+
+UNSUPPORTED_REQUIREMENTS = {
+    ":adl": "ADL (conditional effects, quantifiers, disjunctions)",
+    ":conditional-effects": "conditional effects",
+    ":disjunctive-preconditions": "disjunctive preconditions",
+    ":existential-preconditions": "existential preconditions",
+    ":universal-preconditions": "universal preconditions",
+    ":quantified-preconditions": "quantified preconditions",
+    ":derived-predicates": "derived predicates",
+    ":fluents": "numeric fluents (only total-cost via :action-costs is supported)",
+    ":numeric-fluents": "numeric fluents (only total-cost via :action-costs is supported)",
+    ":object-fluents": "object fluents",
+    ":durative-actions": "durative actions",
+    ":duration-inequalities": "duration inequalities",
+    ":continuous-effects": "continuous effects",
+    ":timed-initial-literals": "timed initial literals",
+    ":preferences": "preferences",
+    ":constraints": "state-trajectory constraints",
+}
+
+UNSUPPORTED_OPERATORS = {
+    "or": "disjunctive preconditions (`or`, :disjunctive-preconditions)",
+    "imply": "implications (`imply`, :disjunctive-preconditions)",
+    "exists": "existential quantifiers (`exists`, :existential-preconditions)",
+    "forall": "universal quantifiers (`forall`, :universal-preconditions)",
+    "when": "conditional effects (`when`, :conditional-effects)",
+}
+
+UNSUPPORTED_SECTIONS = {
+    ":derived": "derived predicates (:derived-predicates)",
+    ":durative-action": "durative actions (:durative-actions)",
+    ":constraints": "state-trajectory constraints (:constraints)",
+}
+
+SUPPORTED_HINT = ("plyspec imports STRIPS with :typing, :negative-preconditions, :equality "
+                  "and :action-costs")
+
+TOKEN_TEXT = {"LPAR": "`(`", "RPAR": "`)`", "NAME": "a name", "VARIABLE": "a ?variable",
+              "NUMBER": "a number", "KEYWORD": "a :keyword", "MINUS": "`-`", "EQUAL": "`=`"}
+
+
+
+class _Builder(Transformer):
+    """Turns parsed rules into planning AST pieces as the parser reduces them (Lark's
+    inline transformer: no parse tree is built); refuses unsupported constructs."""
+
+    def __init__(self):
+        super().__init__()
+        self.file = "<pddl>"
+        self.lines: list[str] = []
+
+    def pos(self, token: Token) -> Pos:
+        line = token.line
+        source = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        return Pos(self.file, line, token.column, source, token.column + len(token))
+
+    def term(self, token: Token) -> Term:
+        if token.type == "VARIABLE":
+            return Term(token[1:].lower(), self.pos(token), variable=True)
+        return Term(token.lower(), self.pos(token))
+
+    def refuse(self, token: Token, what: str) -> SpecError:
+        return self.pos(token).error(f"unsupported PDDL feature: {what}", SUPPORTED_HINT)
+
+    # -- typed lists ------------------------------------------------------------------
+    def type(self, children):
+        if children[0].type == "EITHER":
+            raise self.refuse(children[0], "`either` types (a type must be one name)")
+        return ("type", children[0].lower())
+
+    def _typed(self, children, make):
+        out, pending = [], []
+        for child in children:
+            if isinstance(child, tuple):
+                out.extend(make(token, child[1]) for token in pending)
+                pending = []
+            else:
+                pending.append(child)
+        out.extend(make(token, ROOT_TYPE) for token in pending)
+        return out
+
+    def typed_names(self, children):
+        return self._typed(children, lambda token, type_: (token.lower(), type_, self.pos(token)))
+
+    def typed_variables(self, children):
+        return self._typed(children, lambda token, type_: Param(token[1:].lower(), type_,
+                                                                self.pos(token)))
+
+    # -- domain -----------------------------------------------------------------------
+    def requirements(self, children):
+        for token in children:
+            name = token.lower()
+            if name not in SUPPORTED_REQUIREMENTS:
+                what = UNSUPPORTED_REQUIREMENTS.get(name, "unknown requirement")
+                raise self.pos(token).error(f"unsupported PDDL requirement `{name}`: {what}",
+                                            SUPPORTED_HINT)
+        return ("requirements", None)
+
+    def types(self, children):
+        return ("types", [TypeDef(name, parent, pos) for name, parent, pos in children[0]])
+
+    def constants(self, children):
+        return ("objects", [ObjectDef(name, type_, pos) for name, type_, pos in children[0]])
+
+    objects = constants
+
+    def signature(self, children):
+        name, params = children
+        return (name.lower(), tuple(params), self.pos(name))
+
+    def predicates(self, children):
+        return ("predicates", [PredicateDef(*sig) for sig in children])
+
+    def functions(self, children):
+        defs = []
+        for child in children:
+            if isinstance(child, Token):
+                if child.lower() != "number":
+                    raise self.refuse(child, f"functions of type `{child.lower()}`")
+            else:
+                defs.append(FunctionDef(*child))
+        return ("functions", defs)
+
+    def action(self, children):
+        name, params, pre, effect = children[0], (), [], []
+        for marker, value in zip(children[1::2], children[2::2]):
+            kind = marker.lower()
+            if kind == ":parameters":
+                params = tuple(value)
+            elif kind == ":precondition":
+                pre = self._conditions(value)
+            else:
+                effect = self._effects(value)
+        adds = [item for item in effect if isinstance(item, Atom)]
+        deletes = [item[1] for item in effect if isinstance(item, tuple) and item[0] == "not"]
+        costs = [item[1] for item in effect if isinstance(item, tuple) and item[0] == "cost"]
+        return ("action", ActionDef(name.lower(), params, pre, adds, deletes,
+                                    costs[-1] if costs else None, self.pos(name)))
+
+    def _conditions(self, formula) -> list:
+        """Flattens a conjunction of (negated) atoms and equalities."""
+        if isinstance(formula, Atom):
+            return [Literal(formula)]
+        if isinstance(formula, Equality):
+            return [formula]
+        kind, body = formula
+        if kind == "and":
+            return [item for part in body for item in self._conditions(part)]
+        inner = self._conditions(body)
+        item = inner[0]
+        if len(inner) != 1:
+            where = item.pos if isinstance(item, Equality) else item.atom.pos
+            raise where.error("unsupported PDDL feature: a negated conjunction", SUPPORTED_HINT)
+        if isinstance(item, Equality):
+            return [Equality(item.left, item.right, not item.positive, item.pos)]
+        return [Literal(item.atom, not item.positive)]
+
+    def _effects(self, formula) -> list:
+        if isinstance(formula, Atom):
+            return [formula]
+        kind, body = formula
+        if kind == "and":
+            return [item for part in body for item in self._effects(part)]
+        return [formula]
+
+    # -- formulas ---------------------------------------------------------------------
+    def atom(self, children):
+        name = children[0]
+        return Atom(name.lower(), tuple(self.term(t) for t in children[1:]), self.pos(name))
+
+    def function_term(self, children):
+        name = children[0]
+        return FunctionTerm(name.lower(), tuple(self.term(t) for t in children[1:]), self.pos(name))
+
+    def conjunction(self, children):
+        return ("and", children)
+
+    def negation(self, children):
+        return ("not", children[0])
+
+    def equality(self, children):
+        left, right = (self.term(t) for t in children)
+        return Equality(left, right, True, left.pos)
+
+    def increase(self, children):
+        target, value = children
+        if target.function != "total-cost" or target.args:
+            raise target.pos.error(f"unsupported PDDL feature: numeric fluent `{target.function}`"
+                                   " (only (increase (total-cost) ...) is supported)", SUPPORTED_HINT)
+        if isinstance(value, Token):
+            return ("cost", float(value))
+        return ("cost", value)
+
+    def unsupported_head(self, children):
+        token = children[0]
+        what = UNSUPPORTED_OPERATORS.get(token.lower(), f"numeric fluents (`{token}`)")
+        raise self.refuse(token, what)
+
+    def section_head(self, children):
+        token = children[0]
+        name = token.lower()
+        what = UNSUPPORTED_SECTIONS.get(name)
+        if what is None:
+            raise self.pos(token).error(f"unknown PDDL section `{name}`", SUPPORTED_HINT)
+        raise self.refuse(token, what)
+
+    # -- problem ----------------------------------------------------------------------
+    def init(self, children):
+        return ("init", children)
+
+    def function_value(self, children):
+        term, number = children
+        return FunctionValue(term, float(number))
+
+    def goal(self, children):
+        return ("goal", self._conditions(children[0]))
+
+    def metric(self, children):
+        direction, term = children
+        if direction.lower() != "minimize" or term.function != "total-cost":
+            raise self.refuse(direction, "a metric other than (minimize (total-cost))")
+        return ("metric", None)
+
+    def domain(self, children):
+        return ("domain", children[0], children[1:])
+
+    def problem(self, children):
+        return ("problem", children[0], children[1], children[2:])
+
+    def start(self, children):
+        return children[0]
+
+
+def _syntax_error(err: UnexpectedInput, file: str, lines: list[str]) -> SpecError:
+    line = getattr(err, "line", None)
+    col = getattr(err, "column", None)
+    if isinstance(err, UnexpectedEOF) or line is None or line < 1:
+        line, col = len(lines), len(lines[-1]) + 1 if lines else 1
+    source = lines[line - 1] if 0 < line <= len(lines) else None
+    expected = sorted(TOKEN_TEXT.get(name, name.lower().lstrip("_")) for name in
+                      (getattr(err, "expected", None) or getattr(err, "allowed", None) or ()))
+    hint = f"expected {', '.join(expected[:6])}" if expected else None
+    if isinstance(err, UnexpectedToken):
+        message = f"unexpected `{err.token}` in PDDL"
+    elif isinstance(err, UnexpectedCharacters):
+        message = f"unexpected character `{source[col - 1] if source else '?'}` in PDDL"
+    else:
+        message = "unexpected end of PDDL file (a `)` is missing?)"
+    return SpecError(message, file=file, line=line, col=col, source_line=source, hint=hint)
+
+
+_BUILDER = _Builder()
+_PARSER = Lark.open(str(Path(__file__).with_name("pddl.lark")), parser="lalr",
+                    maybe_placeholders=False, transformer=_BUILDER)
+_PARSER_LOCK = threading.Lock()
+
+
+def parse_pddl(text: str, file: str = "<pddl>"):
+    """Parses one PDDL file; returns ("domain", name_token, items) or
+    ("problem", name_token, domain_token, items)."""
+    lines = text.splitlines()
+    with _PARSER_LOCK:
+        _BUILDER.file, _BUILDER.lines = file, lines
+        try:
+            return _PARSER.parse(text)
+        except UnexpectedInput as err:
+            raise _syntax_error(err, file, lines) from None
+
+
+def load_pddl(domain_path, problem_path) -> PlanningProblem:
+    """Reads a PDDL domain and problem file into one checked `PlanningProblem`."""
+    from planners.check import check
+
+    parsed = []
+    for path, expected in ((domain_path, "domain"), (problem_path, "problem")):
+        result = parse_pddl(Path(path).read_text(), str(path))
+        if result[0] != expected:
+            raise SpecError(f"{path} is a PDDL {result[0]} file, expected a {expected} file",
+                            file=str(path), line=1, col=1,
+                            hint="usage: plyspec plan DOMAIN.pddl PROBLEM.pddl")
+        parsed.append(result)
+    (_, domain_name, domain_items), (_, problem_name, domain_ref, problem_items) = parsed
+    builder = _Builder()
+    builder.file, builder.lines = str(problem_path), Path(problem_path).read_text().splitlines()
+    if domain_ref.lower() != domain_name.lower():
+        raise builder.pos(domain_ref).error(
+            f"problem is for domain `{domain_ref.lower()}`, the domain file defines "
+            f"`{domain_name.lower()}`")
+    problem = PlanningProblem(problem_name.lower(), domain_name.lower(), builder.pos(problem_name))
+    for kind, value in [*domain_items, *problem_items]:
+        if kind == "types":
+            problem.types.extend(value)
+        elif kind == "objects":
+            problem.objects.extend(value)
+        elif kind == "predicates":
+            problem.predicates.extend(value)
+        elif kind == "functions":
+            problem.functions.extend(value)
+        elif kind == "action":
+            problem.actions.append(value)
+        elif kind == "init":
+            problem.init.extend(v for v in value if isinstance(v, Atom))
+            problem.function_values.extend(v for v in value if isinstance(v, FunctionValue))
+        elif kind == "goal":
+            problem.goal.extend(value)
+    check(problem)
+    return problem

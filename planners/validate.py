@@ -1,0 +1,101 @@
+"""Plan validation against the lifted problem, independent of grounding and search:
+replay a plan (action texts such as `(pick-up a)` or `Move(A, C)`) from the initial state
+with the action schemas' own semantics and report the first step that fails.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from planners.ast import Equality, FunctionTerm, PlanningProblem
+from planners.check import subtypes
+
+_CALL = re.compile(r"^\s*([^\s(),]+)\s*(?:\((.*)\))?\s*$")
+
+
+@dataclass
+class PlanCheck:
+    valid: bool
+    steps_applied: int          # steps that applied before the first failure
+    cost: float
+    message: str                # "plan reaches the goal" or what went wrong at which step
+    failed_step: int | None = None   # 1-based index of the failing step
+
+
+def parse_action_text(text: str) -> tuple[str, list[str]]:
+    """`(move a b)` or `move(a, b)` or `HasBananas` -> ("move", ["a", "b"])."""
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")"):
+        name, *args = text[1:-1].split()
+        return name, args
+    match = _CALL.match(text)
+    if not match:
+        raise ValueError(f"cannot read the action `{text}`")
+    name, args = match.group(1), match.group(2)
+    return name, [a.strip() for a in args.split(",") if a.strip()] if args else []
+
+
+def _ground(name, args, binding):
+    return name, tuple(binding.get(t.name, t.name) if t.variable else t.name for t in args)
+
+
+def _fact(atom, binding):
+    return _ground(atom.predicate, atom.args, binding)
+
+
+def validate_plan(problem: PlanningProblem, plan: list[str]) -> PlanCheck:
+    """Replays `plan` on `problem`; the first inapplicable step or an unreached goal makes
+    it invalid."""
+    fold = (str.lower if problem.action_style == "pddl" else (lambda s: s))
+    actions = {fold(a.name): a for a in problem.actions}
+    types_of = {o.name: o.type for o in problem.objects}
+    below = subtypes(problem)
+    costs = {(v.term.function, tuple(t.name for t in v.term.args)): v.value
+             for v in problem.function_values}
+    uses_costs = any(a.cost is not None for a in problem.actions)
+    state = {(a.predicate, tuple(t.name for t in a.args)) for a in problem.init}
+    total = 0
+    for index, text in enumerate(plan):
+        fail = (lambda why: PlanCheck(False, index, total, f"step {index + 1} `{text}`: {why}",
+                                      index + 1))
+        try:
+            name, args = parse_action_text(text)
+        except ValueError as err:
+            return fail(str(err))
+        action = actions.get(fold(name))
+        if action is None:
+            return fail(f"unknown action `{name}`")
+        args = [fold(a) for a in args]
+        if len(args) != len(action.params):
+            return fail(f"`{action.name}` takes {len(action.params)} argument(s), {len(args)} given")
+        for param, value in zip(action.params, args):
+            if value not in types_of:
+                return fail(f"unknown object `{value}`")
+            if types_of[value] not in below[param.type]:
+                return fail(f"`{value}` is not a {param.type}")
+        binding = {p.name: value for p, value in zip(action.params, args)}
+        for cond in action.preconditions:
+            if isinstance(cond, Equality):
+                left = binding.get(cond.left.name, cond.left.name)
+                right = binding.get(cond.right.name, cond.right.name)
+                if (left == right) != cond.positive:
+                    return fail(f"`{left} {'==' if cond.positive else '!='} {right}` is false")
+                continue
+            fact = _fact(cond.atom, binding)
+            if (fact in state) != cond.positive:
+                shown = problem.fact_text(*fact)
+                return fail(f"precondition {'' if cond.positive else 'not '}{shown} does not hold")
+        state -= {_fact(a, binding) for a in action.delete}
+        state |= {_fact(a, binding) for a in action.add}
+        if isinstance(action.cost, FunctionTerm):
+            total += costs.get(_ground(action.cost.function, action.cost.args, binding), 0)
+        else:
+            total += action.cost if action.cost is not None else (0 if uses_costs else 1)
+    for cond in problem.goal:
+        fact = _fact(cond.atom, {})
+        if (fact in state) != cond.positive:
+            shown = problem.fact_text(*fact)
+            return PlanCheck(False, len(plan), total,
+                             f"after {len(plan)} step(s) the goal {'' if cond.positive else 'not '}"
+                             f"{shown} does not hold")
+    return PlanCheck(True, len(plan), total, "plan reaches the goal")

@@ -1,0 +1,45 @@
+"""Where the shared IPC tasks are, and how to load one, for the planning tests."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import planners
+
+
+def shared_pddl() -> Path:
+    """../shared/pddl beside the checkout, or $PLYSPEC_SHARED/pddl."""
+    root = os.environ.get("PLYSPEC_SHARED")
+    base = Path(root) if root else Path(__file__).resolve().parents[2] / "shared"
+    return base / "pddl"
+
+
+def require_pddl() -> Path:
+    folder = shared_pddl()
+    if not folder.is_dir():
+        pytest.skip(f"the IPC tasks are not at {folder} (set PLYSPEC_SHARED)")
+    return folder
+
+
+def domain_file(task_file: Path) -> Path:
+    """The domain of a task: domainNN.pddl beside taskNN.pddl, else domain.pddl."""
+    own = task_file.with_name(task_file.name.replace("task", "domain"))
+    return own if own.exists() else task_file.with_name("domain.pddl")
+
+
+def ipc_task(domain: str, number: int, **kw):
+    folder = require_pddl() / domain
+    task_file = folder / f"task{number:02d}.pddl"
+    return planners.ground(planners.load(domain_file(task_file), task_file), **kw)
+
+
+# Shortest plan lengths from ../shared/TRUTHS.md
+SHORTEST = {
+    ("gripper", 1): 11, ("gripper", 2): 17, ("gripper", 3): 23, ("gripper", 4): 29,
+    ("blocks", 1): 6, ("blocks", 4): 12, ("blocks", 7): 12, ("blocks", 10): 20,
+    ("logistics", 1): 20, ("logistics", 2): 19,
+    ("miconic", 2): 7, ("miconic", 3): 10, ("miconic", 4): 14, ("miconic", 5): 17,
+    ("depot", 1): 10, ("satellite", 1): 9, ("rovers", 1): 10,
+}

@@ -1,0 +1,109 @@
+"""PDDL import, grounding, BFS plan lengths on the IPC tasks and plan validation."""
+from __future__ import annotations
+
+import pytest
+
+import planners
+from framework.errors import SpecError
+from framework.search import bfs
+from planners.pddl import parse_pddl
+from planners.validate import validate_plan
+from tests.planning_support import SHORTEST, domain_file, ipc_task, require_pddl
+
+
+@pytest.mark.parametrize("domain,number", sorted(SHORTEST))
+def test_bfs_finds_the_shortest_plan(domain, number):
+    task = ipc_task(domain, number)
+    result = bfs.search(task)
+    assert result.extra["valid"] and result.complete
+    assert len(result.pv) == SHORTEST[domain, number]
+
+
+def test_every_shared_pddl_file_parses():
+    """Every domain and problem file of ../shared/pddl imports (all are inside the
+    supported subset); each domain/problem pair also passes the checker."""
+    folder = require_pddl()
+    pairs = 0
+    for task_file in sorted(folder.glob("*/task*.pddl")):
+        parse_pddl(task_file.read_text(), str(task_file))
+        pairs += 1
+    for domain in sorted(folder.glob("*/domain*.pddl")):
+        parse_pddl(domain.read_text(), str(domain))
+    for sample in sorted(folder.glob("*/task01.pddl")):
+        planners.load(domain_file(sample), sample)
+    assert pairs > 300
+
+
+def test_upper_case_blocks_plan_validates():
+    folder = require_pddl() / "blocks"
+    problem = planners.load(folder / "domain.pddl", folder / "task01.pddl")
+    task = planners.ground(problem)
+    result = bfs.search(task)
+    texts = [task.action_text(a) for a in result.pv]
+    assert texts[0].startswith("(") and texts[0] == texts[0].lower()
+    check = validate_plan(problem, texts)
+    assert check.valid and check.cost == 6
+
+
+def test_validator_reports_the_first_failing_step():
+    folder = require_pddl() / "blocks"
+    problem = planners.load(folder / "domain.pddl", folder / "task01.pddl")
+    check = validate_plan(problem, ["(pick-up a)", "(pick-up b)"])
+    assert not check.valid and check.failed_step == 2
+    assert "handempty" in check.message
+    check = validate_plan(problem, ["(pick-up a)", "(stack a b)"])
+    assert not check.valid and check.failed_step is None and "goal" in check.message
+    assert not validate_plan(problem, ["(fly a)"]).valid
+
+
+UNSUPPORTED = {
+    "(:requirements :strips :conditional-effects)": ":conditional-effects",
+    "(:requirements :adl)": ":adl",
+    "(:requirements :fluents)": ":fluents",
+    "(:requirements :derived-predicates)": ":derived-predicates",
+    "(:derived (q ?x) (p ?x))": "derived predicates",
+    "(:action a :parameters (?x) :precondition (or (p ?x) (q ?x)) :effect (q ?x))": "`or`",
+    "(:action a :parameters (?x) :precondition (p ?x) :effect (when (p ?x) (q ?x)))": "`when`",
+    "(:action a :parameters (?x) :precondition (p ?x) "
+    ":effect (forall (?y) (not (p ?y))))": "`forall`",
+    "(:action a :parameters (?x) :precondition (exists (?y) (p ?y)) :effect (q ?x))": "`exists`",
+    "(:action a :parameters (?x - (either t u)) :precondition (p ?x) :effect (q ?x))": "either",
+    "(:action a :parameters (?x) :precondition (p ?x) :effect (increase (fuel) 1))": "fuel",
+}
+
+
+@pytest.mark.parametrize("section", sorted(UNSUPPORTED))
+def test_unsupported_features_are_refused_by_name(section):
+    text = f"(define (domain d)\n  (:types t u)\n  (:predicates (p ?x) (q ?x))\n  {section})\n"
+    with pytest.raises(SpecError) as err:
+        parse_pddl(text, "d.pddl")
+    message = str(err.value)
+    assert UNSUPPORTED[section] in message
+    assert message.startswith("d.pddl:4:")
+    assert "^" in message
+
+
+def test_syntax_errors_point_at_the_token():
+    with pytest.raises(SpecError) as err:
+        parse_pddl("(define (domain d)\n (:predicates (p ?x))\n (:action a :parameters (?x)))\n)",
+                   "bad.pddl")
+    assert str(err.value).startswith("bad.pddl:4:1:")
+
+
+def test_unknown_predicate_in_pddl_gets_a_hint(tmp_path):
+    domain = tmp_path / "d.pddl"
+    domain.write_text("(define (domain d) (:predicates (clear ?x) (on ?x ?y))\n"
+                      " (:action a :parameters (?x) :precondition (claer ?x) :effect (not (clear ?x))))")
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem p) (:domain d) (:objects a) (:init (clear a)) "
+                       "(:goal (not (clear a))))")
+    with pytest.raises(SpecError) as err:
+        planners.load(domain, problem)
+    assert "unknown predicate `claer`" in str(err.value)
+    assert "did you mean `clear`" in str(err.value)
+    assert str(err.value).startswith(f"{domain}:2:")
+
+
+def test_ground_operator_limit_is_a_clear_error():
+    with pytest.raises(ValueError, match="max_operators"):
+        ipc_task("logistics", 1, max_operators=10)
