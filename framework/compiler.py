@@ -455,6 +455,8 @@ class Compiler:
             if len(values) == 1:
                 return values[0]
             return "(" + "".join(v + ", " for v in values) + ")"
+        if not values:
+            return f"ACTION_NAMES[{ai}]"
         return f"(ACTION_NAMES[{ai}], " + "".join(v + ", " for v in values) + ")"
 
     def decode(self, ptype, code):
@@ -570,6 +572,10 @@ class Compiler:
                 elif len(types) > 1:
                     out(f"if len(action) != {len(types)}:")
                     out("    raise KeyError(action)")
+            elif not types:
+                out(f"if action == ACTION_NAMES[{ai}]:")
+                out.indent()
+                raw = []
             else:
                 out(f"if action[0] == ACTION_NAMES[{ai}]:")
                 out.indent()

@@ -163,6 +163,9 @@ def _noisy_function(compiler, namespace, noisy):
         types = [p[2] for p in a.params]
         if compiler.single:
             raw = ["action"] if len(types) == 1 else [f"action[{k}]" for k in range(len(types))]
+        elif not types:
+            out(f"if action == ACTION_NAMES[{ai}]:")
+            raw = []
         else:
             out(f"if action[0] == ACTION_NAMES[{ai}]:")
             raw = [f"action[{k + 1}]" for k in range(len(types))]
@@ -261,6 +264,8 @@ class _DisplayInfo:
             a = self.c.actions[0]
             values = (action,) if len(a.params) == 1 else tuple(action)
             return a, values
+        if isinstance(action, str):
+            return next(a for a in self.c.actions if a.name == action and not a.params), ()
         a = next(a for a in self.c.actions if a.name == action[0])
         return a, tuple(action[1:])
 
@@ -271,6 +276,8 @@ class _DisplayInfo:
             a, values = self._schema(action)
         except (StopIteration, TypeError):
             return repr(action)
+        if not a.params:
+            return a.name
         parts = []
         for (pname, _, t), v in zip(a.params, values):
             if t == "cell":
