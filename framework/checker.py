@@ -931,6 +931,9 @@ class Checker:
                 self.out.kinds[id(target)] = ("turn", None)
                 return replace(e, value=value)
             g = self.globals.get(target.id)
+            if target.id == "mover":
+                raise err(target.pos, "cannot assign to `mover`",
+                          "set `turn = PLAYER` to choose who moves next")
             if target.id in scope or g is None or g[0] != "var":
                 what = "a parameter" if target.id in scope else f"a {g[0]}" if g else "unknown"
                 if g is None and target.id not in scope:

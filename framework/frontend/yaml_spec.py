@@ -42,7 +42,7 @@ class YamlReader:
     def __init__(self, text: str, file: str | None):
         self.text = text
         self.file = file
-        self.lines = text.split("\n")
+        self.lines = re.split("\r\n|[\r\n\x85\u2028\u2029]", text)
 
     # ---- positions and errors
     def pos(self, node) -> ast.Pos:
