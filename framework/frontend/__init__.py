@@ -1,0 +1,1 @@
+"""Front-ends: YAML specs and the `.game` grammar, both producing framework.ast."""
