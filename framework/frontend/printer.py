@@ -1,0 +1,350 @@
+"""AST -> spec text: expressions, effects, and whole specs as YAML or `.game`.
+
+Everything printed reads back to an equal AST (positions aside): `expression_text` puts
+parentheses only where the grammar's precedence needs them, `effects_text` braces an
+`if` branch only where an `else` could otherwise attach to the wrong `if`, and
+`to_yaml` / `to_game` write every section the front-ends read.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+
+import yaml
+
+from framework import ast
+
+# binding strength of each form of expression, loosest first (see expressions.lark)
+EXPR, OR, AND, NOT, CMP, SET, SUM, TERM, FACTOR, POSTFIX, ATOM = range(11)
+_BINARY_LEVEL = {"or": OR, "and": AND, "|": SET, "&": SET, "+": SUM, "-": SUM,
+                 "*": TERM, "/": TERM, "//": TERM, "%": TERM}
+_COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "notin"}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+# ---------------------------------------------------------------------------- expressions
+def expression_text(expr) -> str:
+    """The expression in the expression language, with minimal parentheses."""
+    return _at(expr, EXPR)
+
+
+def domain_text(domain) -> str:
+    """A parameter, quantifier or loop domain: a range `lo..hi` or a set expression."""
+    if isinstance(domain, ast.Range):
+        return f"{_at(domain.lo, SUM)}..{_at(domain.hi, SUM)}"
+    return _at(domain, SUM)
+
+
+def number_text(value) -> str:
+    """A number as the grammar writes it: digits with an optional fraction, no exponent."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"not a number: {value!r}")
+    if isinstance(value, int):
+        return str(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{value} cannot be written in a spec")
+    text = format(Decimal(repr(value)), "f")
+    return text if "." in text else text + ".0"
+
+
+def _at(expr, level: int) -> str:
+    """`expr` as text that parses back at `level`: in parentheses if it binds looser."""
+    text, own = _form(expr)
+    return text if own >= level else f"({text})"
+
+
+def _form(expr) -> tuple[str, int]:
+    """The text of `expr` without outer parentheses, and how tightly it binds."""
+    match expr:
+        case ast.Num(value=value):
+            text = number_text(value)
+            return text, FACTOR if text.startswith("-") else ATOM
+        case ast.Name(id=name):
+            return name, ATOM
+        case ast.Call(func=func, args=args):
+            return f"{func}({_items(args)})", ATOM
+        case ast.TupleExpr(items=items):
+            return (f"({_at(items[0], EXPR)},)" if len(items) == 1 else f"({_items(items)})"), ATOM
+        case ast.ListExpr(items=items):
+            return f"[{_items(items)}]", ATOM
+        case ast.Index(base=base, index=index):
+            return f"{_at(base, POSTFIX)}[{_at(index, EXPR)}]", POSTFIX
+        case ast.Unary(op="-", operand=operand):
+            return f"-{_at(operand, FACTOR)}", FACTOR
+        case ast.Unary(op="not", operand=operand):
+            return f"not {_at(operand, NOT)}", NOT
+        case ast.Binary(op=op, left=left, right=right) if op in _COMPARISONS:
+            return f"{_at(left, SET)} {'not in' if op == 'notin' else op} {_at(right, SET)}", CMP
+        case ast.Binary(op=op, left=left, right=right):
+            level = _BINARY_LEVEL[op]
+            return f"{_at(left, level)} {op} {_at(right, level + 1)}", level
+        case ast.Cond(test=test, then=then, else_=else_):
+            return f"{_at(then, OR)} if {_at(test, OR)} else {_at(else_, EXPR)}", EXPR
+        case ast.Quant(kind=kind, var=var, domain=domain, body=body):
+            return f"{kind} {var} in {domain_text(domain)}: {_at(body, EXPR)}", EXPR
+    raise ValueError(f"cannot print {expr!r} as an expression")
+
+
+def _items(exprs) -> str:
+    return ", ".join(_at(e, EXPR) for e in exprs)
+
+
+# ---------------------------------------------------------------------------- effects
+def effects_text(effects, separator: str = "; ") -> str:
+    """Effects in the effect language, `separator` between top-level effects."""
+    return separator.join(effect_text(e) for e in effects)
+
+
+def effect_text(effect) -> str:
+    match effect:
+        case ast.Assign(target=target, op=op, value=value):
+            return f"{_at(target, POSTFIX)} {op} {_at(value, EXPR)}"
+        case ast.IfEffect(test=test, then=then, else_=else_):
+            # a `then` branch ending in an open `if` would capture this `else`: brace it
+            bare_then = len(then) == 1 and isinstance(then[0], ast.Assign)
+            text = f"if {_at(test, EXPR)} then {_branch(then, bare_then)}"
+            return text + f" else {_branch(else_, len(else_) == 1)}" if else_ else text
+        case ast.ForEffect(var=var, domain=domain, body=body):
+            return f"for {var} in {domain_text(domain)} do {_branch(body, len(body) == 1)}"
+    raise ValueError(f"cannot print {effect!r} as an effect")
+
+
+def _branch(effects, bare: bool) -> str:
+    return effect_text(effects[0]) if bare else "{" + effects_text(effects) + "}"
+
+
+# ---------------------------------------------------------------------------- YAML
+class _FlowList(list):
+    """Written in YAML flow style: [a, b]."""
+
+
+class _FlowMap(dict):
+    """Written in YAML flow style: {a: 1, b: 2}."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(_FlowList, lambda dumper, value: dumper.represent_sequence(
+    "tag:yaml.org,2002:seq", value, flow_style=True))
+_Dumper.add_representer(_FlowMap, lambda dumper, value: dumper.represent_mapping(
+    "tag:yaml.org,2002:map", value, flow_style=True))
+
+
+def to_yaml(spec: ast.GameSpec) -> str:
+    """The spec as YAML that `load_yaml_spec` reads back to an equal spec."""
+    doc = {"game": spec.name, "players": _FlowList(spec.players)}
+    if spec.options:
+        doc["options"] = _FlowMap({o.name: _yaml_constant(o.default) for o in spec.options})
+    if spec.board:
+        board = spec.board
+        doc["board"] = _FlowMap(width=_yaml_expr(board.width), height=_yaml_expr(board.height),
+                                cells=_FlowList(board.values))
+        if board.initial != board.values[0]:
+            doc["board"]["initial"] = board.initial
+    if spec.variables:
+        doc["state"] = {v.name: _yaml_variable(v) for v in spec.variables}
+    if spec.defines:
+        doc["define"] = {_signature(d.name, d.params): expression_text(d.body) for d in spec.defines}
+    doc["actions"] = {_signature(a.name, [f"{p.name} in {domain_text(p.domain)}" for p in a.params]):
+                      _yaml_action(a) for a in spec.actions}
+    if spec.init:
+        doc["init"] = _yaml_effects(spec.init)
+    if spec.turn is not None:
+        doc["turn"] = _yaml_expr(spec.turn)
+    if spec.pass_rule:
+        doc["pass"] = True
+    for key in ("terminal", "goal"):
+        if getattr(spec, key) is not None:
+            doc[key] = _yaml_expr(getattr(spec, key))
+    if isinstance(spec.utility, dict):
+        doc["utility"] = {player: _yaml_expr(e) for player, e in spec.utility.items()}
+    elif spec.utility is not None:
+        doc["utility"] = _yaml_expr(spec.utility)
+    if spec.winner is not None:
+        doc["winner"] = _yaml_expr(spec.winner)
+    if spec.utility_bounds is not None:
+        doc["utility_bounds"] = _yaml_constant(spec.utility_bounds)
+    if spec.zero_sum is not None:
+        doc["zero_sum"] = spec.zero_sum
+    if spec.evaluation:
+        doc["evaluation"] = {f.name: _yaml_expr(f.value) if _default_weight(f.weight) else
+                             _FlowMap(weight=_yaml_constant(f.weight), value=_yaml_expr(f.value))
+                             for f in spec.evaluation}
+    if spec.display:
+        doc["display"] = _FlowMap(spec.display)
+    if spec.symmetries:
+        doc["symmetries"] = _FlowList(spec.symmetries)
+    if spec.max_length is not None:
+        doc["max_length"] = _yaml_expr(spec.max_length)
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=math.inf)
+
+
+def _yaml_expr(expr):
+    """A whole number stays a YAML number; any other expression is a string."""
+    if isinstance(expr, ast.Num) and type(expr.value) is int:
+        return expr.value
+    return expression_text(expr)
+
+
+def _yaml_constant(value):
+    return _FlowList(_yaml_constant(v) for v in value) if isinstance(value, tuple) else value
+
+
+def _yaml_effects(effects):
+    return effect_text(effects[0]) if len(effects) == 1 else [effect_text(e) for e in effects]
+
+
+def _yaml_variable(variable: ast.Variable):
+    vtype = variable.type
+    if vtype.kind == "enum":
+        type_value = _FlowList(vtype.values)
+    else:
+        type_value = _type_text(vtype)
+    if variable.initial is None and not variable.per_player and variable.size is None:
+        return type_value
+    fields = _FlowMap(type=type_value)
+    if variable.per_player:
+        fields["per"] = "player"
+    if variable.size is not None:
+        fields["size"] = _yaml_expr(variable.size)
+    if variable.initial is not None:
+        fields["initial"] = _yaml_expr(variable.initial)
+    return fields
+
+
+def _yaml_action(action: ast.Action):
+    if action.precondition is None and action.chance is None and action.noisy is None and action.effects:
+        return _yaml_effects(action.effects)
+    fields = {}
+    if action.precondition is not None:
+        fields["if"] = _yaml_expr(action.precondition)
+    if action.chance is not None:
+        fields["chance"] = f"{action.chance.var} in {domain_text(action.chance.domain)}"
+        fields["probability"] = _yaml_expr(action.chance.probability)
+    if action.noisy is not None:
+        fields["noisy"] = _yaml_expr(action.noisy)
+    if action.effects:
+        fields["then"] = _yaml_effects(action.effects)
+    return fields or _FlowMap()
+
+
+def _signature(name: str, params) -> str:
+    return f"{name}({', '.join(params)})" if params else name
+
+
+def _type_text(vtype: ast.TypeRef) -> str:
+    match vtype.kind:
+        case "int":
+            return domain_text(ast.Range(vtype.lo, vtype.hi))
+        case "enum":
+            return "{" + ", ".join(_name(v, "enumeration value") for v in vtype.values) + "}"
+        case kind:
+            return kind
+
+
+def _default_weight(weight) -> bool:
+    return type(weight) is int and weight == 1
+
+
+# ---------------------------------------------------------------------------- .game
+def to_game(spec: ast.GameSpec) -> str:
+    """The spec in the `.game` format; `load_game_spec` reads it back to an equal spec."""
+    names = lambda items, what: ", ".join(_name(n, what) for n in items)
+    lines = [f"game {json.dumps(spec.name, ensure_ascii=False)}",
+             f"players {names(spec.players, 'player')}"]
+    if spec.options:
+        lines.append("option " + ", ".join(f"{_name(o.name, 'option')} = {_game_constant(o.default)}"
+                                           for o in spec.options))
+    if spec.board:
+        board = spec.board
+        line = (f"board {_at(board.width, SUM)} x {_at(board.height, SUM)} "
+                f"of {names(board.values, 'cell value')}")
+        lines.append(line + (f" initial {_name(board.initial, 'cell value')}"
+                             if board.initial != board.values[0] else ""))
+    for variable in spec.variables:
+        line = f"state {_name(variable.name, 'state variable')} : {_type_text(variable.type)}"
+        if variable.per_player:
+            line += " per player"
+        if variable.size is not None:
+            line += f" size {expression_text(variable.size)}"
+        if variable.initial is not None:
+            line += f" = {expression_text(variable.initial)}"
+        lines.append(line)
+    for define in spec.defines:
+        params = f"({names(define.params, 'parameter')})" if define.params else ""
+        lines.append(f"define {_name(define.name, 'definition')}{params} = {expression_text(define.body)}")
+    for action in spec.actions:
+        lines.extend(_game_action(action))
+    if spec.init:
+        lines.extend(_game_effects("init", spec.init, ""))
+    if spec.turn is not None:
+        lines.append(f"turn {expression_text(spec.turn)}")
+    if spec.pass_rule:
+        lines.append("pass")
+    for key in ("terminal", "goal"):
+        if getattr(spec, key) is not None:
+            lines.append(f"{key} {expression_text(getattr(spec, key))}")
+    if isinstance(spec.utility, dict):
+        entries = [f"{_name(player, 'player')}: {expression_text(e)}" for player, e in spec.utility.items()]
+        lines.append("utility " + ",\n        ".join(entries))
+    elif spec.utility is not None:
+        lines.append(f"utility {expression_text(spec.utility)}")
+    if spec.winner is not None:
+        lines.append(f"winner {expression_text(spec.winner)}")
+    if spec.utility_bounds is not None:
+        lines.append("utility_bounds " + ", ".join(_game_constant(b) for b in spec.utility_bounds))
+    if spec.zero_sum is not None:
+        lines.append("zero_sum" if spec.zero_sum else "zero_sum false")
+    for feature in spec.evaluation:
+        weight = "" if _default_weight(feature.weight) else f" weight {_game_constant(feature.weight)}"
+        lines.append(f"evaluation {_name(feature.name, 'feature')}{weight}: {expression_text(feature.value)}")
+    if spec.display:
+        lines.append("display " + ", ".join(f"{_name(value, 'cell value')} {json.dumps(symbol, ensure_ascii=False)}"
+                                            for value, symbol in spec.display))
+    if spec.symmetries:
+        lines.append(f"symmetries {names(spec.symmetries, 'symmetry')}")
+    if spec.max_length is not None:
+        lines.append(f"max_length {expression_text(spec.max_length)}")
+    return "\n".join(lines) + "\n"
+
+
+def _game_action(action: ast.Action) -> list:
+    params = ", ".join(f"{_name(p.name, 'parameter')} in {domain_text(p.domain)}" for p in action.params)
+    lines = [f"action {_name(action.name, 'action')}" + (f"({params})" if params else "")]
+    if action.precondition is not None:
+        lines.append(f"    if {expression_text(action.precondition)}")
+    if action.chance is not None:
+        chance = action.chance
+        lines.append(f"    chance {_name(chance.var, 'chance outcome')} in {domain_text(chance.domain)} "
+                     f"probability {expression_text(chance.probability)}")
+    if action.noisy is not None:
+        lines.append(f"    noisy {expression_text(action.noisy)}")
+    if action.effects:
+        lines.extend(_game_effects("then", action.effects, "    "))
+    return lines
+
+
+def _game_effects(keyword: str, effects, indent: str) -> list:
+    """`keyword EFFECT` on one line, or the keyword and then one effect per indented line."""
+    if len(effects) == 1:
+        return [f"{indent}{keyword} {effect_text(effects[0])}"]
+    return [indent + keyword] + [f"{indent}    {effect_text(e)}" for e in effects]
+
+
+def _game_constant(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_game_constant(v) for v in value) + "]"
+    return number_text(value)
+
+
+def _name(name: str, what: str) -> str:
+    if not _IDENTIFIER.fullmatch(name):
+        raise ValueError(f"the {what} `{name}` is not a name, so it cannot be written as .game")
+    return name
