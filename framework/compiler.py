@@ -52,6 +52,7 @@ class Compiler:
         self.sig = ", ".join(self.fields)
         self.tables = runtime.BoardTables(c.width, c.height, DIRECTION_SETS) if c.has_board else None
         self.tmp = 0
+        self.param_ranges = {}
         self.single = len(c.actions) == 1
         self.vars = {v.name: v for v in c.variables}
         self.player_value = None
@@ -136,10 +137,25 @@ class Compiler:
     def x_TupleExpr(self, node, env):
         if all(isinstance(i, ast.Num) for i in node.items):
             return str(self.tables.cell(*(i.value for i in node.items)))
+        if all(self.in_bounds(item, size) for item, size in zip(node.items, (self.c.width, self.c.height))):
+            x, y = (self.expr(i, env) for i in node.items)
+            return f"({y} * {self.tables.stride} + {x})"
         return f"CELL({self.expr(node.items[0], env)}, {self.expr(node.items[1], env)})"
 
     def x_ListExpr(self, node, env):
         return "(" + "".join(self.expr(i, env) + ", " for i in node.items) + ")"
+
+    def in_bounds(self, node, size):
+        """True when an int expression is a constant or a range parameter within 0..size-1."""
+        if isinstance(node, ast.Num):
+            return 0 <= node.value < size
+        lo_hi = self.param_ranges.get(node.id) if isinstance(node, ast.Name) else None
+        return lo_hi is not None and 0 <= lo_hi[0] and lo_hi[1] < size
+
+    def note_param_ranges(self, action):
+        self.param_ranges = {p[0]: (p[1].lo.value, p[1].hi.value) for p in action.params
+                             if isinstance(p[1], ast.Range) and isinstance(p[1].lo, ast.Num)
+                             and isinstance(p[1].hi, ast.Num)}
 
     def x_Unary(self, node, env):
         inner = self.expr(node.operand, env)
@@ -327,7 +343,8 @@ class Compiler:
             idx = self.expr(t.index, env)
             out(f"{mask} = {'1 << ' + idx if index_type == 'cell' else idx}")
             const = self.const_value(e.value)
-            was_empty = index_type == "cell" and t.index in known_empty
+            was_empty = index_type == "cell" and (t.index in known_empty or (
+                isinstance(t.index, ast.Call) and t.index.func == "drop"))
             if const is not None:
                 for i in self.boards:
                     bb = f"b_{self.c.values[i]}"
@@ -378,6 +395,7 @@ class Compiler:
         out("acts = []")
         for ai, a in enumerate(self.c.actions):
             out(f"# action {a.name}")
+            self.note_param_ranges(a)
             conds = self.conjuncts(a.precondition)
             params = [p[0] for p in a.params]
             depth_of = lambda cond: max([params.index(n) + 1 for n in _names(cond) if n in params] or [0])
@@ -624,6 +642,7 @@ class Compiler:
             out(f"def _apply{ai}({', '.join([self.sig] + params)}):")
             out.indent()
             out(f"# {len(a.effects)} effect(s) of action #{ai}")
+            self.note_param_ranges(a)
             env = {p[0]: f"p_{p[0]}" for p in a.params}
             if a.chance:
                 env[a.chance[0]] = f"p_{a.chance[0]}"
