@@ -12,16 +12,9 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 
+from framework.runtime import bits
+
 INF = float("inf")
-
-
-def _indices(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Relaxation:
@@ -31,9 +24,9 @@ class Relaxation:
     def __init__(self, task):
         ops = task.operators
         self.goal_mask = task.goal
-        self.goal = _indices(task.goal)
-        self.pre = [_indices(op.pre) for op in ops]
-        self.add = [_indices(op.add) for op in ops]
+        self.goal = bits(task.goal)
+        self.pre = [bits(op.pre) for op in ops]
+        self.add = [bits(op.add) for op in ops]
         self.cost = [op.cost for op in ops]
         self.waiting = [len(p) for p in self.pre]
         self.users = [[] for _ in task.facts]
@@ -51,7 +44,7 @@ class Relaxation:
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
         heap = []
-        for fact in _indices(state):
+        for fact in bits(state):
             dist[fact] = 0
             heap.append((0, fact))
         for k in self.free:

@@ -23,16 +23,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from framework.runtime import bits
+
 MAX_NESTING = 40        # deeper operators are tested whole (Python limits block nesting)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 def _emit(ops, indices, decided: int, depth: int, lines: list[str]):
@@ -56,8 +49,8 @@ def _emit(ops, indices, decided: int, depth: int, lines: list[str]):
         else:
             lines.append(f"{pad}app(({k}, {successor}, {op.cost!r}))")
     while rest:
-        counts = Counter(b for k in rest for b in _bits(ops[k].pre & ~decided))
-        fact = counts.most_common(1)[0][0]
+        counts = Counter(i for k in rest for i in bits(ops[k].pre & ~decided))
+        fact = 1 << counts.most_common(1)[0][0]
         below = [k for k in rest if ops[k].pre & fact]
         rest = [k for k in rest if not ops[k].pre & fact]
         lines.append(f"{pad}if s & {fact:#x}:")

@@ -1,0 +1,436 @@
+"""The YAML planning-spec front-end: a `.yaml` file declaring types, objects, predicates,
+actions (parameters, preconditions, add and delete effects, cost), the initial state and
+the goal becomes a checked `PlanningProblem`.
+
+    problem: Monkey and bananas
+    objects: {place: [A, B, C], level: [Low, High]}
+    predicates: [At(x - place), BoxAt(x - place), BananasAt(x - place), Height(h - level),
+                 HasBananas]
+    actions:
+      Move(x - place, y - place):
+        pre: [At(x), Height(Low), x != y]
+        add: [At(y)]
+        del: [At(x)]
+    init: [At(A), BoxAt(C), BananasAt(B), Height(Low)]
+    goal: [HasBananas]
+
+The file is read with PyYAML's safe composer, so every key and string keeps its line and
+column; the strings themselves are parsed with `planning_spec.lark`.  `options` declare
+integer parameters with defaults (overridable with `load(path, disks=4)` / `--set`), used
+through generators such as `"On(d{i}, d{i+1}) for i in 1..disks-1"`.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from pathlib import Path
+
+import yaml
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedInput
+
+from framework.errors import SpecError, did_you_mean
+from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
+                          PlanningProblem, Pos, PredicateDef, Term, TypeDef)
+from planners.check import check
+
+TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
+            "init", "goal")
+ACTION_KEYS = ("pre", "add", "del", "cost")
+
+_PARSER = Lark.open(str(Path(__file__).with_name("planning_spec.lark")), parser="lalr",
+                    start=["signature_item", "condition_item", "name_item"],
+                    maybe_placeholders=True)
+
+
+class _Source:
+    """The spec's text, for positions: file name, lines, and the place of a YAML node."""
+
+    def __init__(self, file: str, text: str):
+        self.file = file
+        self.text = text
+        self.lines = text.splitlines()
+        self.line_starts = [0]
+        for line in text.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(line))
+
+    def flow_items(self, node) -> list:
+        """The entries of a flow list `[...]` split at the commas outside parentheses
+        (YAML itself would split `[On(a, b)]` into `On(a` and `b)`), as scalar nodes
+        whose marks point into the file."""
+        start, end = node.start_mark.index + 1, node.end_mark.index - 1
+        pieces, depth, begin = [], 0, start
+        for index in range(start, end + 1):
+            char = self.text[index] if index < end else ","
+            depth += (char == "(") - (char == ")")
+            if char == "," and depth <= 0:
+                pieces.append((begin, index))
+                begin = index + 1
+        items = []
+        for begin, stop in pieces:
+            raw = self.text[begin:stop]
+            if not raw.strip():
+                continue
+            first = begin + len(raw) - len(raw.lstrip())
+            value = raw.strip()
+            style = value[0] if value[0] in "'\"" and value[-1] == value[0] else None
+            if style:
+                value = value[1:-1]
+            line = bisect_right(self.line_starts, first) - 1
+            mark = yaml.Mark(self.file, first, line, first - self.line_starts[line], None, None)
+            items.append(yaml.ScalarNode("tag:yaml.org,2002:str", value, mark, mark, style))
+        return items
+
+    def pos(self, node, offset: int = 0, length: int | None = None) -> Pos:
+        """Position of `node` (a YAML node), `offset` characters into its text."""
+        mark = node.start_mark
+        line = mark.line + 1
+        quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
+        col = mark.column + 1 + offset + (1 if quoted else 0)
+        source = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        end = col + length if length else (col + len(node.value) if isinstance(node, yaml.ScalarNode)
+                                           and offset == 0 else None)
+        return Pos(self.file, line, col, source, end)
+
+    def error(self, node, message: str, hint: str | None = None, offset: int = 0,
+              length: int | None = None) -> SpecError:
+        return self.pos(node, offset, length).error(message, hint)
+
+
+@v_args(inline=True)
+class _Items(Transformer):
+    """Turns parsed spec strings into (kind, parts) tuples with token positions kept."""
+
+    def signature(self, name, *params):
+        return ("signature", name, [p for p in params if p is not None])
+
+    def param(self, name, type_):
+        return (name, type_)
+
+    def positive(self, atom):
+        return ("literal", atom, True)
+
+    def negative(self, atom):
+        return ("literal", atom, False)
+
+    def differ(self, left, right):
+        return ("equality", left, right, False)
+
+    def same(self, left, right):
+        return ("equality", left, right, True)
+
+    def atom(self, name, *args):
+        return (name, [a for a in args if a is not None])
+
+    def name(self, *pieces):
+        return list(pieces)
+
+    def splice(self, expr):
+        return expr
+
+    def generator(self, var, low, high):
+        return ("for", var, low, high)
+
+    def condition_item(self, condition, *generators):
+        return ("generated", condition, list(generators))
+
+    def name_item(self, name, *generators):
+        return ("generated", name, list(generators))
+
+    def number(self, token):
+        return ("int", int(token))
+
+    def variable(self, token):
+        return ("var", token)
+
+    def add(self, a, b):
+        return ("+", a, b)
+
+    def sub(self, a, b):
+        return ("-", a, b)
+
+    def mul(self, a, b):
+        return ("*", a, b)
+
+    def div(self, a, b):
+        return ("//", a, b)
+
+    def neg(self, a):
+        return ("-", ("int", 0), a)
+
+
+_ITEMS = _Items()
+
+
+class _Builder:
+    def __init__(self, source: _Source, root, options: dict):
+        self.src = source
+        self.root = root
+        self.given_options = options
+        self.options: dict[str, int] = {}
+
+    # -- YAML structure -----------------------------------------------------------------
+    def mapping(self, node, what: str) -> list[tuple]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.src.error(node, f"{what} must be a mapping (key: value lines)")
+        seen = {}
+        for key, value in node.value:
+            name = self.scalar(key, f"a key of {what}")
+            if name in seen:
+                raise self.src.error(key, f"duplicate key `{name}` in {what}",
+                                     f"first given at line {seen[name].start_mark.line + 1}")
+            seen[name] = key
+        return node.value
+
+    def items(self, node, what: str) -> list:
+        """A list of scalar nodes; a single scalar counts as a list of one."""
+        if isinstance(node, yaml.ScalarNode):
+            return [] if node.tag.endswith(":null") else [node]
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.src.error(node, f"{what} must be a list")
+        if node.flow_style and all(isinstance(item, yaml.ScalarNode) for item in node.value):
+            return self.src.flow_items(node)
+        for item in node.value:
+            if not isinstance(item, yaml.ScalarNode):
+                raise self.src.error(item, f"each entry of {what} must be one string",
+                                     "write it on one line, e.g. - At(A)")
+        return node.value
+
+    def scalar(self, node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.src.error(node, f"{what} must be a single value")
+        return node.value
+
+    # -- spec strings -------------------------------------------------------------------
+    def parse(self, node, start: str):
+        try:
+            return _ITEMS.transform(_PARSER.parse(node.value, start=start))
+        except UnexpectedInput as err:
+            column = getattr(err, "column", 1) or 1
+            token = getattr(err, "token", None)
+            shown = f"`{token}`" if token is not None and str(token) else "end of text"
+            if token is not None and token.type == "$END":
+                shown, column = "end of text", len(node.value) + 1
+            expected = getattr(err, "expected", None) or getattr(err, "allowed", None) or ()
+            hint = {"signature_item": "write e.g. Move(x - place, y - place) or HasBananas",
+                    "condition_item": "write e.g. At(x), not At(x), x != y, "
+                                      "On(d{i}, d{i+1}) for i in 1..n-1",
+                    "name_item": "write e.g. A or d{i} for i in 1..disks"}[start]
+            message = f"unexpected {shown}" if token is not None else \
+                f"unexpected character `{node.value[column - 1:column]}`"
+            if expected and token is not None:
+                message += f" (expected {', '.join(sorted(expected)[:4]).lower()})"
+            raise self.src.error(node, message, hint, offset=column - 1, length=1) from None
+
+    def value(self, expr, env: dict, node) -> int:
+        kind = expr[0]
+        if kind == "int":
+            return expr[1]
+        if kind == "var":
+            token = expr[1]
+            if token not in env:
+                raise self.src.error(node, f"unknown option or variable `{token}`",
+                                     did_you_mean(str(token), env) or
+                                     "declare it under options: or in a `for` clause",
+                                     offset=token.column - 1, length=len(token))
+            return env[token]
+        left, right = self.value(expr[1], env, node), self.value(expr[2], env, node)
+        if kind == "//" and right == 0:
+            raise self.src.error(node, "division by zero")
+        return {"+": left + right, "-": left - right, "*": left * right,
+                "//": left // right if right else 0}[kind]
+
+    def expand(self, node, start: str):
+        """The parsed item of a spec string once per combination of its `for` clauses:
+        yields (item, env)."""
+        _, item, generators = self.parse(node, start)
+        envs = [dict(self.options)]
+        for _, var, low, high in generators:
+            if var in self.options:
+                raise self.src.error(node, f"`{var}` is an option; pick another loop variable",
+                                     offset=var.column - 1, length=len(var))
+            envs = [{**env, str(var): i} for env in envs
+                    for i in range(self.value(low, env, node), self.value(high, env, node) + 1)]
+        for env in envs:
+            yield item, env
+
+    def text(self, pieces, env, node) -> tuple[str, int, int]:
+        """The name spelled by `pieces` in `env`, its column offset and written length."""
+        parts, first, last = [], None, 0
+        for piece in pieces:
+            if isinstance(piece, Token):
+                parts.append(str(piece))
+                first = piece.column if first is None else first
+                last = piece.end_column
+            else:
+                parts.append(str(self.value(piece, env, node)))
+        first = first or 1
+        return "".join(parts), first - 1, max(1, last - first)
+
+    def term(self, pieces, env, node, params: dict) -> Term:
+        name, offset, length = self.text(pieces, env, node)
+        return Term(name, self.src.pos(node, offset, length), variable=name in params)
+
+    def atom(self, atom, env, node, params: dict) -> Atom:
+        name_pieces, args = atom
+        name, offset, length = self.text(name_pieces, env, node)
+        return Atom(name, tuple(self.term(a, env, node, params) for a in args),
+                    self.src.pos(node, offset, length))
+
+    def conditions(self, node, what: str, params: dict, *, allow_negative=True,
+                   allow_equality=True) -> list:
+        out = []
+        for item_node in self.items(node, what):
+            for item, env in self.expand(item_node, "condition_item"):
+                if item[0] == "equality":
+                    if not allow_equality:
+                        raise self.src.error(item_node, f"{what} cannot contain an equality")
+                    left = self.term(item[1], env, item_node, params)
+                    right = self.term(item[2], env, item_node, params)
+                    out.append(Equality(left, right, item[3], left.pos))
+                    continue
+                if not item[2] and not allow_negative:
+                    raise self.src.error(item_node, f"{what} lists only facts that hold",
+                                         "facts not listed are false (closed world)")
+                out.append(Literal(self.atom(item[1], env, item_node, params), item[2]))
+        return out
+
+    def signature(self, node):
+        _, name, params = self.parse(node, "signature_item")
+        out = []
+        for param_name, type_ in params:
+            out.append(Param(str(param_name), str(type_) if type_ is not None else ROOT_TYPE,
+                             self.src.pos(node, param_name.column - 1, len(param_name))))
+        return str(name), tuple(out), self.src.pos(node, name.column - 1, len(name))
+
+    # -- sections -----------------------------------------------------------------------
+    def build(self) -> PlanningProblem:
+        sections = {}
+        for key, value in self.mapping(self.root, "a planning spec"):
+            if key.value not in TOP_KEYS:
+                raise self.src.error(key, f"unknown section `{key.value}`",
+                                     did_you_mean(key.value, TOP_KEYS) or
+                                     f"sections are {', '.join(TOP_KEYS)}")
+            sections[key.value] = (key, value)
+        for required in ("predicates", "actions", "init", "goal"):
+            if required not in sections:
+                raise self.src.error(self.root, f"the planning spec has no `{required}` section")
+        name_node = sections.get("problem", (None, None))[1]
+        name = self.scalar(name_node, "problem") if name_node is not None else \
+            Path(self.src.file).stem
+        problem = PlanningProblem(name, self.scalar(sections["domain"][1], "domain")
+                                  if "domain" in sections else name,
+                                  self.src.pos(self.root), action_style="call")
+        self.read_options(sections.get("options"))
+        problem.options = dict(self.options)
+        if "types" in sections:
+            problem.types = self.read_types(sections["types"][1])
+        if "objects" in sections:
+            problem.objects = self.read_objects(sections["objects"][1])
+            self.declare_object_types(problem, sections["objects"][1])
+        for item in self.items(sections["predicates"][1], "predicates"):
+            problem.predicates.append(PredicateDef(*self.signature(item)))
+        for key, body in self.mapping(sections["actions"][1], "actions"):
+            problem.actions.append(self.read_action(key, body))
+        problem.init = [c.atom for c in self.conditions(sections["init"][1], "init", {},
+                                                         allow_negative=False,
+                                                         allow_equality=False)]
+        problem.goal = self.conditions(sections["goal"][1], "goal", {}, allow_equality=False)
+        return check(problem)
+
+    def read_options(self, section):
+        declared = {}
+        if section is not None:
+            for key, value in self.mapping(section[1], "options"):
+                if not value.tag.endswith(":int"):
+                    raise self.src.error(value, f"option `{key.value}` must default to an integer")
+                declared[key.value] = int(value.value)
+        for name, given in self.given_options.items():
+            if name not in declared:
+                where = section[0] if section is not None else self.root
+                raise self.src.error(where, f"unknown option `{name}`",
+                                     did_you_mean(name, declared) or
+                                     f"options: {', '.join(declared) or 'none declared'}")
+            try:
+                declared[name] = int(given)
+            except (TypeError, ValueError):
+                raise ValueError(f"option {name} must be an integer, not {given!r}") from None
+        self.options = declared
+
+    def read_types(self, node) -> list[TypeDef]:
+        if isinstance(node, yaml.MappingNode):
+            return [TypeDef(self.scalar(k, "a type"), self.scalar(v, "a parent type"),
+                            self.src.pos(k)) for k, v in self.mapping(node, "types")]
+        return [TypeDef(item.value, ROOT_TYPE, self.src.pos(item))
+                for item in self.items(node, "types")]
+
+    def declare_object_types(self, problem: PlanningProblem, node):
+        """A key of `objects` that names no declared type declares it (under object)."""
+        if not isinstance(node, yaml.MappingNode):
+            return
+        declared = {t.name for t in problem.types} | {ROOT_TYPE}
+        for key, _ in node.value:
+            if key.value not in declared:
+                problem.types.append(TypeDef(key.value, ROOT_TYPE, self.src.pos(key)))
+                declared.add(key.value)
+
+    def read_objects(self, node) -> list[ObjectDef]:
+        groups = self.mapping(node, "objects") if isinstance(node, yaml.MappingNode) else \
+            [(None, node)]
+        out = []
+        for type_node, names in groups:
+            type_ = type_node.value if type_node is not None else ROOT_TYPE
+            for item_node in self.items(names, f"objects of type {type_}"):
+                for pieces, env in self.expand(item_node, "name_item"):
+                    name, offset, length = self.text(pieces, env, item_node)
+                    out.append(ObjectDef(name, type_, self.src.pos(item_node, offset, length)))
+        return out
+
+    def read_action(self, key, body) -> ActionDef:
+        name, params, pos = self.signature(key)
+        by_name = {p.name: p for p in params}
+        parts = {}
+        if isinstance(body, yaml.MappingNode):
+            for part_key, value in self.mapping(body, f"action {name}"):
+                if part_key.value not in ACTION_KEYS:
+                    raise self.src.error(part_key, f"unknown part `{part_key.value}` of action "
+                                         f"{name}", did_you_mean(part_key.value, ACTION_KEYS) or
+                                         f"an action has {', '.join(ACTION_KEYS)}")
+                parts[part_key.value] = value
+        elif not (isinstance(body, yaml.ScalarNode) and body.tag.endswith(":null")):
+            raise self.src.error(body, f"action {name} must map pre/add/del/cost to values")
+        pre = self.conditions(parts["pre"], f"pre of {name}", by_name) if "pre" in parts else []
+        add = [c.atom for c in self.conditions(parts["add"], f"add of {name}", by_name,
+                                               allow_negative=False, allow_equality=False)] \
+            if "add" in parts else []
+        delete = [c.atom for c in self.conditions(parts["del"], f"del of {name}", by_name,
+                                                  allow_negative=False, allow_equality=False)] \
+            if "del" in parts else []
+        cost = 1
+        if "cost" in parts:
+            node = parts["cost"]
+            try:
+                cost = float(self.scalar(node, "cost"))
+            except ValueError:
+                raise self.src.error(node, f"the cost of {name} must be a number") from None
+            cost = int(cost) if cost.is_integer() else cost
+        return ActionDef(name, params, pre, add, delete, cost, pos)
+
+
+def load_yaml(path, **options) -> PlanningProblem:
+    """A checked planning problem from a YAML planning spec; `options` override the
+    defaults the spec declares."""
+    text = Path(path).read_text()
+    source = _Source(str(path), text)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = mark.line + 1 if mark else 1
+        raise SpecError(f"not valid YAML: {err.problem or err.context}", file=str(path),
+                        line=line, col=mark.column + 1 if mark else 1,
+                        source_line=source.lines[line - 1] if line <= len(source.lines) else None,
+                        hint="check the indentation and quote strings containing `: ` or `#`") \
+            from None
+    if root is None:
+        raise SpecError("the planning spec is empty", file=str(path), line=1, col=1)
+    return _Builder(source, root, options).build()
