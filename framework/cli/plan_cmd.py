@@ -1,0 +1,143 @@
+"""`plyspec plan PROBLEM.yaml | DOMAIN.pddl PROBLEM.pddl`: ground a planning problem,
+search it with a shared single-agent searcher, validate and print the plan."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from framework.cli.common import add_set_option, parse_sets, print_json
+
+ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"]
+HEURISTICS = ["blind", "hmax", "hadd", "hff"]
+DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "plan", help="find and validate a plan for a STRIPS planning problem",
+        description="Ground a planning problem (a YAML planning spec, or a PDDL domain and "
+                    "problem file), search it, replay the plan from the initial state and print "
+                    "it one action per line, then its length, cost, the states expanded, the "
+                    "search time and whether it was validated.",
+        epilog="examples:\n"
+               "  plyspec plan planners/problems/monkey_bananas.yaml\n"
+               "  plyspec plan planners/problems/hanoi.yaml --set disks=5 --algo astar\n"
+               "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
+        formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
+    p.add_argument("--algo", choices=ALGORITHMS, default="auto",
+                   help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
+                        "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
+                        "(fast, not optimal); auto = bfs, or astar with hmax when actions have "
+                        "costs (default: auto)")
+    p.add_argument("--heuristic", choices=HEURISTICS, default=None,
+                   help="heuristic of astar and gbfs: blind, hmax (admissible), hadd, hff "
+                        "(default: hmax for astar, hff for gbfs)")
+    p.add_argument("--time", type=float, default=None, metavar="S",
+                   help="give up after S seconds of search")
+    p.add_argument("--nodes", type=int, default=None, metavar="N",
+                   help="give up after expanding N states")
+    p.add_argument("--depth", type=int, default=None, metavar="N",
+                   help="longest plan to look for (bfs, dfs, iddfs, ...)")
+    p.add_argument("--max-operators", type=int, default=None, metavar="N",
+                   help="refuse problems with more than N ground operators (default 1,000,000)")
+    add_set_option(p)
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: plan, length, cost, expanded, valid, time_s, "
+                        "algorithm, ...")
+    p.add_argument("--progress", action="store_true",
+                   help="report progress on stderr every second (default: only when stderr "
+                        "is a terminal)")
+    p.add_argument("--emit-pddl", metavar="DIR",
+                   help="write the problem as DIR/domain.pddl and DIR/problem.pddl instead of "
+                        "planning")
+    p.set_defaults(func=run)
+
+
+def _load(args):
+    import planners
+    files = [Path(f) for f in args.files]
+    options = parse_sets(args.set)
+    if len(files) > 2:
+        raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
+    if len(files) == 1 and files[0].suffix.lower() == ".pddl":
+        raise ValueError(f"{files[0]}: a PDDL file needs its partner: plyspec plan DOMAIN.pddl "
+                         "PROBLEM.pddl")
+    return planners.load(*files, **options)
+
+
+def _progress_printer(algorithm: str):
+    tty = sys.stderr.isatty()
+
+    def report(stats):
+        line = (f"[{algorithm}] expanded {stats.expanded:,}  generated {stats.nodes:,}  "
+                f"depth {stats.depth}  {stats.time_s:.1f} s")
+        sys.stderr.write(("\r" + line + "\033[K") if tty else line + "\n")
+        sys.stderr.flush()
+    return report, tty
+
+
+def run(args) -> int:
+    import planners
+    from framework.search.registry import searcher
+    from planners.validate import validate_plan
+
+    problem = _load(args)
+    if args.emit_pddl:
+        from planners.export import to_pddl
+        target = Path(args.emit_pddl)
+        target.mkdir(parents=True, exist_ok=True)
+        domain_text, problem_text = to_pddl(problem)
+        (target / "domain.pddl").write_text(domain_text)
+        (target / "problem.pddl").write_text(problem_text)
+        print(f"wrote {target / 'domain.pddl'} and {target / 'problem.pddl'}")
+        return 0
+    start = time.perf_counter()
+    kw = {} if args.max_operators is None else {"max_operators": args.max_operators}
+    task = planners.ground(problem, **kw)
+    ground_time = time.perf_counter() - start
+
+    algorithm = args.algo
+    if algorithm == "auto":
+        algorithm = "bfs" if task.unit_cost else "astar"
+    heuristic = args.heuristic or DEFAULT_HEURISTIC.get(algorithm)
+    progress, tty = (None, False)
+    if args.progress or sys.stderr.isatty():
+        progress, tty = _progress_printer(algorithm)
+    result = searcher(algorithm)(task, depth=args.depth, time_limit=args.time,
+                                 node_limit=args.nodes, heuristic=heuristic, progress=progress)
+    if tty:
+        sys.stderr.write("\r\033[K")
+    plan = [task.action_text(a) for a in result.pv]
+    solved = result.extra.get("solved", False)
+    check = validate_plan(problem, plan) if solved else None
+    valid = bool(solved and result.extra.get("valid") and check.valid)
+    if args.json:
+        print_json({
+            "problem": problem.name, "algorithm": algorithm, "heuristic": heuristic,
+            "plan": plan, "length": len(plan) if solved else None,
+            "cost": result.cost if solved else None, "expanded": result.stats.expanded,
+            "generated": result.stats.nodes, "valid": valid, "solved": solved,
+            "complete": result.complete, "reason": result.extra.get("reason"),
+            "time_s": round(result.stats.time_s, 6), "ground_time_s": round(ground_time, 6),
+            "facts": len(task.facts), "operators": len(task.operators),
+            "options": problem.options})
+    else:
+        for line in plan:
+            print(line)
+        if solved:
+            print(f"\nlength: {len(plan)}\ncost: {result.cost:g}")
+        else:
+            print(f"no plan: {result.extra.get('reason')}")
+        print(f"expanded: {result.stats.expanded:,}\n"
+              f"time: {result.stats.time_s:.3f} s search, {ground_time:.3f} s grounding "
+              f"({len(task.facts):,} facts, {len(task.operators):,} operators)\n"
+              f"algorithm: {algorithm}{f' with {heuristic}' if heuristic else ''}")
+        if solved:
+            print("validated: " + ("yes (replayed from the initial state)" if valid else
+                                   f"NO: {check.message}"))
+    if result.extra.get("reason") == "interrupted":
+        return 130
+    return 0 if (valid or not solved) else 1
