@@ -1,0 +1,81 @@
+"""`plyspec plan`: text and JSON output, options, exit codes and error messages."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import planners
+from framework.cli import main
+from tests.planning_support import require_pddl
+
+MONKEY = str(planners.PROBLEMS_DIR / "monkey_bananas.yaml")
+HANOI = str(planners.PROBLEMS_DIR / "hanoi.yaml")
+
+
+def test_plan_prints_one_action_per_line_then_the_summary(capsys):
+    assert main(["plan", MONKEY]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:4] == ["Move(A, C)", "PushBox(C, B)", "ClimbUp(B)", "TakeBananas(B)"]
+    assert "length: 4" in out and "cost: 4" in out
+    assert any(line.startswith("expanded: ") for line in out)
+    assert any(line.startswith("validated: yes") for line in out)
+
+
+def test_plan_json_has_the_contract_keys(capsys):
+    assert main(["plan", HANOI, "--set", "disks=3", "--algo", "astar", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"plan", "length", "cost", "expanded", "valid", "time_s", "algorithm"} <= set(data)
+    assert data["length"] == 7 and data["cost"] == 7 and data["valid"] is True
+    assert data["algorithm"] == "astar" and data["heuristic"] == "hmax"
+    assert data["options"] == {"disks": 3}
+
+
+@pytest.mark.parametrize("algo", ["bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"])
+def test_every_algorithm_plans_ipc_pddl(algo, capsys):
+    folder = require_pddl() / "blocks"
+    argv = ["plan", str(folder / "domain.pddl"), str(folder / "task01.pddl"), "--algo", algo,
+            "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] and data["plan"][0].startswith("(")
+
+
+def test_budget_exhaustion_reports_no_plan(capsys):
+    folder = require_pddl() / "gripper"
+    argv = ["plan", str(folder / "domain.pddl"), str(folder / "task04.pddl"), "--nodes", "100",
+            "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["plan"] == [] and not data["solved"] and data["reason"] == "node limit"
+
+
+def test_spec_errors_exit_1_with_a_position(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("predicates: [At(x)]\nactions: {}\ninit: [At(a)]\ngoal: [At(a)]\n")
+    assert main(["plan", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:3:11: error: unknown object `a`")
+
+
+def test_a_lone_pddl_file_is_a_usage_error(capsys):
+    folder = require_pddl() / "blocks"
+    assert main(["plan", str(folder / "domain.pddl")]) == 1
+    assert "DOMAIN.pddl PROBLEM.pddl" in capsys.readouterr().err
+
+
+def test_emit_pddl_writes_domain_and_problem(tmp_path, capsys):
+    assert main(["plan", MONKEY, "--emit-pddl", str(tmp_path)]) == 0
+    assert main(["plan", str(tmp_path / "domain.pddl"), str(tmp_path / "problem.pddl"),
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert data["length"] == 4
+
+
+def test_progress_lines_go_to_stderr(capsys, monkeypatch):
+    from framework.search.problem import SearchRun
+    monkeypatch.setattr(SearchRun, "PROGRESS_EVERY", 0.0)
+    folder = require_pddl() / "gripper"
+    main(["plan", str(folder / "domain.pddl"), str(folder / "task02.pddl"), "--progress"])
+    captured = capsys.readouterr()
+    assert "[bfs] expanded" in captured.err and "[bfs]" not in captured.out
