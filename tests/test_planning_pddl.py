@@ -107,3 +107,28 @@ def test_unknown_predicate_in_pddl_gets_a_hint(tmp_path):
 def test_ground_operator_limit_is_a_clear_error():
     with pytest.raises(ValueError, match="max_operators"):
         ipc_task("logistics", 1, max_operators=10)
+
+
+def test_action_costs_from_static_functions(tmp_path):
+    domain = tmp_path / "roads.pddl"
+    domain.write_text("""(define (domain roads)
+  (:requirements :strips :typing :action-costs)
+  (:types city)
+  (:predicates (at ?c - city) (road ?a ?b - city))
+  (:functions (total-cost) - number (length ?a ?b - city) - number)
+  (:action drive :parameters (?a ?b - city)
+    :precondition (and (at ?a) (road ?a ?b))
+    :effect (and (not (at ?a)) (at ?b) (increase (total-cost) (length ?a ?b)))))""")
+    problem = tmp_path / "trip.pddl"
+    problem.write_text("""(define (problem trip) (:domain roads)
+  (:objects a b c - city)
+  (:init (at a) (road a c) (road a b) (road b c)
+         (= (length a c) 10) (= (length a b) 2) (= (length b c) 3) (= (total-cost) 0))
+  (:goal (at c)) (:metric minimize (total-cost)))""")
+    lifted = planners.load(domain, problem)
+    task = planners.ground(lifted)
+    assert not task.unit_cost
+    cheapest = planners.plan(task, "astar", heuristic="hmax")
+    assert cheapest.cost == 5 and len(cheapest.pv) == 2
+    assert validate_plan(lifted, [task.action_text(a) for a in cheapest.pv]).cost == 5
+    assert planners.plan(task, "bfs").cost == 10
