@@ -1,0 +1,144 @@
+"""`plyspec solve SPEC`: search a game from its initial state with any registered game
+searcher and print the value, best action, principal variation and statistics (a table, or
+with `--json` the JSON object of DESIGN.md section 7: value, values, best_action, pv, nodes,
+time_s, stats, ...).
+
+Dispatch: the searcher comes from `framework.search.registry.searcher(--algo)`.  It is given
+`depth`, `time_limit` and `node_limit` when set, and the switches `--no-tt`, `--no-ordering`,
+... and `--book` only when its `search` signature names them (or takes **kwargs); a switch
+the chosen searcher does not know is reported on stderr and ignored.  So any searcher with
+the common keyword-only signature plugs in without knowing about the others' options.
+
+Ctrl-C: alpha-beta and minimax stop and return their best result so far, which is printed
+(marked incomplete) before exiting with status 130.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+import sys
+
+from framework.cli.common import add_set_option, parse_sets, print_json
+
+SWITCHES = {
+    "tt": "transposition table",
+    "ordering": "all move ordering",
+    "killers": "killer moves",
+    "history": "history heuristic",
+    "id": "iterative deepening",
+    "aspiration": "aspiration windows",
+    "pvs": "principal-variation (null-window) search",
+    "quiescence": "quiescence search on noisy moves",
+}
+INTERRUPTED = 130
+
+
+def add_parser(sub):
+    from framework.search.registry import GAME_SEARCHERS
+    p = sub.add_parser(
+        "solve", help="search a game: value, best action, principal variation, statistics",
+        description="Search SPEC from its initial state and print the value for the player to "
+                    "move, the best action, the principal variation and the search statistics. "
+                    "Without --depth the game is solved exactly (may take long on big games); "
+                    "--time / --nodes bound the search and return the best move of the last "
+                    "completed iteration.")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--algo", default="alphabeta", metavar="ALGO",
+                   help=f"searcher: {', '.join(GAME_SEARCHERS)} (default alphabeta)")
+    p.add_argument("--depth", "-d", type=int, help="depth limit in plies (evaluation at the cut-off)")
+    p.add_argument("--time", type=float, dest="time_limit", metavar="SECONDS", help="time budget")
+    p.add_argument("--nodes", type=int, dest="node_limit", metavar="N", help="node budget")
+    for name, what in SWITCHES.items():
+        p.add_argument(f"--no-{name}", dest=name, action="store_false", default=None,
+                       help=f"alpha-beta without {what}")
+    p.add_argument("--book", metavar="FILE", help="opening book (from `plyspec book`) to consult first")
+    add_set_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def searcher_options(search, requested: dict) -> tuple[dict, list]:
+    """Split `requested` options (None = not given) into those `search` accepts and the
+    names of those it does not."""
+    parameters = inspect.signature(search).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    accepted, ignored = {}, []
+    for name, value in requested.items():
+        if value is None:
+            continue
+        if takes_any or name in parameters:
+            accepted[name] = value
+        else:
+            ignored.append(name)
+    return accepted, ignored
+
+
+def run(args) -> int:
+    from framework import load
+    from framework.search.registry import searcher
+    game = load(args.spec, **parse_sets(args.set))
+    search = searcher(args.algo)
+    requested = {"depth": args.depth, "time_limit": args.time_limit, "node_limit": args.node_limit,
+                 "book": args.book, **{name: getattr(args, name) for name in SWITCHES}}
+    options, ignored = searcher_options(search, requested)
+    for name in ignored:
+        flag = f"--no-{name}" if name in SWITCHES else f"--{name.replace('_limit', '')}"
+        print(f"note: {args.algo} has no option {flag}; ignored", file=sys.stderr)
+    try:
+        result = search(game, **options)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
+    if args.json:
+        print_json({"spec": args.spec, "game": game.name, "options": game.options,
+                    **_finite(result.to_json(game.action_text))})
+    else:
+        _print_table(args.spec, game, result)
+    return INTERRUPTED if result.extra.get("interrupted") else 0
+
+
+def _finite(value):
+    """`value` with infinite numbers written as the strings "inf" / "-inf" (strict JSON)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _print_table(spec, game, result) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    stats = result.stats
+    table = Table(title=f"{game.name} ({spec}) by {result.algorithm}", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("value", f"{_number(result.value)}  (for the player to move)")
+    if result.values is not None:
+        table.add_row("values", ", ".join(f"{name} {_number(v)}"
+                                          for name, v in zip(game.player_names, result.values)))
+    action = result.best_action
+    table.add_row("best action", "-" if action is None else game.action_text(action))
+    table.add_row("principal variation", " ".join(game.action_text(a) for a in result.pv) or "-")
+    if "book" in result.extra:
+        table.add_row("from the opening book", f"{result.extra['book']['games']} games")
+    for label, number in (("nodes", stats.nodes), ("evaluations", stats.evaluations),
+                          ("cut-offs", stats.cutoffs), ("table hits", stats.tt_hits),
+                          ("depth", stats.depth)):
+        table.add_row(label, f"{number:,}")
+    rate = stats.nodes / stats.time_s if stats.time_s > 0 else 0
+    table.add_row("time", f"{stats.time_s:.3f} s ({rate:,.0f} nodes/s)")
+    if not result.complete:
+        reason = "interrupted" if result.extra.get("interrupted") else "budget spent"
+        table.add_row("complete", f"no ({reason}): best of the last completed iteration")
+    Console().print(table)
+
+
+def _number(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)

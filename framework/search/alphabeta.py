@@ -1,0 +1,300 @@
+"""Alpha-beta: the minimax value of a two-player game without visiting the states that
+cannot change it; fail-soft, in negamax form (see `twoplayer`), with the classic
+enhancements, each switchable by keyword (all on by default):
+
+    ordering=True     reorder moves (the switch for all of the next three, see `ordering`):
+      killers=True      killer moves per ply
+      history=True      history heuristic
+                        (plus the table / previous-iteration move and the spec's noisy moves
+                        first, whenever ordering is on)
+    tt=True           transposition table with exact / lower / upper bound flags
+                      (`tt_size` entries, see `tt` for the depth and replacement rules)
+    id=True           iterative deepening 1, 2, ... up to `depth` (until the game is solved
+                      when no depth is given); with a time or node budget it returns the best
+                      move of the last completed iteration
+    aspiration=True   each iteration after the first searches a window of +-`aspiration_delta`
+                      around the previous value, re-searching on failure (needs id)
+    pvs=True          principal-variation search: after the first move, prove each move
+                      worse with a null window and re-search only those that are not
+    quiescence=True   at the depth cut-off, extend the spec's noisy moves (up to
+                      `quiescence_depth` plies, standing pat on the evaluation)
+
+With every switch off it is plain fail-soft alpha-beta over the spec's action order, and
+Knuth & Moore's counts hold (b^ceil(d/2) + b^floor(d/2) - 1 leaves on a perfectly ordered
+uniform tree).  With any combination it returns exactly the value `minimax` returns with
+the same depth, evaluation and quiescence setting.
+
+`book=` (an `OpeningBook` or the path of a book file) answers from the opening book when
+the position is in it (`Result.extra["book"]` then says so).
+
+Statistics: `nodes` counts the states visited, root included; `evaluations` leaf scores;
+`cutoffs` beta cut-offs; `tt_hits` table entries that answered a node; `depth` the last
+completed iteration.  A time or node budget, or Ctrl-C, ends the search early with
+`complete=False`.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from time import perf_counter
+import os
+
+from framework.search.book import OpeningBook
+from framework.search.ordering import MoveOrderer
+from framework.search.result import Budget, BudgetExceeded, Result, Stats
+from framework.search.tt import EXACT, LOWER, UPPER, TranspositionTable, usable
+from framework.search.twoplayer import (INFINITE_DEPTH, declares_noisy, leaf_scorers, make_result,
+                                        per_player_values, require_two_player, run_deep, unroll)
+
+NAME = "alphabeta"
+_INF = math.inf
+_nextafter = math.nextafter
+
+
+def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
+           tt=True, tt_size=1_000_000, ordering=True, killers=True, history=True, id=True,
+           aspiration=True, aspiration_delta=None, pvs=True, quiescence=True,
+           quiescence_depth=8, book=None) -> Result:
+    """Alpha-beta value of `state` (default: the initial state) for its player to move."""
+    require_two_player(game, NAME)
+    if depth is not None and depth < 1:
+        raise ValueError(f"{NAME}: depth must be at least 1 (got {depth})")
+    root = game.initial_state() if state is None else state
+    budget = Budget(time_limit, node_limit)
+    me = root.player()
+    if book is not None and not root.terminal_test():
+        answer = _book_answer(game, root, me, book, budget)
+        if answer is not None:
+            return answer
+
+    terminal, horizon = leaf_scorers(game, root, evaluate)
+    noisy_game = declares_noisy(game)
+    extend_noisy = quiescence and noisy_game
+    table = TranspositionTable(tt_size) if tt else None
+    probe = table.probe if table is not None else None
+    store = table.store if table is not None else None
+    orderer = (MoveOrderer(game, killers=killers, history=history, noisy_hints=noisy_game)
+               if ordering else None)
+    order = orderer.order if orderer is not None else None
+    record_cutoff = orderer.record_cutoff if orderer is not None else None
+    tick = budget.tick
+    deadline = budget.deadline     # also checked per expanded node: slow games keep the budget
+    is_noisy = game.is_noisy
+
+    evaluations = expanded = cutoffs = tt_hits = deepest = 0
+    horizon_hits = 0            # leaves scored by estimate (or unproven table answers) so far
+    last_line = None            # principal line (action, rest) of the node searched last
+    root_best = None            # (value, line) of the best root move of the running iteration
+    root_hint = None            # best root move of the previous iteration
+
+    def quiet(state, me, alpha, beta, plies_left):
+        """Fail-soft quiescence: stand pat on the evaluation or play a noisy move."""
+        nonlocal evaluations, horizon_hits, cutoffs
+        evaluations += 1
+        horizon_hits += 1
+        best = horizon(state, me)
+        if plies_left <= 0 or best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        for action in state.actions():
+            if not is_noisy(state, action):
+                continue
+            child = state.result(action)
+            tick()
+            if child.terminal_test():
+                evaluations += 1
+                score = terminal(child, me)
+            else:
+                mover = child.player()
+                if mover == me:
+                    score = quiet(child, mover, alpha, beta, plies_left - 1)
+                else:
+                    score = -quiet(child, mover, -beta, -alpha, plies_left - 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    if score >= beta:
+                        cutoffs += 1
+                        break
+                    alpha = score
+        return best
+
+    def node(state, me, remaining, alpha, beta, ply):
+        """Fail-soft negamax value of the non-terminal `state` (player `me` to move)."""
+        nonlocal evaluations, expanded, cutoffs, tt_hits, deepest, horizon_hits
+        nonlocal last_line, root_best
+        hint = None
+        if probe is not None:
+            entry = probe(state)
+            if entry is not None:
+                if ply and usable(entry, remaining):
+                    flag = entry[1]
+                    value = entry[2]
+                    if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
+                        tt_hits += 1
+                        if not entry[4]:
+                            horizon_hits += 1
+                        last_line = None
+                        return value
+                hint = entry[3]
+        if ply == 0 and hint is None:
+            hint = root_hint
+        expanded += 1
+        if deadline is not None and perf_counter() >= deadline:
+            raise BudgetExceeded("time limit")
+        if ply >= deepest:
+            deepest = ply + 1
+        actions = state.actions()
+        if order is not None and len(actions) > 1:
+            actions = order(state, actions, ply, me, hint)
+        horizon_before = horizon_hits
+        alpha_in = alpha
+        best = -_INF
+        best_line = None
+        child_remaining = remaining - 1
+        for action in actions:
+            child = state.result(action)
+            tick()
+            line = None
+            if child.terminal_test():
+                evaluations += 1
+                score = terminal(child, me)
+            else:
+                mover = child.player()
+                if child_remaining <= 0:
+                    if extend_noisy:
+                        if mover == me:
+                            score = quiet(child, mover, alpha, beta, quiescence_depth)
+                        else:
+                            score = -quiet(child, mover, -beta, -alpha, quiescence_depth)
+                    else:
+                        evaluations += 1
+                        horizon_hits += 1
+                        score = horizon(child, mover)
+                        if mover != me:
+                            score = -score
+                elif mover == me:
+                    score = node(child, mover, child_remaining, alpha, beta, ply + 1)
+                    line = last_line
+                else:
+                    if pvs and best_line is not None:
+                        score = -node(child, mover, child_remaining,
+                                      -_nextafter(alpha, _INF), -alpha, ply + 1)
+                        if alpha < score < beta:
+                            score = -node(child, mover, child_remaining, -beta, -alpha, ply + 1)
+                    else:
+                        score = -node(child, mover, child_remaining, -beta, -alpha, ply + 1)
+                    line = last_line
+            if score > best or best_line is None:
+                best = score
+                best_line = (action, line)
+                if ply == 0:
+                    root_best = (score, best_line)
+                if score > alpha:
+                    if score >= beta:
+                        cutoffs += 1
+                        if record_cutoff is not None:
+                            record_cutoff(action, ply, me, remaining)
+                        break
+                    alpha = score
+        last_line = best_line
+        if store is not None:
+            flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+            store(state, remaining, flag, best, best_line[0], horizon_hits == horizon_before)
+        return best
+
+    def root_value(remaining, previous):
+        """Value of the root searched to `remaining` plies, in an aspiration window around
+        `previous` when that is on and known, widened on failure."""
+        if not (aspiration and previous is not None and math.isfinite(previous)):
+            return node(root, me, remaining, -_INF, _INF, 0)
+        delta = _aspiration_delta(game) if aspiration_delta is None else aspiration_delta
+        low, high = previous - delta, previous + delta
+        while True:
+            value = node(root, me, remaining, low, high, 0)
+            if value <= low and low > -_INF:
+                low = -_INF
+            elif value >= high and high < _INF:
+                high = _INF
+            else:
+                return value
+
+    def run():
+        """Iterate the depths; return (value, line, depth completed, complete)."""
+        nonlocal root_hint, evaluations
+        try:
+            tick()
+        except BudgetExceeded:
+            return None, None, 0, False
+        if root.terminal_test():
+            evaluations += 1
+            return terminal(root, me), None, 0, True
+        target = INFINITE_DEPTH if depth is None else depth
+        if id:
+            depths = range(1, target + 1) if math.isfinite(target) else itertools.count(1)
+        else:
+            depths = (target,)
+        completed = None
+        for iteration_depth in depths:
+            if table is not None:
+                table.new_search()
+            horizon_start = horizon_hits
+            try:
+                value = root_value(iteration_depth, completed and completed[0])
+            except BudgetExceeded:
+                break
+            completed = (value, last_line, iteration_depth)
+            root_hint = last_line[0]
+            if horizon_hits == horizon_start:       # nothing estimated: the value is exact
+                return (*completed, True)
+        else:
+            return (*completed, True)
+        if completed is not None:
+            return (*completed, False)
+        if root_best is not None:
+            return (*root_best, 0, False)
+        return None, None, 0, False
+
+    (value, line, depth_done, complete), interrupted = run_deep(
+        run, budget, (depth if depth is not None else INFINITE_DEPTH) + quiescence_depth)
+    pv = unroll(line)
+    if table is not None:
+        _extend_pv_from_table(root, pv, table, depth_done if math.isfinite(depth_done) else deepest)
+    stats = Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations, cutoffs=cutoffs,
+                  tt_hits=tt_hits, depth=depth_done if math.isfinite(depth_done) else deepest,
+                  time_s=budget.elapsed())
+    return make_result(NAME, game, root, me, value, pv, stats, complete, interrupted)
+
+
+def _aspiration_delta(game) -> float:
+    """Default half-width of the aspiration window: an eighth of the utility range, or 1."""
+    low, high = game.utility_bounds
+    return (high - low) / 8 if math.isfinite(low) and math.isfinite(high) and high > low else 1.0
+
+
+def _extend_pv_from_table(root, pv, table, length) -> None:
+    """Complete a principal line cut short by table answers, following the table's moves."""
+    state = root
+    for action in pv:
+        state = state.result(action)
+    while len(pv) < length and not state.terminal_test():
+        entry = table.probe(state)
+        if entry is None or entry[3] is None:
+            return
+        pv.append(entry[3])
+        state = state.result(entry[3])
+
+
+def _book_answer(game, root, me, book, budget):
+    """A Result from the opening book when `root` is in it, else None."""
+    if isinstance(book, (str, os.PathLike)):
+        book = OpeningBook.load(book, game)
+    hit = book.lookup(root)
+    if hit is None:
+        return None
+    budget.tick()
+    return Result(NAME, value=hit.mean, values=per_player_values(game, me, hit.mean),
+                  best_action=hit.action, pv=[hit.action],
+                  stats=Stats(nodes=budget.nodes, time_s=budget.elapsed()),
+                  extra={"book": {"games": hit.games, "mean": hit.mean}})
