@@ -12,6 +12,7 @@ and hint; semantic checks live in the checker.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -415,7 +416,7 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
 # ---------------------------------------------------------------------------- the spec
 def load_game_spec(text: str, file: str | None = None) -> ast.GameSpec:
     """Parse a `.game` text into a `GameSpec`; any mistake raises `SpecError`."""
-    text = text.replace("\r\n", "\n")
+    text = re.sub(r"\r\n?", "\n", text)
     tree = _feed(text, file)
     origin = text_origin(text, file)
     try:

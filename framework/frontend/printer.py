@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import fields
 from decimal import Decimal
 
 import yaml
@@ -22,6 +23,12 @@ _BINARY_LEVEL = {"or": OR, "and": AND, "|": SET, "&": SET, "+": SUM, "-": SUM,
                  "*": TERM, "/": TERM, "//": TERM, "%": TERM}
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "notin"}
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def spec_fields(spec: ast.GameSpec) -> dict:
+    """The fields that make the game: all but where it was read from (file, positions)."""
+    return {f.name: getattr(spec, f.name) for f in fields(spec)
+            if f.name not in ("file", "pos", "positions")}
 
 
 # ---------------------------------------------------------------------------- expressions
