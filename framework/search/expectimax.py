@@ -1,0 +1,278 @@
+"""Expectimax / expectiminimax with Star1 and Star2 pruning.
+
+One player: the value is the maximum at decision nodes and the probability-weighted mean
+at chance nodes.  Two players with zero- or constant-sum utilities: the same in negamax
+form (a state's value for one player is minus its value for the other, once the constant
+sum c is taken off: the search works on u - c/2).  Chance nodes may be followed by either
+player, as in Pig where rolling a 1 passes the turn.  Games with 3+ players or with
+general-sum utilities are refused (max-n searches them, chance nodes included).
+
+Depth counts every edge, decision or chance, as a ply; at the cut-off the evaluation
+(`evaluate=` or the spec's) stands in for the utility.  Without a depth the search runs to
+the terminal states; with a time or node budget it deepens iteratively and returns the
+deepest completed iteration.
+
+Pruning (Ballard 1983; Hauk, Buro & Schaeffer 2004), on when the game declares finite
+utility bounds [L, U] (or `bounds=` gives them):
+  * decision nodes run fail-soft alpha-beta;
+  * Star1: at a chance node, after some outcomes are searched, the unsearched ones can
+    only add between L and U times their probability, so each outcome is searched with
+    the narrowest window that can still change the node's value, and the node is cut off
+    as soon as its value is known to lie outside (alpha, beta);
+  * Star2 (`star2=True`, builds on Star1): before that, a probing phase searches only the
+    first move of every outcome's decision node.  The probe is a lower bound of the
+    outcome's value for the player who moves there (an upper bound when the opponent
+    moves), which may already cut the chance node off and otherwise tightens Star1's
+    windows.
+Both return exactly the plain expectimax value (up to floating-point rounding), provided
+every value the search meets lies within [L, U].  Utilities do by declaration; an
+evaluation value outside the bounds makes the search restart without pruning (reported
+in `Result.extra["pruning"]`).
+"""
+from __future__ import annotations
+
+import math
+
+from framework.search.depth_first import DepthFirstSearch, root_mover
+from framework.search.result import Result
+
+INF = math.inf
+
+
+class _OutsideBounds(Exception):
+    """A value outside the declared utility bounds: pruning would not be exact."""
+
+
+def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
+           star1=True, star2=True, bounds=None) -> Result:
+    """Expectimax value of `state` (default: the initial state) for the player to move.
+
+    `star1` / `star2` switch the pruning (Star2 builds on Star1); `bounds=(L, U)`
+    overrides the game's utility bounds (they must hold for evaluations too)."""
+    game.require(players=(1, 2), algorithm="expectimax")
+    if game.num_players == 2 and not (game.zero_sum or game.constant_sum is not None):
+        raise ValueError(f"expectimax cannot search {game.name!r}: two-player games must be "
+                         "zero-sum or constant-sum (use maxn or mcts for general-sum games)")
+    if star2 and not star1:
+        raise ValueError("star2 builds on star1: use star1=True, star2=True for Star2")
+    root = game.initial_state() if state is None else state
+    offset = game.constant_sum / 2 if game.num_players == 2 and game.constant_sum else 0
+    low, high = bounds if bounds is not None else game.utility_bounds
+    low, high = low - offset, high - offset
+    if game.num_players == 2:                 # the other player's values are -v
+        low, high = max(low, -high), min(high, -low)
+    pruning = "star2" if star2 else "star1" if star1 else "off"
+    if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
+        pruning = "off: the game declares no finite utility bounds"
+    searcher = _Expectimax(evaluate or game.evaluate, offset, low, high, pruning,
+                           time_limit, node_limit)
+    result = searcher.run(root, depth)
+    result.extra["pruning"] = searcher.pruning
+    if result.value is not None:
+        result.value += offset
+        if game.num_players == 1:
+            result.values = (result.value,)
+        else:
+            other = 2 * offset - result.value
+            result.values = (result.value, other) if root_mover(root) == 0 else (other, result.value)
+    return result
+
+
+class _Expectimax(DepthFirstSearch):
+    """One search; values inside are offset by -c/2 so that negation swaps the players."""
+
+    algorithm = "expectimax"
+
+    def __init__(self, evaluate, offset, low, high, pruning, time_limit, node_limit):
+        super().__init__(time_limit, node_limit)
+        self.evaluate = evaluate
+        self.offset = offset
+        self.low = low
+        self.high = high
+        self.pruning = pruning
+
+    def search_to(self, root, limit):
+        player = root_mover(root)
+        if self.pruning in ("star1", "star2"):
+            try:
+                return self._pruned_search(self.pruning == "star2")(root, player, limit, -INF, INF)
+            except _OutsideBounds as err:
+                self.pruning = f"off: {err}"
+        return self._plain_search()(root, player, limit)
+
+    def _horizon(self, state, player):
+        """Evaluation of the non-terminal `state` at the depth limit, for `player`, offset."""
+        self.horizon_reached()
+        return self.evaluate(state, player) - self.offset
+
+    def _plain_search(self):
+        """value(state, player, depth) -> (value for player, principal line or None)."""
+        tick = self.budget.tick
+        horizon = self._horizon
+        offset = self.offset
+
+        def value(state, player, depth):
+            tick()
+            if state.terminal_test():
+                return state.utility(player) - offset, None
+            if depth == 0:
+                return horizon(state, player), None
+            if state.is_chance():
+                total = 0
+                for outcome, probability in state.chance_outcomes():
+                    total += probability * value(state.result(outcome), player, depth - 1)[0]
+                return total, None
+            mover = state.player()
+            best, best_line = -INF, None
+            for action in state.actions():
+                v, line = value(state.result(action), mover, depth - 1)
+                if v > best:
+                    best, best_line = v, (action, line)
+            return (best if mover == player else -best), best_line
+
+        return value
+
+    def _pruned_search(self, probing):
+        """value(state, player, depth, alpha, beta) -> (fail-soft value, line)."""
+        tick = self.budget.tick
+        horizon = self._horizon
+        offset = self.offset
+        low, high = self.low, self.high
+
+        def checked(v):
+            """`v`, unless it lies outside the bounds pruning relies on."""
+            if v < low or v > high:
+                raise _OutsideBounds(f"value {v + offset} outside the utility bounds "
+                                     f"[{low + offset}, {high + offset}]")
+            return v
+
+        def value(state, player, depth, alpha, beta):
+            tick()
+            if state.terminal_test():
+                return checked(state.utility(player) - offset), None
+            if depth == 0:
+                return checked(horizon(state, player)), None
+            if state.is_chance():
+                return chance(state, player, depth, alpha, beta), None
+            return decision_for(state, player, depth, alpha, beta, None)
+
+        def decision_for(state, player, depth, alpha, beta, first):
+            """A decision node's value for `player`, whoever moves there; `first` is
+            (value for the mover, line) of its first move when a probe searched it."""
+            mover = state.player()
+            if mover == player:
+                return decision(state, player, depth, alpha, beta, first)
+            v, line = decision(state, mover, depth, -beta, -alpha, first)
+            return -v, line
+
+        def decision(state, player, depth, alpha, beta, first):
+            actions = state.actions()
+            best, best_line = -INF, None
+            if first is not None:             # exact, or a bound that fails the same way
+                best, line = first
+                best_line = (actions[0], line)
+                if best > alpha:
+                    if best >= beta:
+                        self.cutoffs += 1
+                        return best, best_line
+                    alpha = best
+                actions = actions[1:]
+            for action in actions:
+                v, line = value(state.result(action), player, depth - 1, alpha, beta)
+                if v > best:
+                    best, best_line = v, (action, line)
+                    if v > alpha:
+                        if v >= beta:
+                            self.cutoffs += 1
+                            break
+                        alpha = v
+            return best, best_line
+
+        def chance(state, player, depth, alpha, beta):
+            outcomes = state.chance_outcomes()
+            count = len(outcomes)
+            children = [state.result(outcome) for outcome, _ in outcomes]
+            probabilities = [probability for _, probability in outcomes]
+            lows, highs, firsts = [low] * count, [high] * count, [None] * count
+            if probing:
+                cut = probe(children, probabilities, player, depth, alpha, beta,
+                            lows, highs, firsts)
+                if cut is not None:
+                    self.cutoffs += 1
+                    return cut
+            rest_low = sum(p * lo for p, lo in zip(probabilities, lows))
+            rest_high = sum(p * hi for p, hi in zip(probabilities, highs))
+            known = 0
+            for i in range(count):
+                p, lo, hi = probabilities[i], lows[i], highs[i]
+                rest_low -= p * lo
+                rest_high -= p * hi
+                fail_low = (alpha - known - rest_high) / p    # outcome value at or below: cut
+                fail_high = (beta - known - rest_low) / p     # at or above: cut
+                if fail_low >= hi:
+                    self.cutoffs += 1
+                    return known + p * hi + rest_high
+                if fail_high <= lo:
+                    self.cutoffs += 1
+                    return known + p * lo + rest_low
+                if lo == hi:                  # settled exactly by the probing phase
+                    v = lo
+                else:
+                    window = (max(fail_low, lo), min(fail_high, hi))
+                    if firsts[i] is None:
+                        v = value(children[i], player, depth - 1, *window)[0]
+                    else:
+                        v = decision_for(children[i], player, depth - 1, *window, firsts[i])[0]
+                    if v <= fail_low:
+                        self.cutoffs += 1
+                        return known + p * v + rest_high
+                    if v >= fail_high:
+                        self.cutoffs += 1
+                        return known + p * v + rest_low
+                known += p * v
+            return known
+
+        def probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts):
+            """Star2's probing phase: bounds from each outcome's first move (kept in
+            `firsts` for the search phase); the chance node's fail-soft value if the
+            bounds already cut it off, else None."""
+            sum_low = sum(p * lo for p, lo in zip(probabilities, lows))
+            sum_high = sum(p * hi for p, hi in zip(probabilities, highs))
+            for i, child in enumerate(children):
+                p, lo, hi = probabilities[i], lows[i], highs[i]
+                if depth == 1 or child.terminal_test():
+                    v = value(child, player, depth - 1, lo, hi)[0]
+                    lows[i] = highs[i] = v
+                    sum_low += p * (v - lo)
+                    sum_high += p * (v - hi)
+                elif child.is_chance():
+                    continue
+                else:
+                    tick()
+                    mover = child.player()
+                    first = child.result(child.actions()[0])
+                    if mover == player:       # the first move's value bounds the child below
+                        target = min(hi, (beta - sum_low + p * lo) / p)
+                        if lo >= target:
+                            continue
+                        firsts[i] = value(first, player, depth - 2, lo, target)
+                        w = firsts[i][0]
+                        if w > lo:
+                            lows[i] = w
+                            sum_low += p * (w - lo)
+                    else:                     # ... or, for the opponent's move, above
+                        target = max(lo, (alpha - sum_high + p * hi) / p)
+                        if target >= hi:
+                            continue
+                        firsts[i] = value(first, mover, depth - 2, -hi, -target)
+                        w = -firsts[i][0]
+                        if w < hi:
+                            highs[i] = w
+                            sum_high += p * (w - hi)
+                if sum_low >= beta:
+                    return sum_low
+                if sum_high <= alpha:
+                    return sum_high
+            return None
+
+        return value

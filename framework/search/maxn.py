@@ -1,0 +1,168 @@
+"""Max-n (Luckhardt & Irani 1986) with Korf's shallow pruning.
+
+Every node has a vector of values, one per player: the utility vector at terminal states,
+the evaluation of every player at the depth limit, the vector of the child best for the
+player to move at decision nodes (the first such child on ties), and the
+probability-weighted mean vector at chance nodes.  Any number of players, general-sum.
+
+Shallow pruning (Korf 1991), `prune=True`: when every utility is >= 0 and the utilities
+sum to at most S (S = the declared constant sum, else players x the upper utility bound),
+a node whose mover q has already secured s_q leaves at most S - s_q to the player p who
+moves at its parent; once that is no more than p's best alternative, p will not choose
+the node and its remaining children are skipped.  Also, a mover who secures S cannot do
+better.  Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the
+bounds; without them it is off (reported in `Result.extra["pruning"]`), and an
+evaluation vector outside them makes the search restart without pruning.  With or
+without pruning the root vector and the chosen action are the same.
+
+Depth counts every edge as a ply; with a time or node budget the search deepens
+iteratively and returns the deepest completed iteration (see `depth_first`).
+"""
+from __future__ import annotations
+
+import math
+
+from framework.search.depth_first import DepthFirstSearch, root_mover
+from framework.search.result import Result
+
+
+class _OutsideBounds(Exception):
+    """A value vector outside the bounds shallow pruning relies on."""
+
+
+def sum_bound(game):
+    """The bound S on the sum of the utilities that shallow pruning needs, or None when
+    the game does not guarantee non-negative utilities with a bounded sum."""
+    low, high = game.utility_bounds
+    if low < 0:
+        return None
+    if game.constant_sum is not None:
+        return game.constant_sum
+    return game.num_players * high if math.isfinite(high) else None
+
+
+def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
+           prune=True) -> Result:
+    """Max-n vector of `state` (default: the initial state) in `values`; `value` is the
+    entry of the player to move at the root."""
+    root = game.initial_state() if state is None else state
+    limit_sum = sum_bound(game) if prune else None
+    if not prune:
+        pruning = "off"
+    elif limit_sum is None:
+        pruning = "off: shallow pruning needs utilities >= 0 with a bounded sum"
+    else:
+        pruning = "shallow"
+    searcher = _MaxN(game.num_players, evaluate or game.evaluate, limit_sum, pruning,
+                     time_limit, node_limit)
+    result = searcher.run(root, depth)
+    result.extra["pruning"] = searcher.pruning
+    if result.value is not None:
+        result.values = result.value
+        result.value = result.values[root_mover(root)]
+    return result
+
+
+class _MaxN(DepthFirstSearch):
+    """One search; the recursive value functions return (vector, line)."""
+
+    algorithm = "maxn"
+
+    def __init__(self, num_players, evaluate, limit_sum, pruning, time_limit, node_limit):
+        super().__init__(time_limit, node_limit)
+        self.players = range(num_players)
+        self.evaluate = evaluate
+        self.limit_sum = limit_sum
+        self.pruning = pruning
+
+    def search_to(self, root, limit):
+        if self.pruning == "shallow":
+            try:
+                return self._pruned_search()(root, limit, -math.inf, -1)
+            except _OutsideBounds as err:
+                self.pruning = f"off: {err}"
+        return self._plain_search()(root, limit)
+
+    def _horizon(self, state):
+        self.horizon_reached()
+        evaluate = self.evaluate
+        return tuple(evaluate(state, p) for p in self.players)
+
+    def _chance(self, state, depth, value_of):
+        """Mean vector over the outcomes; `value_of(child, depth)` gives a child's vector."""
+        total = [0] * len(self.players)
+        for outcome, probability in state.chance_outcomes():
+            vector = value_of(state.result(outcome), depth - 1)
+            for p, v in enumerate(vector):
+                total[p] += probability * v
+        return tuple(total)
+
+    def _plain_search(self):
+        """value(state, depth) -> (vector, principal line or None)."""
+        tick = self.budget.tick
+        horizon = self._horizon
+        chance = self._chance
+
+        def vector_of(state, depth):
+            return value(state, depth)[0]
+
+        def value(state, depth):
+            tick()
+            if state.terminal_test():
+                return state.returns(), None
+            if depth == 0:
+                return horizon(state), None
+            if state.is_chance():
+                return chance(state, depth, vector_of), None
+            mover = state.player()
+            best, best_line, best_own = None, None, -math.inf
+            for action in state.actions():
+                vector, line = value(state.result(action), depth - 1)
+                if vector[mover] > best_own:
+                    best, best_line, best_own = vector, (action, line), vector[mover]
+            return best, best_line
+
+        return value
+
+    def _pruned_search(self):
+        """value(state, depth, parent_best, parent_mover) -> (vector, line); the vector is
+        exact unless it leaves the parent's mover no more than `parent_best` (the best
+        value that mover has secured at the parent, -inf if none yet)."""
+        tick = self.budget.tick
+        horizon = self._horizon
+        chance = self._chance
+        limit_sum = self.limit_sum
+
+        def checked(vector):
+            if min(vector) < 0 or sum(vector) > limit_sum:
+                raise _OutsideBounds(f"value vector {vector} is not >= 0 with sum <= {limit_sum}")
+            return vector
+
+        def vector_of(state, depth):
+            return value(state, depth, -math.inf, -1)[0]
+
+        def value(state, depth, parent_best, parent_mover):
+            tick()
+            if state.terminal_test():
+                return checked(state.returns()), None
+            if depth == 0:
+                return checked(horizon(state)), None
+            if state.is_chance():
+                return chance(state, depth, vector_of), None
+            mover = state.player()
+            if parent_mover == mover or parent_best <= 0:
+                enough = limit_sum            # only a maximal value ends the search early
+            else:
+                enough = limit_sum - parent_best
+            best, best_line, best_own = None, None, -math.inf
+            for action in state.actions():
+                vector, line = value(state.result(action), depth - 1, best_own, mover)
+                own = vector[mover]
+                if own > best_own:
+                    best, best_line, best_own = vector, (action, line), own
+                    if own >= enough:
+                        self.cutoffs += 1
+                        break
+            return best, best_line
+
+        return value

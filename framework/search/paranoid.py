@@ -1,0 +1,81 @@
+"""Paranoid search (Sturtevant & Korf 2000): the player to move at the root against the
+coalition of all the others, who are assumed to minimise the root player's utility.
+
+That reduces an n-player game to a two-sided zero-sum one, searched by fail-soft
+alpha-beta: the root player maximises `utility(root player)` (the evaluation of the
+root player at the depth limit), every other player minimises it.  Turn orders need not
+alternate; the result is the root player's guaranteed value against any coalition play.
+Games with chance nodes are refused (expectimax, max-n and MCTS search those).
+
+Depth counts every edge as a ply; with a time or node budget the search deepens
+iteratively and returns the deepest completed iteration (see `depth_first`).
+"""
+from __future__ import annotations
+
+import math
+
+from framework.search.depth_first import DepthFirstSearch, root_mover
+from framework.search.result import Result
+
+INF = math.inf
+
+
+def search(game, state=None, *, depth=None, time_limit=None, node_limit=None,
+           evaluate=None) -> Result:
+    """Paranoid value of `state` (default: the initial state) for its player to move."""
+    game.require(chance=False, algorithm="paranoid")
+    root = game.initial_state() if state is None else state
+    searcher = _Paranoid(root_mover(root), evaluate or game.evaluate, time_limit, node_limit)
+    return searcher.run(root, depth)
+
+
+class _Paranoid(DepthFirstSearch):
+    """One search: alpha-beta on the root player's utility."""
+
+    algorithm = "paranoid"
+
+    def __init__(self, me, evaluate, time_limit, node_limit):
+        super().__init__(time_limit, node_limit)
+        self.me = me
+        self.evaluate = evaluate
+
+    def _horizon(self, state):
+        self.horizon_reached()
+        return self.evaluate(state, self.me)
+
+    def search_to(self, root, limit):
+        tick = self.budget.tick
+        horizon = self._horizon
+        me = self.me
+
+        def value(state, depth, alpha, beta):
+            tick()
+            if state.terminal_test():
+                return state.utility(me), None
+            if depth == 0:
+                return horizon(state), None
+            if state.player() == me:
+                best, best_line = -INF, None
+                for action in state.actions():
+                    v, line = value(state.result(action), depth - 1, alpha, beta)
+                    if v > best:
+                        best, best_line = v, (action, line)
+                        if v > alpha:
+                            if v >= beta:
+                                self.cutoffs += 1
+                                break
+                            alpha = v
+            else:
+                best, best_line = INF, None
+                for action in state.actions():
+                    v, line = value(state.result(action), depth - 1, alpha, beta)
+                    if v < best:
+                        best, best_line = v, (action, line)
+                        if v < beta:
+                            if v <= alpha:
+                                self.cutoffs += 1
+                                break
+                            beta = v
+            return best, best_line
+
+        return value(root, limit, -INF, INF)
