@@ -196,6 +196,9 @@ def test_keywords_are_names_inside_expressions():
     (MINIMAL.replace("players X, O\n", ""), "missing section `players`", 1, 1, None),
     (MINIMAL.replace("terminal true\n", ""), "missing section `terminal`", 1, 1, "goal"),
     ("", "the spec is empty", 1, 1, "game"),
+    (MINIMAL.replace("action a", "action a\n    if x ==\n    then y = 1"), "unexpected `then`", 5, 5,
+     "expected an expression"),
+    (MINIMAL.replace("X, O", "X, if"), "unexpected `if`", 2, 12, "expected a name"),
     (MINIMAL.replace("true", "9" * 5000), "cannot read this number", 4, 10, None),
 ], ids=lambda value: value[:30] if isinstance(value, str) else None)
 def test_syntax_errors_point_at_the_spot(text, message, line, col, hint):
@@ -211,6 +214,14 @@ def test_syntax_errors_point_at_the_spot(text, message, line, col, hint):
     assert rendered[0].startswith(f"t.game:{error.line}:{error.col}: error: ")
     assert rendered[1] == "    " + text.split("\n")[error.line - 1]
     assert rendered[2].index("^") == 4 + error.col - 1
+
+
+def test_the_examples_in_the_documentation_load():
+    examples = re.findall(r"```\n(.*?)```", (SPECS.parent / "docs" / "game_format.md").read_text(), re.S)
+    specs = [text for text in examples if text.startswith(("game ", "# "))]
+    assert len(specs) == 2
+    for text in specs:
+        assert framework.load_text(text, fmt="game").initial_state().actions()
 
 
 def test_deep_nesting_is_an_error_not_a_crash():
@@ -326,6 +337,18 @@ def test_specs_with_any_rules_convert_there_and_back(expr, effects):
     spec.utility = {"X": expr, "O": expr}
     assert spec_fields(load_game_spec(to_game(spec))) == spec_fields(spec)
     assert spec_fields(load_yaml_spec(to_yaml(spec))) == spec_fields(spec)
+
+
+def test_long_rules_are_broken_into_lines_that_read_back():
+    spec = load_game_spec(MINIMAL)
+    chain = " or ".join(f"line(board, k, player_{i})" for i in range(8))
+    spec.terminal = parse_expression(chain, text_origin(chain))
+    cond = " else ".join(f"player_{i} if line(board, k, player_{i})" for i in range(6)) + " else none"
+    spec.winner = parse_expression(cond, text_origin(cond))
+    text = to_game(spec)
+    assert max(map(len, text.split("\n"))) <= 100
+    assert "\n    or line(board, k, player_7)\n" in text and "\n    else none\n" in text
+    assert spec_fields(load_game_spec(text)) == spec_fields(spec)
 
 
 # ---------------------------------------------------------------------------- convert

@@ -37,6 +37,9 @@ SECTIONS = {
     "zero_sum": "zero_sum", "evaluation": "evaluation", "display": "display",
     "symmetries": "symmetries", "max_length": "max_length",
 }
+# words of the expression language that are never names (where a name is expected the
+# contextual lexer would otherwise read them as one, and report a confusing error later)
+RESERVED = {"in", "if", "else", "or", "and", "not", "then", "for", "do"}
 # sections that hold one expression
 _EXPRESSION_SECTIONS = {"turn", "terminal", "goal", "winner", "max_length"}
 # sections that may be given many times, one item each (or several options)
@@ -320,7 +323,7 @@ def _feed(text: str, file: str | None):
     previous = None
     try:
         for token in interactive.lexer_thread.lex(state):
-            if not _takes(state.state_stack, token):
+            if not _takes(state.state_stack, token) or (token.type == "NAME" and token in RESERVED):
                 if token.type == "_NEWLINE":
                     continue
                 raise _unexpected(token, text, file, previous, _acceptable(state.state_stack))
@@ -405,7 +408,7 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
                       (hint + "; " if hint else "") + "indent a line that continues a section")
     pos = origin(token.line, token.column, token.end_column)
     if previous is None or previous.type == "_END":
-        if token.type != "NAME":
+        if token.type != "NAME" or token in RESERVED:
             return _error(pos, f"a section cannot start with `{token}`",
                           "indent a line that continues a section")
         return _error(pos, f"unknown section `{token}`", did_you_mean(str(token), SECTIONS)

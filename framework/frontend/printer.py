@@ -16,6 +16,7 @@ from decimal import Decimal
 import yaml
 
 from framework import ast
+from framework.frontend.game_format import RESERVED
 
 # binding strength of each form of expression, loosest first (see expressions.lark)
 EXPR, OR, AND, NOT, CMP, SET, SUM, TERM, FACTOR, POSTFIX, ATOM = range(11)
@@ -23,6 +24,7 @@ _BINARY_LEVEL = {"or": OR, "and": AND, "|": SET, "&": SET, "+": SUM, "-": SUM,
                  "*": TERM, "/": TERM, "//": TERM, "%": TERM}
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "notin"}
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_LINE = 100          # `.game` lines longer than this are broken where the format allows
 
 
 def spec_fields(spec: ast.GameSpec) -> dict:
@@ -284,7 +286,7 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append(line)
     for define in spec.defines:
         params = f"({names(define.params, 'parameter')})" if define.params else ""
-        lines.append(f"define {_name(define.name, 'definition')}{params} = {expression_text(define.body)}")
+        lines.append(_wrapped(f"define {_name(define.name, 'definition')}{params} = ", define.body))
     for action in spec.actions:
         lines.extend(_game_action(action))
     if spec.init:
@@ -295,21 +297,21 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append("pass")
     for key in ("terminal", "goal"):
         if getattr(spec, key) is not None:
-            lines.append(f"{key} {expression_text(getattr(spec, key))}")
+            lines.append(_wrapped(f"{key} ", getattr(spec, key)))
     if isinstance(spec.utility, dict):
         entries = [f"{_name(player, 'player')}: {expression_text(e)}" for player, e in spec.utility.items()]
         lines.append("utility " + ",\n        ".join(entries))
     elif spec.utility is not None:
-        lines.append(f"utility {expression_text(spec.utility)}")
+        lines.append(_wrapped("utility ", spec.utility))
     if spec.winner is not None:
-        lines.append(f"winner {expression_text(spec.winner)}")
+        lines.append(_wrapped("winner ", spec.winner))
     if spec.utility_bounds is not None:
         lines.append("utility_bounds " + ", ".join(_game_constant(b) for b in spec.utility_bounds))
     if spec.zero_sum is not None:
         lines.append("zero_sum" if spec.zero_sum else "zero_sum false")
     for feature in spec.evaluation:
         weight = "" if _default_weight(feature.weight) else f" weight {_game_constant(feature.weight)}"
-        lines.append(f"evaluation {_name(feature.name, 'feature')}{weight}: {expression_text(feature.value)}")
+        lines.append(_wrapped(f"evaluation {_name(feature.name, 'feature')}{weight}: ", feature.value))
     if spec.display:
         lines.append("display " + ", ".join(f"{_name(value, 'cell value')} {json.dumps(symbol, ensure_ascii=False)}"
                                             for value, symbol in spec.display))
@@ -320,11 +322,36 @@ def to_game(spec: ast.GameSpec) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _wrapped(head: str, expr, indent: str = "") -> str:
+    """`head` and `expr` on one line, or, when too long, broken before each top-level
+    `or`/`and`/`+`/`-` or each `else` of a chain (a line that starts with one of those
+    continues the line above in the `.game` format)."""
+    text = head + expression_text(expr)
+    if len(indent + text) <= MAX_LINE:
+        return text
+    pieces = _pieces(expr)
+    return head + f"\n{indent}    ".join(pieces) if len(pieces) > 1 else text
+
+
+def _pieces(expr) -> list:
+    match expr:
+        case ast.Binary(op=op, left=left, right=right) if op in _BINARY_LEVEL:
+            level = _BINARY_LEVEL[op]
+            if level in (OR, AND, SUM):
+                _, left_level = _form(left)
+                first = _pieces(left) if left_level == level else [_at(left, level)]
+                return first + [f"{op} {_at(right, level + 1)}"]
+        case ast.Cond(test=test, then=then, else_=else_):
+            rest = _pieces(else_) if isinstance(else_, ast.Cond) else [_at(else_, EXPR)]
+            return [f"{_at(then, OR)} if {_at(test, OR)}", "else " + rest[0], *rest[1:]]
+    return [expression_text(expr)]
+
+
 def _game_action(action: ast.Action) -> list:
     params = ", ".join(f"{_name(p.name, 'parameter')} in {domain_text(p.domain)}" for p in action.params)
     lines = [f"action {_name(action.name, 'action')}" + (f"({params})" if params else "")]
     if action.precondition is not None:
-        lines.append(f"    if {expression_text(action.precondition)}")
+        lines.append(_wrapped("    if ", action.precondition, "    "))
     if action.chance is not None:
         chance = action.chance
         lines.append(f"    chance {_name(chance.var, 'chance outcome')} in {domain_text(chance.domain)} "
@@ -352,6 +379,6 @@ def _game_constant(value) -> str:
 
 
 def _name(name: str, what: str) -> str:
-    if not _IDENTIFIER.fullmatch(name):
+    if not _IDENTIFIER.fullmatch(name) or name in RESERVED:
         raise ValueError(f"the {what} `{name}` is not a name, so it cannot be written as .game")
     return name
