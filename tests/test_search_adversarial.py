@@ -20,6 +20,9 @@ import pytest
 from explicit_tree import explicit_tree_game, negamax_value, uniform_tree
 from framework.search import alphabeta, minimax
 from framework.search.book import OpeningBook
+from framework.search.ordering import MoveOrderer
+from framework.search.tt import EXACT, LOWER, UPPER, TranspositionTable, usable
+from framework.search.twoplayer import declares_noisy
 
 try:
     from framework import load as load_spec
@@ -136,6 +139,42 @@ def test_node_budget_returns_the_best_fully_searched_root_move():
     assert not result.complete and result.best_action == 0
     result = alphabeta.search(game, node_limit=60)
     assert not result.complete and result.best_action is not None
+
+
+def test_transposition_table_bounds_replacement_and_size_limit():
+    table = TranspositionTable(capacity=4)
+    table.new_search()
+    table.store("a", 3, EXACT, 1.0, "x", False)
+    table.store("a", 2, LOWER, 5.0, "y", False)          # shallower, same search: kept out
+    assert table.probe("a")[:4] == (3, EXACT, 1.0, "x")
+    table.new_search()
+    table.store("a", 1, UPPER, -2.0, "z", True)          # an older search's entry is replaced
+    assert table.probe("a")[:4] == (1, UPPER, -2.0, "z")
+    for key in "bcdef":
+        table.store(key, 1, EXACT, 0.0, None, False)
+    assert len(table) <= 4 and table.probe("f") is not None and table.probe("a") is None
+    entry = (3, EXACT, 0, None, False, 0)
+    assert usable(entry, 3) and not usable(entry, 4) and not usable(entry, 2)
+    proven = (3, EXACT, 0, None, True, 0)                # no horizon below: good for any depth >= 3
+    assert usable(proven, 5) and not usable(proven, 2)
+
+
+def test_a_tiny_table_still_gives_exact_values():
+    tree = uniform_tree(3, 5, "worst")
+    for size in (2, 8, 64):
+        assert alphabeta.search(explicit_tree_game(tree), tt_size=size).value == negamax_value(tree)
+
+
+def test_move_ordering_puts_hint_noisy_killers_then_history_first():
+    game = explicit_tree_game([(0, [1, 2, 3, 4, 5], {4})])
+    orderer = MoveOrderer(game, noisy_hints=True)
+    state = game.initial_state().result(0)
+    orderer.record_cutoff(1, ply=2, mover=1, depth=3)
+    orderer.record_cutoff(2, ply=0, mover=1, depth=1)
+    assert orderer.order(state, [0, 1, 2, 3, 4], ply=0, mover=1, hint=None) == [4, 2, 1, 0, 3]
+    assert orderer.order(state, [0, 1, 2, 3, 4], ply=0, mover=1, hint=3) == [3, 4, 2, 1, 0]
+    assert MoveOrderer(game, killers=False, history=False, noisy_hints=False).order(
+        state, [0, 1, 2, 3, 4], ply=0, mover=1, hint=None) == [0, 1, 2, 3, 4]
 
 
 # --- tic-tac-toe ---------------------------------------------------------------------
@@ -355,23 +394,45 @@ def random_positions(game, count, rng):
     return positions
 
 
+def assert_alphabeta_equals_minimax(game, rng, positions=3):
+    """On random reachable positions, at depths 1..4 while the minimax reference stays
+    small, alpha-beta with every configuration returns minimax's value (with quiescence
+    compared against minimax's quiescence)."""
+    settings = (False, True) if declares_noisy(game) else (False,)
+    for state in random_positions(game, positions, rng):
+        for depth in range(1, 5):
+            # deeper only while the reference stays small (Othello's states are slow)
+            references = {quiescence: minimax.search(game, state, depth=depth, quiescence=quiescence,
+                                                     node_limit=6000, time_limit=0.5)
+                          for quiescence in settings}
+            if not all(reference.complete for reference in references.values()):
+                break
+            for config in CONFIGS:
+                expected = references[config["quiescence"] and len(settings) == 2].value
+                value = alphabeta.search(game, state, depth=depth, **config).value
+                assert value == expected, (game.name, str(state), depth, config_id(config))
+
+
 @needs_specs
 @pytest.mark.parametrize("spec", two_player_specs() or ["(no specs)"])
 def test_alphabeta_equals_minimax_with_each_enhancement_on_and_off(spec):
-    game = load(SPECS / spec)
-    rng = random.Random(spec)
-    for state in random_positions(game, 3, rng):
-        for depth in range(1, 5):
-            # deeper only while the reference stays small (Othello's states are slow)
-            expected = {quiescence: minimax.search(game, state, depth=depth, quiescence=quiescence,
-                                                   node_limit=1500)
-                        for quiescence in (False, True)}
-            if not all(reference.complete for reference in expected.values()):
-                break
-            expected = {quiescence: reference.value for quiescence, reference in expected.items()}
-            for config in CONFIGS:
-                value = alphabeta.search(game, state, depth=depth, **config).value
-                assert value == expected[config["quiescence"]], (spec, str(state), depth, config_id(config))
+    assert_alphabeta_equals_minimax(load(SPECS / spec), random.Random(spec))
+
+
+@needs_specs
+def test_quiescence_on_a_spec_with_noisy_moves(tmp_path):
+    # Connect Four whose centre-column drops are marked noisy
+    text = (SPECS / "connect_four.yaml").read_text()
+    rule = "    then: board[drop(board, column)] = mover\n"
+    assert rule in text
+    path = tmp_path / "connect_four_noisy.yaml"
+    path.write_text(text.replace(rule, rule + "    noisy: column == width // 2\n"))
+    game = load_spec(path, width=5, height=4)
+    assert declares_noisy(game)
+    quiet = minimax.search(game, depth=1, quiescence=True)
+    assert quiet.value != minimax.search(game, depth=1).value      # the extension matters here
+    assert alphabeta.search(game, depth=1).value == quiet.value
+    assert_alphabeta_equals_minimax(game, random.Random(7), positions=4)
 
 
 # --- budgets -------------------------------------------------------------------------

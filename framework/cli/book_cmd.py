@@ -27,6 +27,13 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+def self_play(searcher, game, depth):
+    """A book-building policy: the move `searcher` finds at `depth`."""
+    def policy(state, rng):
+        return searcher.search(game, state, depth=depth).best_action
+    return policy
+
+
 def run(args) -> int:
     from framework import load
     from framework.search import alphabeta
@@ -36,11 +43,7 @@ def run(args) -> int:
     game = load(args.spec, **parse_sets(args.set))
     policy, policy_name = None, "random"
     if args.depth:
-        policy_name = f"alphabeta depth {args.depth}"
-
-        def policy(state, rng):
-            return alphabeta.search(game, state, depth=args.depth).best_action
-
+        policy, policy_name = self_play(alphabeta, game, args.depth), f"alphabeta depth {args.depth}"
     start = time.perf_counter()
     book = OpeningBook.build(game, plies=args.plies, games=args.games, policy=policy,
                              policy_name=policy_name, seed=args.seed)

@@ -43,8 +43,9 @@ def add_parser(sub):
                     "--time / --nodes bound the search and return the best move of the last "
                     "completed iteration.")
     p.add_argument("spec", metavar="SPEC")
-    p.add_argument("--algo", default="alphabeta", metavar="ALGO",
-                   help=f"searcher: {', '.join(GAME_SEARCHERS)} (default alphabeta)")
+    p.add_argument("--algo", metavar="ALGO",
+                   help=f"searcher: {', '.join(GAME_SEARCHERS)} (default: alphabeta for two-player "
+                        "games, expectimax for games with chance, maxn for three or more players)")
     p.add_argument("--depth", "-d", type=int, help="depth limit in plies (evaluation at the cut-off)")
     p.add_argument("--time", type=float, dest="time_limit", metavar="SECONDS", help="time budget")
     p.add_argument("--nodes", type=int, dest="node_limit", metavar="N", help="node budget")
@@ -55,6 +56,13 @@ def add_parser(sub):
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+
+
+def default_algorithm(game) -> str:
+    """The searcher for a game's capabilities when --algo is not given."""
+    if game.chance:
+        return "expectimax"
+    return "maxn" if game.num_players > 2 else "alphabeta"
 
 
 def searcher_options(search, requested: dict) -> tuple[dict, list]:
@@ -77,13 +85,14 @@ def run(args) -> int:
     from framework import load
     from framework.search.registry import searcher
     game = load(args.spec, **parse_sets(args.set))
-    search = searcher(args.algo)
+    algorithm = args.algo or default_algorithm(game)
+    search = searcher(algorithm)
     requested = {"depth": args.depth, "time_limit": args.time_limit, "node_limit": args.node_limit,
                  "book": args.book, **{name: getattr(args, name) for name in SWITCHES}}
     options, ignored = searcher_options(search, requested)
     for name in ignored:
         flag = f"--no-{name}" if name in SWITCHES else f"--{name.replace('_limit', '')}"
-        print(f"note: {args.algo} has no option {flag}; ignored", file=sys.stderr)
+        print(f"note: {algorithm} has no option {flag}; ignored", file=sys.stderr)
     try:
         result = search(game, **options)
     except KeyboardInterrupt:
