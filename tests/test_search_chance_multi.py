@@ -337,3 +337,91 @@ def test_pig_spec_with_a_two_sided_die_is_piglet_doubled():
     game = spec("pig.yaml", goal=4, sides=2, turn_limit=7)
     piglet = expectimax.search(dice_pig(2, (1,), 7)).value
     assert (expectimax.search(game).value + 1) / 2 == pytest.approx(float(piglet), abs=1e-12)
+
+
+def play(game, moves):
+    state = game.initial_state()
+    for move in moves:
+        state = state.result(move)
+    return state
+
+
+def test_three_player_tictactoe_perft_matches_truths():
+    game = spec("tictactoe3.yaml")
+    assert perft(game.initial_state(), 9) == [9, 72, 504, 3024, 15120, 60480, 181440, 328320, 296352]
+
+
+@pytest.mark.parametrize("moves", [[(0, 1), (1, 1)], [(0, 0), (1, 1), (2, 2)], [(1, 1), (0, 0)]])
+def test_maxn_and_paranoid_on_the_three_player_tictactoe_spec(moves):
+    game = spec("tictactoe3.yaml")
+    state = play(game, moves)
+    plain = maxn.search(game, state, prune=False)
+    assert plain.values == maxn_by_definition(state)
+    assert maxn.search(game, state).values == plain.values
+    assert paranoid.search(game, state).value == paranoid_by_definition(state, state.player())
+
+
+def test_three_player_isolation_spec():
+    game = spec("isolation3.yaml", size=3)
+    root = game.initial_state()
+    plain = maxn.search(game, prune=False)
+    assert maxn.search(game).values == plain.values and sorted(plain.values) == [0, 1, 1]
+    assert paranoid.search(game).value == paranoid_by_definition(root, 0)
+    limited = maxn.search(game, depth=4)
+    assert limited.stats.evaluations > 0 and limited.values == maxn.search(game, depth=4, prune=False).values
+
+
+def chance_nodes(state):
+    stack = [state]
+    while stack:
+        state = stack.pop()
+        if state.terminal_test():
+            continue
+        if state.is_chance():
+            yield state
+            stack.extend(state.result(outcome) for outcome, _ in state.chance_outcomes())
+        else:
+            stack.extend(state.result(action) for action in state.actions())
+
+
+def test_slippery_isolation_spec():
+    game = spec("slippery_isolation.yaml")
+    root = game.initial_state()
+    for node in chance_nodes(root):
+        outcomes = node.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        assert all(p > 0 for _, p in outcomes) and len({o for o, _ in outcomes}) == len(outcomes)
+    expected = expectimax_by_definition(root, 99, None)
+    for mode in PRUNING_MODES:
+        assert expectimax.search(game, **mode).value == pytest.approx(expected, abs=1e-12)
+    certain = spec("slippery_isolation.yaml", hit=1)
+    deterministic = searcher("alphabeta")(spec("mini_isolation.yaml")).value
+    assert expectimax.search(certain).value == deterministic
+
+
+@pytest.mark.parametrize("moves, winning", [
+    ([(1, 2), (0, 0)], {(0, 2)}),                          # X forks
+    ([(2, 1), (1, 2)], {(1, 1), (2, 2)}),
+    ([(0, 1), (1, 2), (0, 2), (0, 0), (2, 2)], {(1, 0)}),  # O blocks and wins
+])
+def test_mcts_finds_the_forced_win_in_the_tictactoe_spec(moves, winning):
+    game = spec("tictactoe.yaml")
+    state = play(game, moves)
+    alphabeta = searcher("alphabeta")
+    assert {a for a in state.actions() if -alphabeta(game, state.result(a)).value == 1} == winning
+    for seed in range(3):
+        assert mcts.search(game, state, iterations=2000, seed=seed).best_action in winning
+
+
+@pytest.mark.parametrize("moves, winning", [
+    ([0, 0, 1, 1, 2, 2], {3}),                             # four in a row at once
+    ([6, 0, 2, 1, 0, 6, 5], {3}),                          # a double threat: wins in 3 plies
+])
+def test_mcts_finds_the_forced_win_in_the_connect_four_spec(moves, winning):
+    game = spec("connect_four.yaml")
+    state = play(game, moves)
+    alphabeta = searcher("alphabeta")
+    assert {a for a in state.actions()
+            if -alphabeta(game, state.result(a), depth=4).value == 1} == winning
+    for seed in range(2):
+        assert mcts.search(game, state, iterations=6000, seed=seed).best_action in winning
