@@ -54,7 +54,7 @@ class _Section(NamedTuple):
     keyword: str
     pos: ast.Pos
     value: object
-    item_positions: dict | None = None      # name -> Pos for players, board, utility, display
+    item_positions: dict | None = None      # extra spec.positions entries (players_items, ...)
 
 
 class _Clause(NamedTuple):
@@ -89,16 +89,14 @@ def _error(pos: ast.Pos, message: str, hint: str | None = None) -> SpecError:
                      source_line=pos.source_line, hint=hint)
 
 
-def _as_tuple(effects) -> tuple:
-    return tuple(effects) if isinstance(effects, list) else (effects,)
-
-
 class _GameToAst(_ToAst):
     """Lark tree of a `.game` file -> a list of `_Section`s holding AST nodes."""
 
+    def _keyword_pos(self, meta, keyword: str) -> ast.Pos:
+        return self.origin(meta.line, meta.column, meta.column + len(keyword))
+
     def _keyword(self, meta, keyword: str, value, item_positions=None) -> _Section:
-        pos = self.origin(meta.line, meta.column, meta.column + len(keyword))
-        return _Section(keyword, pos, value, item_positions)
+        return _Section(keyword, self._keyword_pos(meta, keyword), value, item_positions)
 
     def start(self, children):
         return children
@@ -133,7 +131,7 @@ class _GameToAst(_ToAst):
         width, height, *values = children
         initial = values.pop() if isinstance(values[-1], tuple) else None
         board = ast.Board("board", width, height, tuple(str(v) for v in values),
-                          initial[0] if initial else str(values[0]), self._keyword(meta, "board", None).pos)
+                          initial[0] if initial else str(values[0]), self._keyword_pos(meta, "board"))
         return self._keyword(meta, "board", board,
                              {"board_initial": initial[1] if initial else self._tok(values[0])})
 
@@ -218,12 +216,12 @@ class _GameToAst(_ToAst):
 
     @v_args(meta=True)
     def then(self, meta, children):
-        return _Clause("then", self._pos(meta), _as_tuple(children[0]))
+        return _Clause("then", self._pos(meta), tuple(children[0]))
 
     # ---- the rest of the sections
     @v_args(meta=True)
     def init(self, meta, children):
-        return self._keyword(meta, "init", _as_tuple(children[0]))
+        return self._keyword(meta, "init", tuple(children[0]))
 
     @v_args(meta=True)
     def pass_rule(self, meta, children):
@@ -362,7 +360,8 @@ def _probe_conf() -> ParseConf:
 
 
 def _acceptable(state_stack: list) -> set:
-    """The terminals the parser can take next (precisely: LALR's own lists are merged)."""
+    """The terminals the parser can take next.  Probed one by one: the parse table's list
+    for a state also holds tokens that fit only in other contexts (LALR merges states)."""
     candidates = _probe_conf().states[state_stack[-1]]
     return {name for name in candidates if name.isupper() or name == "$END"
             if _takes(state_stack, Token(name, ""))}
@@ -460,13 +459,9 @@ def _build_spec(sections: list, file: str | None) -> ast.GameSpec:
     spec.actions = items("action", "action")
     spec.evaluation = items("evaluation", "feature")
 
-    attributes = {"board": "board", "init": "init", "turn": "turn", "pass": "pass_rule",
-                  "terminal": "terminal", "goal": "goal", "utility": "utility", "winner": "winner",
-                  "utility_bounds": "utility_bounds", "zero_sum": "zero_sum", "display": "display",
-                  "symmetries": "symmetries", "max_length": "max_length"}
-    for keyword, attribute in attributes.items():
-        if keyword in first:
-            setattr(spec, attribute, first[keyword].value)
+    for keyword, section in first.items():
+        if keyword not in REPEATED and keyword not in ("game", "players"):
+            setattr(spec, "pass_rule" if keyword == "pass" else keyword, section.value)
     return spec
 
 

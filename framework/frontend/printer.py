@@ -216,30 +216,30 @@ def _yaml_variable(variable: ast.Variable):
         type_value = _type_text(vtype)
     if variable.initial is None and not variable.per_player and variable.size is None:
         return type_value
-    fields = _FlowMap(type=type_value)
+    entry = _FlowMap(type=type_value)
     if variable.per_player:
-        fields["per"] = "player"
+        entry["per"] = "player"
     if variable.size is not None:
-        fields["size"] = _yaml_expr(variable.size)
+        entry["size"] = _yaml_expr(variable.size)
     if variable.initial is not None:
-        fields["initial"] = _yaml_expr(variable.initial)
-    return fields
+        entry["initial"] = _yaml_expr(variable.initial)
+    return entry
 
 
 def _yaml_action(action: ast.Action):
     if action.precondition is None and action.chance is None and action.noisy is None and action.effects:
         return _yaml_effects(action.effects)
-    fields = {}
+    entry = {}
     if action.precondition is not None:
-        fields["if"] = _yaml_expr(action.precondition)
+        entry["if"] = _yaml_expr(action.precondition)
     if action.chance is not None:
-        fields["chance"] = f"{action.chance.var} in {domain_text(action.chance.domain)}"
-        fields["probability"] = _yaml_expr(action.chance.probability)
+        entry["chance"] = f"{action.chance.var} in {domain_text(action.chance.domain)}"
+        entry["probability"] = _yaml_expr(action.chance.probability)
     if action.noisy is not None:
-        fields["noisy"] = _yaml_expr(action.noisy)
+        entry["noisy"] = _yaml_expr(action.noisy)
     if action.effects:
-        fields["then"] = _yaml_effects(action.effects)
-    return fields or _FlowMap()
+        entry["then"] = _yaml_effects(action.effects)
+    return entry or _FlowMap()
 
 
 def _signature(name: str, params) -> str:
