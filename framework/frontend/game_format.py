@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from lark import Lark, Token, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
