@@ -425,3 +425,16 @@ def test_mcts_finds_the_forced_win_in_the_connect_four_spec(moves, winning):
             if -alphabeta(game, state.result(a), depth=4).value == 1} == winning
     for seed in range(2):
         assert mcts.search(game, state, iterations=6000, seed=seed).best_action in winning
+
+
+@pytest.mark.parametrize("name", ["pig", "tictactoe3"])
+def test_game_versions_equal_the_yaml_versions(name):
+    from framework.frontend.printer import spec_fields
+    from framework.loader import parse_spec
+    assert spec_fields(parse_spec(SPECS / f"{name}.game")) == spec_fields(parse_spec(SPECS / f"{name}.yaml"))
+    if name == "pig":
+        values = [expectimax.search(spec(f"pig.{ext}", goal=6, sides=3, turn_limit=4)).value
+                  for ext in ("yaml", "game")]
+    else:
+        values = [perft(spec(f"tictactoe3.{ext}").initial_state(), 5) for ext in ("yaml", "game")]
+    assert values[0] == values[1]
