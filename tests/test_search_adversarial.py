@@ -132,6 +132,19 @@ def test_non_zero_sum_games_are_searched_on_the_utility_difference():
         assert (result.value, result.best_action, result.values) == (6, 0, None)
 
 
+def test_a_terminal_root_has_its_utility_and_no_move():
+    for search in (minimax.search, alphabeta.search):
+        result = search(explicit_tree_game(-7))
+        assert (result.value, result.best_action, result.pv, result.complete) == (-7, None, [], True)
+
+
+def test_constant_sum_values_are_split_around_the_constant():
+    game = explicit_tree_game(TEXTBOOK)
+    game.zero_sum, game.constant_sum = False, 0
+    result = alphabeta.search(game)
+    assert (result.value, result.values) == (6, (3, -3))
+
+
 def test_node_budget_returns_the_best_fully_searched_root_move():
     tree = uniform_tree(3, 6, "best")
     game = explicit_tree_game(tree)
@@ -498,6 +511,8 @@ def test_cli_solve_json_contract():
     assert out["value"] == -1 and out["nodes"] == 447 and "--no-tt" in done.stderr
     done = plyspec("solve", "game_specs/connect_four.yaml", "--depth", "4", "--no-pvs", "--no-id")
     assert done.returncode == 0 and "best action" in done.stdout
+    done = plyspec("solve", "game_specs/pig.yaml", "--algo", "alphabeta")
+    assert done.returncode == 1 and "chance" in done.stderr
 
 
 @needs_specs
