@@ -76,7 +76,10 @@ class YamlReader:
         def origin(line, col, end_col=None):
             fline = line0 + line - 1
             src = self.lines[fline - 1] if 0 < fline <= len(self.lines) else None
-            if line == 1:
+            if line == 1 and cont is None and node.start_mark.line != node.end_mark.line:
+                fline, c = self._unfold(line0, col0, col - 1)
+                src = self.lines[fline - 1]
+            elif line == 1:
                 c = col0 + col - 1
             elif cont is not None:
                 c = cont + col - 1
@@ -85,6 +88,19 @@ class YamlReader:
             e = None if end_col is None else c + (end_col - col)
             return ast.Pos(self.file, fline, c, e, src)
         return origin
+
+    def _unfold(self, line0, col0, offset):
+        """(line, col) in the file of `offset` into a plain scalar YAML folded onto one line."""
+        idx, start = line0, col0
+        while idx < len(self.lines):
+            seg = len(self.lines[idx - 1].rstrip()) - (start - 1)
+            if offset <= seg:
+                break
+            offset -= seg + 1
+            idx += 1
+            nxt = self.lines[idx - 1]
+            start = len(nxt) - len(nxt.lstrip()) + 1
+        return idx, start + max(0, offset)
 
     # ---- typed accessors
     def scalar(self, node, what) -> str:
