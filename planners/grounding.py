@@ -3,7 +3,7 @@
 Only what can matter is instantiated:
 - relaxed reachability: starting from the initial facts, an action schema is
   instantiated with the bindings whose positive preconditions are all reachable
-  (a join over per-predicate indexes of reachable facts), its add effects become
+  (a join over lookup tables of the reachable facts), its add effects become
   reachable, until nothing new appears;
 - static facts (of predicates no action adds or deletes) are decided at grounding time
   and vanish from the task, as do negative preconditions on facts that can never hold;
@@ -52,26 +52,36 @@ class _Schema:
         return atom.predicate, tuple(self._arg(t) for t in atom.args)
 
     def _join_order(self, atoms, static):
-        """Static atoms first, then those sharing the most already-bound parameters."""
-        order, bound, left = [], set(), list(atoms)
+        """Static atoms first, then those sharing the most already-bound parameters.
+        Each step is (predicate, argument positions known before it, how to build the
+        lookup key from constants and bound slots, (position, slot) pairs it binds)."""
+        steps, bound, left = [], set(), list(atoms)
         while left:
             best = max(left, key=lambda a: (sum(t.variable and t.name in bound for t in a.args),
                                             a.predicate in static, -len(a.args)))
             left.remove(best)
-            order.append(self._pattern(best))
+            positions, key, binds = [], [], []
+            for position, term in enumerate(best.args):
+                if not term.variable or term.name in bound:
+                    positions.append(position)
+                    key.append((term.variable, self._arg(term)))
+                else:
+                    binds.append((position, self.slot[term.name]))
+            steps.append((best.predicate, tuple(positions), key, binds))
             bound.update(t.name for t in best.args if t.variable)
-        return order
+        return steps
 
-    def bindings(self, facts: dict):
+    def bindings(self, facts: "_Facts"):
         """Every full binding (a tuple of object names) whose positive preconditions are
-        in `facts` (predicate -> set of argument tuples) and whose constraints hold."""
+        reachable facts and whose constraints hold."""
         partial = [[None] * len(self.params)]
-        for predicate, args in self.join:
+        for predicate, positions, key, binds in self.join:
+            table = facts.table(predicate, positions)
             extended = []
-            candidates = facts.get(predicate, ())
             for binding in partial:
-                for fact in candidates:
-                    new = self._unify(binding, args, fact)
+                lookup = tuple(binding[v] if is_slot else v for is_slot, v in key)
+                for fact in table.get(lookup, ()):
+                    new = self._bind(binding, binds, fact)
                     if new is not None:
                         extended.append(new)
             partial = extended
@@ -86,23 +96,19 @@ class _Schema:
                 if self._constraints_hold(full, facts):
                     yield tuple(full)
 
-    def _unify(self, binding, args, fact):
-        new = None
-        for arg, value in zip(args, fact):
-            if isinstance(arg, str):
-                if arg != value:
+    def _bind(self, binding, binds, fact):
+        """`binding` extended by the values `fact` gives its unbound slots, or None when
+        a value has the wrong type or a slot repeated in the atom gets two values."""
+        new = list(binding)
+        for position, slot in binds:
+            value = fact[position]
+            if new[slot] is None:
+                if value not in self.domain_sets[slot]:
                     return None
-                continue
-            current = (new or binding)[arg]
-            if current is None:
-                if value not in self.domain_sets[arg]:
-                    return None
-                if new is None:
-                    new = list(binding)
-                new[arg] = value
-            elif current != value:
+                new[slot] = value
+            elif new[slot] != value:
                 return None
-        return new if new is not None else binding
+        return new
 
     def _constraints_hold(self, full, facts) -> bool:
         value = (lambda a: full[a] if isinstance(a, int) else a)
@@ -110,7 +116,7 @@ class _Schema:
             if (value(left) == value(right)) != positive:
                 return False
         for predicate, args in self.negative_static:
-            if tuple(value(a) for a in args) in facts.get(predicate, ()):
+            if (predicate, tuple(value(a) for a in args)) in facts:
                 return False
         return True
 
@@ -119,16 +125,57 @@ class _Schema:
                                      for t in atom.args)
 
 
+class _Facts:
+    """The reachable facts by predicate, with lookup tables by the values at some
+    argument positions, kept up to date as facts are added."""
+
+    def __init__(self, facts):
+        self.by_predicate: dict[str, set] = {}
+        self.tables: dict[str, dict] = {}
+        for predicate, args in facts:
+            self.add(predicate, args)
+
+    def __contains__(self, fact) -> bool:
+        return fact[1] in self.by_predicate.get(fact[0], ())
+
+    def size(self, predicate: str) -> int:
+        return len(self.by_predicate.get(predicate, ()))
+
+    def add(self, predicate: str, args: tuple) -> bool:
+        """Adds a fact; False when it was known."""
+        bucket = self.by_predicate.setdefault(predicate, set())
+        if args in bucket:
+            return False
+        bucket.add(args)
+        for positions, table in self.tables.get(predicate, {}).items():
+            table.setdefault(tuple(args[i] for i in positions), []).append(args)
+        return True
+
+    def table(self, predicate: str, positions: tuple) -> dict:
+        """{values at `positions`: [argument tuples]} for `predicate`."""
+        tables = self.tables.setdefault(predicate, {})
+        if positions not in tables:
+            table = tables[positions] = {}
+            for args in self.by_predicate.get(predicate, ()):
+                table.setdefault(tuple(args[i] for i in positions), []).append(args)
+        return tables[positions]
+
+
 def _reachable(schemas, init: set, max_operators: int):
-    """Relaxed reachability: the reachable facts and the reachable (schema, binding)s."""
-    facts: dict[str, set] = {}
-    for predicate, args in init:
-        facts.setdefault(predicate, set()).add(args)
+    """Relaxed reachability: the reachable facts and the reachable (schema, binding)s.
+    A schema is instantiated again only when a predicate of its preconditions has
+    gained facts since its last instantiation."""
+    facts = _Facts(init)
     found: dict = {}
+    last_sizes: dict = {}
     changed = True
     while changed:
         changed = False
         for schema in schemas:
+            sizes = tuple(facts.size(step[0]) for step in schema.join)
+            if last_sizes.get(id(schema)) == sizes:
+                continue
+            last_sizes[id(schema)] = sizes
             for full in schema.bindings(facts):
                 key = (id(schema), full)
                 if key in found:
@@ -138,10 +185,7 @@ def _reachable(schemas, init: set, max_operators: int):
                     raise ValueError(f"grounding exceeds {max_operators:,} operators; pass a "
                                      "larger max_operators or state the problem more tightly")
                 for atom in schema.action.add:
-                    predicate, args = schema.ground_atom(atom, full)
-                    bucket = facts.setdefault(predicate, set())
-                    if args not in bucket:
-                        bucket.add(args)
+                    if facts.add(*schema.ground_atom(atom, full)):
                         changed = True
     return facts, list(found.values())
 
@@ -190,8 +234,8 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
     init = {(a.predicate, tuple(t.name for t in a.args)) for a in problem.init}
     facts, instances = _reachable(schemas, init, max_operators)
 
-    reachable = {(predicate, args) for predicate, bucket in facts.items() if predicate in fluent
-                 for args in bucket}
+    reachable = {(predicate, args) for predicate, bucket in facts.by_predicate.items()
+                 if predicate in fluent for args in bucket}
     goal_facts = [((c.atom.predicate, tuple(t.name for t in c.atom.args)), c.positive)
                   for c in problem.goal]
     solvable = (all((fact in init) == positive for fact, positive in goal_facts

@@ -2,10 +2,11 @@
 operator.
 
 The ground operators are arranged in a decision tree over precondition facts (as in Fast
-Downward's successor generator): at each node the fact required by most of the remaining
-operators is tested once, the operators needing it go below the test, the others carry
-on beside it.  The tree is written out as nested `if` statements of a Python function
-and compiled, so a state pays one integer test per tree node it actually reaches:
+Downward's successor generator): facts are ranked by how many operators need them, each
+operator's preconditions are sorted by that rank, and the operators form a trie over
+these sorted lists; a node tests one fact once for all the operators below it.  The tree
+is written out as nested `if` statements of a Python function and compiled, so a state
+pays one integer test per tree node it actually reaches:
 
     def successors(s):
         out = []
@@ -16,8 +17,8 @@ and compiled, so a state pays one integer test per tree node it actually reaches
         ...
         return out
 
-The generated source contains nothing but integers (operator indices, masks, costs); no
-text of the problem reaches `compile()`.
+The generated source contains nothing but integers (operator indices, masks, costs) and
+the names of mask constants; no text of the problem reaches `compile()`.
 """
 from __future__ import annotations
 
@@ -28,42 +29,67 @@ from framework.runtime import bits
 MAX_NESTING = 40        # deeper operators are tested whole (Python limits block nesting)
 
 
-def _emit(ops, indices, decided: int, depth: int, lines: list[str]):
-    pad = "    " * depth
-    rest = []
+class _Constants:
+    """Spells masks in the generated source: a literal when short, else the name of a
+    module-level constant (so that a task with thousands of facts does not write each
+    mask out in hex again and again)."""
+
+    LITERAL_BITS = 64
+
+    def __init__(self):
+        self.names: dict[int, str] = {}
+
+    def __call__(self, value: int) -> str:
+        if value.bit_length() <= self.LITERAL_BITS:
+            return f"{value:#x}"
+        if value not in self.names:
+            self.names[value] = f"m{len(self.names)}"
+        return self.names[value]
+
+    def namespace(self) -> dict:
+        return {name: value for value, name in self.names.items()}
+
+
+def _emit(ops, order, indices, depth: int, lines: list[str], const: _Constants):
+    """Writes the subtree for operators `indices`, which agree on their first `depth`
+    precondition facts (in `order`): those with no further fact are applicable here,
+    the others are grouped under a test of their next fact."""
+    pad = "    " * (depth + 1)
+    groups: dict[int, list] = {}
     for k in indices:
-        op = ops[k]
-        if op.pre & ~decided and depth < MAX_NESTING:
-            rest.append(k)
+        facts = order[k]
+        if depth < len(facts) and depth < MAX_NESTING:
+            groups.setdefault(facts[depth], []).append(k)
             continue
+        op = ops[k]
         tests = []
-        remaining = op.pre & ~decided
+        remaining = sum(1 << f for f in facts[depth:])
         if remaining:
-            tests.append(f"s & {remaining:#x} == {remaining:#x}")
+            tests.append(f"s & {const(remaining)} == {const(remaining)}")
         if op.absent:
-            tests.append(f"not s & {op.absent:#x}")
-        successor = f"s & {~op.delete:#x} | {op.add:#x}"
+            tests.append(f"not s & {const(op.absent)}")
+        successor = f"s & {const(~op.delete)} | {const(op.add)}"
         if tests:
             lines.append(f"{pad}if {' and '.join(tests)}:")
             lines.append(f"{pad}    app(({k}, {successor}, {op.cost!r}))")
         else:
             lines.append(f"{pad}app(({k}, {successor}, {op.cost!r}))")
-    while rest:
-        counts = Counter(i for k in rest for i in bits(ops[k].pre & ~decided))
-        fact = 1 << counts.most_common(1)[0][0]
-        below = [k for k in rest if ops[k].pre & fact]
-        rest = [k for k in rest if not ops[k].pre & fact]
-        lines.append(f"{pad}if s & {fact:#x}:")
-        _emit(ops, below, decided | fact, depth + 1, lines)
+    for fact, members in groups.items():
+        lines.append(f"{pad}if s & {const(1 << fact)}:")
+        _emit(ops, order, members, depth + 1, lines, const)
 
 
 def compile_successors(operators) -> tuple[str, object]:
     """The Python source of the successor function of `operators` and the function.
     It maps a state (int) to a list of (operator index, next state, cost)."""
+    const = _Constants()
+    needed = Counter(f for op in operators for f in bits(op.pre))
+    rank = {fact: r for r, (fact, _) in enumerate(needed.most_common())}
+    order = [sorted(bits(op.pre), key=rank.__getitem__) for op in operators]
     lines = ["def successors(s):", "    out = []", "    app = out.append"]
-    _emit(operators, range(len(operators)), 0, 1, lines)
+    _emit(operators, order, range(len(operators)), 0, lines, const)
     lines.append("    return out")
     source = "\n".join(lines) + "\n"
-    namespace: dict = {}
+    namespace = const.namespace()
     exec(compile(source, "<successors>", "exec"), namespace)
     return source, namespace["successors"]

@@ -2,6 +2,7 @@
 search it with a shared single-agent searcher, validate and print the plan."""
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,7 +25,7 @@ def add_parser(sub):
                "  plyspec plan planners/problems/monkey_bananas.yaml\n"
                "  plyspec plan planners/problems/hanoi.yaml --set disks=5 --algo astar\n"
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
-        formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
