@@ -79,3 +79,29 @@ def test_progress_lines_go_to_stderr(capsys, monkeypatch):
     main(["plan", str(folder / "domain.pddl"), str(folder / "task02.pddl"), "--progress"])
     captured = capsys.readouterr()
     assert "[bfs] expanded" in captured.err and "[bfs]" not in captured.out
+
+
+PUZZLE = """\
+game: Reach seven
+players: [solver]
+state:
+  n: {type: 0..10, initial: 0}
+actions:
+  add(k in 1..3):
+    if: n + k <= 10
+    then: n += k
+goal: n == 7
+"""
+
+
+def test_plan_searches_one_player_game_specs(tmp_path, capsys):
+    spec = tmp_path / "seven.yaml"
+    spec.write_text(PUZZLE)
+    assert main(["plan", str(spec), "--algo", "iddfs", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["length"] == 3 and data["valid"] and data["plan"][0].startswith("add(")
+
+
+def test_plan_refuses_two_player_games(capsys):
+    assert main(["plan", str(planners.PROBLEMS_DIR.parent.parent / "game_specs" / "nim.yaml")]) == 1
+    assert "1-player" in capsys.readouterr().err

@@ -1,11 +1,14 @@
-"""`plyspec plan PROBLEM.yaml | DOMAIN.pddl PROBLEM.pddl`: ground a planning problem,
-search it with a shared single-agent searcher, validate and print the plan."""
+"""`plyspec plan PROBLEM.yaml | DOMAIN.pddl PROBLEM.pddl | PUZZLE`: ground a planning
+problem (or load a 1-player game spec), search it with a shared single-agent searcher,
+validate and print the plan."""
 from __future__ import annotations
 
 import argparse
 import sys
 import time
 from pathlib import Path
+
+import yaml
 
 from framework.cli.common import add_set_option, parse_sets, print_json
 
@@ -27,7 +30,8 @@ def add_parser(sub):
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
-                   help="PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
+                   help="PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl, or a 1-player game spec "
+                        "(a puzzle with a goal)")
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
@@ -57,8 +61,23 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
-def _load(args):
+def _is_game_spec(path: Path) -> bool:
+    """A 1-player game spec (.game, or YAML with a `game:` key) rather than a planning spec."""
+    if path.suffix.lower() == ".game":
+        return True
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and "game" in data
+
+
+def _prepare(args) -> dict:
+    """Loads (and grounds) what to plan for: the search problem, its name and options,
+    the lifted validator of planning problems, and what grounding produced."""
     import planners
+    from planners.validate import validate_plan
+
     files = [Path(f) for f in args.files]
     options = parse_sets(args.set)
     if len(files) > 2:
@@ -66,7 +85,36 @@ def _load(args):
     if len(files) == 1 and files[0].suffix.lower() == ".pddl":
         raise ValueError(f"{files[0]}: a PDDL file needs its partner: plyspec plan DOMAIN.pddl "
                          "PROBLEM.pddl")
-    return planners.load(*files, **options)
+    if len(files) == 1 and _is_game_spec(files[0]):
+        from framework import load
+        from framework.search.problem import GameProblem
+        if args.heuristic not in (None, "blind") or args.emit_pddl:
+            raise ValueError("--heuristic and --emit-pddl apply to planning problems; a "
+                             "1-player game is searched blind")
+        game = load(files[0], **options)
+        return {"name": game.name, "problem": GameProblem(game), "options": game.options,
+                "validate": None, "unit_cost": True, "info": {}}
+    problem = planners.load(*files, **options)
+    if args.emit_pddl:
+        return {"name": problem.name, "lifted": problem}
+    start = time.perf_counter()
+    kw = {} if args.max_operators is None else {"max_operators": args.max_operators}
+    task = planners.ground(problem, **kw)
+    info = {"ground_time_s": round(time.perf_counter() - start, 6), "facts": len(task.facts),
+            "operators": len(task.operators)}
+    return {"name": problem.name, "problem": task, "options": problem.options,
+            "validate": lambda plan: validate_plan(problem, plan), "unit_cost": task.unit_cost,
+            "info": info}
+
+
+def _emit_pddl(problem, folder: Path) -> int:
+    from planners.export import to_pddl
+    folder.mkdir(parents=True, exist_ok=True)
+    domain_text, problem_text = to_pddl(problem)
+    (folder / "domain.pddl").write_text(domain_text)
+    (folder / "problem.pddl").write_text(problem_text)
+    print(f"wrote {folder / 'domain.pddl'} and {folder / 'problem.pddl'}")
+    return 0
 
 
 def _progress_printer(algorithm: str):
@@ -81,50 +129,35 @@ def _progress_printer(algorithm: str):
 
 
 def run(args) -> int:
-    import planners
     from framework.search.registry import searcher
-    from planners.validate import validate_plan
 
-    problem = _load(args)
+    target = _prepare(args)
     if args.emit_pddl:
-        from planners.export import to_pddl
-        target = Path(args.emit_pddl)
-        target.mkdir(parents=True, exist_ok=True)
-        domain_text, problem_text = to_pddl(problem)
-        (target / "domain.pddl").write_text(domain_text)
-        (target / "problem.pddl").write_text(problem_text)
-        print(f"wrote {target / 'domain.pddl'} and {target / 'problem.pddl'}")
-        return 0
-    start = time.perf_counter()
-    kw = {} if args.max_operators is None else {"max_operators": args.max_operators}
-    task = planners.ground(problem, **kw)
-    ground_time = time.perf_counter() - start
-
+        return _emit_pddl(target["lifted"], Path(args.emit_pddl))
+    problem, info = target["problem"], target["info"]
     algorithm = args.algo
     if algorithm == "auto":
-        algorithm = "bfs" if task.unit_cost else "astar"
-    heuristic = args.heuristic or DEFAULT_HEURISTIC.get(algorithm)
+        algorithm = "bfs" if target["unit_cost"] else "astar"
+    heuristic = args.heuristic or (DEFAULT_HEURISTIC.get(algorithm) if info else None)
     progress, tty = (None, False)
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)
-    result = searcher(algorithm)(task, depth=args.depth, time_limit=args.time,
+    result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
                                  node_limit=args.nodes, heuristic=heuristic, progress=progress)
     if tty:
         sys.stderr.write("\r\033[K")
-    plan = [task.action_text(a) for a in result.pv]
+    plan = [problem.action_text(a) for a in result.pv]
     solved = result.extra.get("solved", False)
-    check = validate_plan(problem, plan) if solved else None
-    valid = bool(solved and result.extra.get("valid") and check.valid)
+    check = target["validate"](plan) if solved and target["validate"] else None
+    valid = bool(solved and result.extra.get("valid") and (check is None or check.valid))
     if args.json:
         print_json({
-            "problem": problem.name, "algorithm": algorithm, "heuristic": heuristic,
+            "problem": target["name"], "algorithm": algorithm, "heuristic": heuristic,
             "plan": plan, "length": len(plan) if solved else None,
             "cost": result.cost if solved else None, "expanded": result.stats.expanded,
             "generated": result.stats.nodes, "valid": valid, "solved": solved,
             "complete": result.complete, "reason": result.extra.get("reason"),
-            "time_s": round(result.stats.time_s, 6), "ground_time_s": round(ground_time, 6),
-            "facts": len(task.facts), "operators": len(task.operators),
-            "options": problem.options})
+            "time_s": round(result.stats.time_s, 6), **info, "options": target["options"]})
     else:
         for line in plan:
             print(line)
@@ -132,9 +165,10 @@ def run(args) -> int:
             print(f"\nlength: {len(plan)}\ncost: {result.cost:g}")
         else:
             print(f"no plan: {result.extra.get('reason')}")
+        grounding = (f", {info['ground_time_s']:.3f} s grounding ({info['facts']:,} facts, "
+                     f"{info['operators']:,} operators)") if info else ""
         print(f"expanded: {result.stats.expanded:,}\n"
-              f"time: {result.stats.time_s:.3f} s search, {ground_time:.3f} s grounding "
-              f"({len(task.facts):,} facts, {len(task.operators):,} operators)\n"
+              f"time: {result.stats.time_s:.3f} s search{grounding}\n"
               f"algorithm: {algorithm}{f' with {heuristic}' if heuristic else ''}")
         if solved:
             print("validated: " + ("yes (replayed from the initial state)" if valid else
