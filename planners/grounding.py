@@ -275,6 +275,5 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
         initial=mask(init),
         goal=mask(f for f, positive in goal_facts if positive),
         goal_absent=mask(f for f, positive in goal_facts if not positive),
-        solvable_relaxed=solvable,
     )
 
