@@ -18,8 +18,8 @@ PROBLEMS_DIR = Path(__file__).with_name("problems")
 
 
 def load(path, problem_path=None, **options) -> PlanningProblem:
-    """A checked planning problem from a YAML planning spec (with `options` overriding its
-    declared options) or from a PDDL domain file and problem file."""
+    """A checked planning problem from a YAML planning spec or a `.plan` file (with
+    `options` overriding its declared options), or from a PDDL domain and problem file."""
     path = Path(path)
     if path.suffix.lower() == ".pddl" or problem_path is not None:
         from planners.pddl import load_pddl
@@ -29,6 +29,9 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
         if options:
             raise ValueError("PDDL problems take no options")
         return load_pddl(path, problem_path)
+    if path.suffix.lower() == ".plan":
+        from planners.plan_text import load_plan_text
+        return load_plan_text(path, **options)
     from planners.yaml_spec import load_yaml
     return load_yaml(path, **options)
 

@@ -434,3 +434,9 @@ def load_yaml(path, **options) -> PlanningProblem:
     if root is None:
         raise SpecError("the planning spec is empty", file=str(path), line=1, col=1)
     return _Builder(source, root, options).build()
+
+
+def build_from_nodes(file: str, text: str, root, options: dict) -> PlanningProblem:
+    """A checked planning problem from YAML nodes whose marks point into `text` (how the
+    `.plan` front-end reuses this one)."""
+    return _Builder(_Source(file, text), root, options).build()

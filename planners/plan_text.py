@@ -1,0 +1,155 @@
+"""The `.plan` front-end: the compact text format of planning specs (`plan_format.lark`).
+
+A `.plan` file says what a YAML planning spec says, one keyword-led line per section:
+
+    problem Monkey and bananas
+    objects place: A, B, C
+    objects level: Low, High
+    predicates At(x - place), BoxAt(x - place), BananasAt(x - place), Height(h - level),
+               HasBananas
+    action Move(x - place, y - place)
+      pre At(x), Height(Low), x != y
+      add At(y)
+      del At(x)
+    init At(A), BoxAt(C), BananasAt(B), Height(Low)
+    goal HasBananas
+
+The grammar reads the line structure; the sections are then handed to the YAML
+front-end's builder as the same nodes a YAML file gives (each item keeps its place in
+the `.plan` file), so the items, the checks and the error messages are shared.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from framework.errors import SpecError
+from planners.ast import ROOT_TYPE, PlanningProblem
+from planners.yaml_spec import build_from_nodes
+
+_PARSER = Lark.open(str(Path(__file__).with_name("plan_format.lark")), parser="lalr",
+                    maybe_placeholders=True, propagate_positions=True)
+
+SECTIONS = "problem, domain, options, types, objects, predicates, action (with pre, add, del, " \
+           "cost), init, goal"
+STR, INT, MAP, SEQ = ("tag:yaml.org,2002:" + t for t in ("str", "int", "map", "seq"))
+
+
+class _Nodes:
+    """Builds the YAML node tree of a parsed `.plan` file."""
+
+    def __init__(self, file: str, lines: list[str]):
+        self.file = file
+        self.lines = lines
+        self.sections: dict[str, list] = {}     # key -> [key node, value node]
+        self.action_parts = None               # the parts mapping of the last action
+
+    def mark(self, line: int, column: int, index: int = 0) -> yaml.Mark:
+        return yaml.Mark(self.file, index, line - 1, column - 1, None, None)
+
+    def scalar(self, token: Token, tag: str = STR) -> yaml.ScalarNode:
+        mark = self.mark(token.line, token.column, token.start_pos)
+        text = str(token).rstrip()
+        return yaml.ScalarNode(tag, text[:-1].rstrip() if token.type == "TYPE_LABEL" else text,
+                               mark, mark)
+
+    def key(self, tree: Tree, name: str) -> yaml.ScalarNode:
+        mark = self.mark(tree.meta.line, tree.meta.column, tree.meta.start_pos)
+        return yaml.ScalarNode(STR, name, mark, mark)
+
+    def container(self, tree: Tree, name: str, tag: str):
+        """The mapping or sequence node of section `name`, created at its first line."""
+        if name not in self.sections:
+            mark = self.mark(tree.meta.line, tree.meta.column)
+            node_type = yaml.MappingNode if tag == MAP else yaml.SequenceNode
+            self.sections[name] = [self.key(tree, name), node_type(tag, [], mark, mark)]
+        return self.sections[name][1]
+
+    def items(self, tree: Tree) -> list:
+        return [self.scalar(token) for token in tree.children]
+
+    def add(self, section: Tree):
+        kind = section.data
+        if kind in ("problem", "domain"):
+            if kind in self.sections:
+                raise self.error(section, f"a second `{kind}` line")
+            self.sections[kind] = [self.key(section, kind), self.scalar(section.children[0])]
+        elif kind == "options":
+            for option in section.children:
+                name, value = option.children
+                self.container(section, "options", MAP).value.append(
+                    (self.scalar(name), self.scalar(value, INT)))
+        elif kind == "types":
+            for item in section.children:
+                name, parent = item.children
+                parent_node = self.scalar(parent) if parent is not None else \
+                    yaml.ScalarNode(STR, ROOT_TYPE, self.scalar(name).start_mark, None)
+                self.container(section, "types", MAP).value.append((self.scalar(name), parent_node))
+        elif kind == "objects":
+            label, items = section.children
+            type_key = self.scalar(label) if label is not None else self.key(section, ROOT_TYPE)
+            mark = type_key.start_mark
+            self.container(section, "objects", MAP).value.append(
+                (type_key, yaml.SequenceNode(SEQ, self.items(items), mark, mark)))
+        elif kind in ("predicates", "init", "goal"):
+            self.container(section, kind, SEQ).value.extend(self.items(section.children[0]))
+        elif kind == "action":
+            mark = self.mark(section.meta.line, section.meta.column)
+            self.action_parts = yaml.MappingNode(MAP, [], mark, mark)
+            self.container(section, "actions", MAP).value.append(
+                (self.scalar(section.children[0]), self.action_parts))
+        else:
+            self.add_part(section)
+
+    def add_part(self, section: Tree):
+        word, items = section.children
+        if self.action_parts is None:
+            raise self.error(section, f"`{word}` belongs to an action",
+                             "start the action with `action Name(params)` on the line above")
+        values = self.items(items)
+        if word == "cost":
+            if len(values) != 1:
+                raise self.error(section, "an action has one cost")
+            self.action_parts.value.append((self.key(section, "cost"), values[0]))
+            return
+        for key, value in self.action_parts.value:
+            if key.value == word:
+                value.value.extend(values)
+                return
+        mark = self.mark(section.meta.line, section.meta.column)
+        self.action_parts.value.append((self.key(section, str(word)),
+                                        yaml.SequenceNode(SEQ, values, mark, mark)))
+
+    def error(self, tree: Tree, message: str, hint: str | None = None) -> SpecError:
+        line = tree.meta.line
+        return SpecError(message, file=self.file, line=line, col=tree.meta.column,
+                         source_line=self.lines[line - 1], hint=hint)
+
+    def root(self) -> yaml.MappingNode:
+        return yaml.MappingNode(MAP, [tuple(pair) for pair in self.sections.values()],
+                                self.mark(1, 1), self.mark(1, 1))
+
+
+def load_plan_text(path, **options) -> PlanningProblem:
+    """A checked planning problem from a `.plan` file; `options` override its defaults."""
+    text = Path(path).read_text()
+    lines = text.splitlines()
+    try:
+        tree = _PARSER.parse(text)
+    except UnexpectedInput as err:
+        line, col = getattr(err, "line", 1), getattr(err, "column", 1)
+        if line is None or line < 1:
+            line, col = len(lines) or 1, len(lines[-1]) + 1 if lines else 1
+        source = lines[line - 1] if 0 < line <= len(lines) else None
+        token = getattr(err, "token", None)
+        what = f"`{token}`" if token is not None and str(token) else "text"
+        raise SpecError(f"unexpected {what} in a .plan file", file=str(path), line=line,
+                        col=col, source_line=source,
+                        hint=f"each line starts with a section keyword: {SECTIONS}") from None
+    nodes = _Nodes(str(path), lines)
+    for section in tree.children:
+        nodes.add(section)
+    return build_from_nodes(str(path), text, nodes.root(), options)
