@@ -10,6 +10,7 @@ search time (median of --repeat runs), expanded states, plan length and the time
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import re
@@ -90,9 +91,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     shared = Path(args.shared) if args.shared else Path(__file__).resolve().parents[2] / "shared"
     folder = shared / "pddl"
-    try:
-        import pyperplan  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("pyperplan") is None:
         print("pyperplan is not installed: pip install -e .[bench]", file=sys.stderr)
         return 1
     logging.disable(logging.DEBUG)

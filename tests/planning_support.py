@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import planners
+from framework.errors import SpecError
 
 
 def shared_pddl() -> Path:
@@ -43,3 +44,20 @@ SHORTEST = {
     ("miconic", 2): 7, ("miconic", 3): 10, ("miconic", 4): 14, ("miconic", 5): 17,
     ("depot", 1): 10, ("satellite", 1): 9, ("rovers", 1): 10,
 }
+
+
+def assert_spec_error(path: Path, good: str, old: str, new: str, where: str, message: str,
+                      hint: str | None = None) -> str:
+    """Writes `good` with `old` replaced by `new` to `path`, loads it and checks the
+    SpecError: location `where` (line:col), `message`, a caret line and the `hint`."""
+    assert old in good
+    path.write_text(good.replace(old, new))
+    with pytest.raises(SpecError) as err:
+        planners.load(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}:{where}: error: "), text
+    assert message in text
+    assert "^" in text.splitlines()[2]
+    if hint:
+        assert hint in text
+    return text

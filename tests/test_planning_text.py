@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import planners
-from framework.errors import SpecError
 from framework.search import bfs
+from tests.planning_support import assert_spec_error
 
 PROBLEMS = planners.PROBLEMS_DIR
 
@@ -54,14 +54,7 @@ goal Visited(C)
     ("objects place: A, B, C", "objects place: A, B, A", "2:22", "duplicate object `A`"),
 ])
 def test_errors_point_into_the_plan_file(tmp_path, old, new, where, message):
-    source = tmp_path / "bad.plan"
-    assert old in GOOD
-    source.write_text(GOOD.replace(old, new))
-    with pytest.raises(SpecError) as err:
-        planners.load(source)
-    text = str(err.value)
-    assert text.startswith(f"{source}:{where}: error: "), text
-    assert message in text and "^" in text
+    assert_spec_error(tmp_path / "bad.plan", GOOD, old, new, where, message)
 
 
 def test_long_lists_continue_after_a_comma(tmp_path):

@@ -11,6 +11,7 @@ from framework.errors import SpecError
 from framework.search import astar, bfs, ucs
 from planners.export import to_pddl
 from planners.validate import validate_plan
+from tests.planning_support import assert_spec_error
 
 PROBLEMS = planners.PROBLEMS_DIR
 OPTIMUM = {"monkey_bananas": 4, "blocks": 6, "gripper": 11, "spare_tire": 3, "air_cargo": 6,
@@ -127,17 +128,7 @@ ERRORS = [
 
 @pytest.mark.parametrize("old,new,where,message,hint", ERRORS)
 def test_spec_errors_point_at_the_mistake(tmp_path, old, new, where, message, hint):
-    spec = tmp_path / "bad.yaml"
-    assert old in GOOD
-    spec.write_text(GOOD.replace(old, new))
-    with pytest.raises(SpecError) as err:
-        planners.load(spec)
-    text = str(err.value)
-    assert text.startswith(f"{spec}:{where}: error: "), text
-    assert message in text
-    assert "^" in text.splitlines()[2]
-    if hint:
-        assert hint in text
+    assert_spec_error(tmp_path / "bad.yaml", GOOD, old, new, where, message, hint)
 
 
 def test_caret_sits_under_the_unknown_name(tmp_path):
