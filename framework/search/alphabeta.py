@@ -52,7 +52,7 @@ _nextafter = math.nextafter
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           tt=True, tt_size=1_000_000, ordering=True, killers=True, history=True, id=True,
+           tt=True, tt_size=500_000, ordering=True, killers=True, history=True, id=True,
            aspiration=True, aspiration_delta=None, pvs=True, quiescence=True,
            quiescence_depth=8, book=None) -> Result:
     """Alpha-beta value of `state` (default: the initial state) for its player to move."""

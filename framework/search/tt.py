@@ -32,7 +32,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 class TranspositionTable:
     __slots__ = ("capacity", "recent", "older", "generation")
 
-    def __init__(self, capacity: int = 1_000_000):
+    def __init__(self, capacity: int = 500_000):
         if capacity < 2:
             raise ValueError("transposition table capacity must be at least 2")
         self.capacity = capacity

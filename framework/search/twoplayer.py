@@ -18,7 +18,9 @@ parent's (turn orders need not alternate).  This module supplies:
 - `run_deep(job, budget, max_depth)`: run a recursive search in a thread with a large stack
   and a recursion limit sized to the search depth (a Nim heap of 5,000 is 5,000 plies
   deep), and turn Ctrl-C into an expired budget, so the searcher returns its best answer so
-  far instead of losing it.
+  far instead of losing it;
+- `declares_noisy(game)`, `unroll(line)`, `fallback_action(root)`, `make_result(...)`: the
+  small pieces both searchers need to consult noisy-move hints and package their Result.
 """
 from __future__ import annotations
 
