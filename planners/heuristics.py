@@ -66,10 +66,11 @@ class Relaxation:
             if goal_mask >> fact & 1:
                 goals_left -= 1
             for k in users[fact]:
-                so_far[k] = max(so_far[k], d) if use_max else so_far[k] + d
+                so_far[k] += d
                 waiting[k] -= 1
                 if waiting[k] == 0:
-                    reach = so_far[k] + cost[k]
+                    # facts settle in order of cost, so the last precondition is the costliest
+                    reach = (d if use_max else so_far[k]) + cost[k]
                     for new in add[k]:
                         if reach < dist[new]:
                             dist[new] = reach
