@@ -236,8 +236,11 @@ class _Builder:
         left, right = self.value(expr[1], env, node), self.value(expr[2], env, node)
         if kind == "//" and right == 0:
             raise self.src.error(node, "division by zero")
-        return {"+": left + right, "-": left - right, "*": left * right,
-                "//": left // right if right else 0}[kind]
+        if kind == "+":
+            return left + right
+        if kind == "-":
+            return left - right
+        return left * right if kind == "*" else left // right
 
     def expand(self, node, start: str):
         """The parsed item of a spec string once per combination of its `for` clauses:
@@ -399,12 +402,10 @@ class _Builder:
         elif not (isinstance(body, yaml.ScalarNode) and body.tag.endswith(":null")):
             raise self.src.error(body, f"action {name} must map pre/add/del/cost to values")
         pre = self.conditions(parts["pre"], f"pre of {name}", by_name) if "pre" in parts else []
-        add = [c.atom for c in self.conditions(parts["add"], f"add of {name}", by_name,
-                                               allow_negative=False, allow_equality=False)] \
-            if "add" in parts else []
-        delete = [c.atom for c in self.conditions(parts["del"], f"del of {name}", by_name,
-                                                  allow_negative=False, allow_equality=False)] \
-            if "del" in parts else []
+        effects = {part: [c.atom for c in self.conditions(parts[part], f"{part} of {name}",
+                                                          by_name, allow_negative=False,
+                                                          allow_equality=False)]
+                   if part in parts else [] for part in ("add", "del")}
         cost = 1
         if "cost" in parts:
             node = parts["cost"]
@@ -413,7 +414,7 @@ class _Builder:
             except ValueError:
                 raise self.src.error(node, f"the cost of {name} must be a number") from None
             cost = int(cost) if cost.is_integer() else cost
-        return ActionDef(name, params, pre, add, delete, cost, pos)
+        return ActionDef(name, params, pre, effects["add"], effects["del"], cost, pos)
 
 
 def load_yaml(path, **options) -> PlanningProblem:
