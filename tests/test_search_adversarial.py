@@ -178,6 +178,19 @@ def test_a_tiny_table_still_gives_exact_values():
         assert alphabeta.search(explicit_tree_game(tree), tt_size=size).value == negamax_value(tree)
 
 
+@needs_specs
+def test_a_table_kept_between_searches_is_reused_and_stays_exact():
+    game = load(SPECS / "connect_four.yaml")
+    table = TranspositionTable()
+    state = game.initial_state()
+    for _ in range(3):
+        kept = alphabeta.search(game, state, depth=5, tt=table)
+        fresh = alphabeta.search(game, state, depth=5)
+        assert kept.value == fresh.value == minimax.search(game, state, depth=5).value
+        state = state.result(kept.best_action)
+    assert kept.stats.tt_hits > fresh.stats.tt_hits
+
+
 def test_move_ordering_puts_hint_noisy_killers_then_history_first():
     game = explicit_tree_game([(0, [1, 2, 3, 4, 5], {4})])
     orderer = MoveOrderer(game, noisy_hints=True)

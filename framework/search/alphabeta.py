@@ -8,7 +8,9 @@ enhancements, each switchable by keyword (all on by default):
                         (plus the table / previous-iteration move and the spec's noisy moves
                         first, whenever ordering is on)
     tt=True           transposition table with exact / lower / upper bound flags
-                      (`tt_size` entries, see `tt` for the depth and replacement rules)
+                      (`tt_size` entries, see `tt` for the depth and replacement rules);
+                      pass a `TranspositionTable` to keep one between searches (the
+                      successive moves of a match)
     id=True           iterative deepening 1, 2, ... up to `depth` (until the game is solved
                       when no depth is given); with a time or node budget it returns the best
                       move of the last completed iteration
@@ -70,7 +72,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     terminal, horizon = leaf_scorers(game, root, evaluate)
     noisy_game = declares_noisy(game)
     extend_noisy = quiescence and noisy_game
-    table = TranspositionTable(tt_size) if tt else None
+    table = tt if isinstance(tt, TranspositionTable) else TranspositionTable(tt_size) if tt else None
     probe = table.probe if table is not None else None
     store = table.store if table is not None else None
     orderer = (MoveOrderer(game, killers=killers, history=history, noisy_hints=noisy_game)
