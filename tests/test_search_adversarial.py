@@ -524,6 +524,9 @@ def test_cli_solve_json_contract():
     assert out["value"] == -1 and out["nodes"] == 447 and "--no-tt" in done.stderr
     done = plyspec("solve", "game_specs/connect_four.yaml", "--depth", "4", "--no-pvs", "--no-id")
     assert done.returncode == 0 and "best action" in done.stdout
+    done = plyspec("solve", "game_specs/connect_four.yaml", "--depth", "3", "--progress", "--json")
+    assert [line.split()[:2] for line in done.stderr.splitlines()] == [
+        ["depth", "1"], ["depth", "2"], ["depth", "3"]]
     done = plyspec("solve", "game_specs/pig.yaml", "--algo", "alphabeta")
     assert done.returncode == 1 and "chance" in done.stderr
 

@@ -54,6 +54,8 @@ def add_parser(sub):
         p.add_argument(f"--no-{name}", dest=name, action="store_false", default=None,
                        help=f"alpha-beta without {what}")
     p.add_argument("--book", metavar="FILE", help="opening book (from `plyspec book`) to consult first")
+    p.add_argument("--progress", action="store_true",
+                   help="report each completed iteration on stderr (default: when stderr is a terminal)")
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -92,8 +94,12 @@ def run(args) -> int:
     search = searcher(algorithm)
     requested = {"depth": args.depth, "time_limit": args.time_limit, "node_limit": args.node_limit,
                  "book": args.book, **{name: getattr(args, name) for name in SWITCHES}}
+    if args.progress or sys.stderr.isatty():
+        requested["progress"] = _progress_printer(game)
     options, ignored = searcher_options(search, requested)
     for name in ignored:
+        if name == "progress" and not args.progress:
+            continue
         flag = f"--no-{name}" if name in SWITCHES else f"--{name.replace('_limit', '')}"
         print(f"note: {algorithm} has no option {flag}; ignored", file=sys.stderr)
     try:
@@ -107,6 +113,19 @@ def run(args) -> int:
     else:
         _print_table(args.spec, game, result)
     return INTERRUPTED if result.extra.get("interrupted") else 0
+
+
+def _progress_printer(game):
+    """Report one line per progress call: a `Result` after each completed iteration
+    (alpha-beta) or the `Stats` so far (other searchers)."""
+    def report(update):
+        stats = getattr(update, "stats", update)
+        line = f"depth {stats.depth:>3}  nodes {stats.nodes:>12,}  {stats.time_s:8.2f} s"
+        best = getattr(update, "best_action", None)
+        if best is not None:
+            line += f"  value {_number(update.value)}  best {game.action_text(best)}"
+        print(line, file=sys.stderr, flush=True)
+    return report
 
 
 def _finite(value):

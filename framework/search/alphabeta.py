@@ -27,7 +27,8 @@ uniform tree).  With any combination it returns exactly the value `minimax` retu
 the same depth, evaluation and quiescence setting.
 
 `book=` (an `OpeningBook` or the path of a book file) answers from the opening book when
-the position is in it (`Result.extra["book"]` then says so).
+the position is in it (`Result.extra["book"]` then says so).  `progress=` is called with a
+`Result` (marked incomplete) after each completed iteration.
 
 Statistics: `nodes` counts the states visited, root included; `evaluations` leaf scores;
 `cutoffs` beta cut-offs; `tt_hits` table entries that answered a node; `depth` the last
@@ -56,7 +57,7 @@ _nextafter = math.nextafter
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
            tt=True, tt_size=500_000, ordering=True, killers=True, history=True, id=True,
            aspiration=True, aspiration_delta=None, pvs=True, quiescence=True,
-           quiescence_depth=8, book=None) -> Result:
+           quiescence_depth=8, book=None, progress=None) -> Result:
     """Alpha-beta value of `state` (default: the initial state) for its player to move."""
     require_two_player(game, NAME)
     if depth is not None and depth < 1:
@@ -222,6 +223,11 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             else:
                 return value
 
+    def statistics(depth_done):
+        return Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations, cutoffs=cutoffs,
+                     tt_hits=tt_hits, depth=depth_done if math.isfinite(depth_done) else deepest,
+                     time_s=budget.elapsed())
+
     def run():
         """Iterate the depths; return (value, line, depth completed, complete)."""
         nonlocal root_hint, evaluations
@@ -248,6 +254,9 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                 break
             completed = (value, last_line, iteration_depth)
             root_hint = last_line[0]
+            if progress is not None:
+                progress(make_result(NAME, game, root, me, value, unroll(last_line),
+                                     statistics(iteration_depth), False, False))
             if horizon_hits == horizon_start:       # nothing estimated: the value is exact
                 return (*completed, True)
         else:
@@ -263,10 +272,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     pv = unroll(line)
     if table is not None:
         _extend_pv_from_table(root, pv, table, depth_done if math.isfinite(depth_done) else deepest)
-    stats = Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations, cutoffs=cutoffs,
-                  tt_hits=tt_hits, depth=depth_done if math.isfinite(depth_done) else deepest,
-                  time_s=budget.elapsed())
-    return make_result(NAME, game, root, me, value, pv, stats, complete, interrupted)
+    return make_result(NAME, game, root, me, value, pv, statistics(depth_done), complete, interrupted)
 
 
 def _aspiration_delta(game) -> float:
