@@ -27,6 +27,7 @@ class _Checker:
         self.problem = problem
         self._complete_types()
         self.types = {t.name: t for t in problem.types}
+        self.below = subtypes(problem)
         self.objects = _unique(problem.objects, "object")
         self.predicates = _unique(problem.predicates, "predicate")
         self.functions = _unique(problem.functions, "function")
@@ -105,8 +106,19 @@ class _Checker:
         if definition is None:
             raise pos.error(f"unknown {what} `{name}`", did_you_mean(name, known))
         self.arity(pos, what, name, len(definition.params), len(args))
-        for term in args:
+        for term, declared in zip(args, definition.params):
             self.term(term, params)
+            self.compatible(term, params, declared.type, name)
+
+    def compatible(self, term: Term, params: dict, expected: str, where: str):
+        """An object must be of the expected type; a parameter's type must overlap it (a
+        parameter of a wider type simply matches only the fitting objects)."""
+        actual = params[term.name].type if term.variable else self.objects[term.name].type
+        if actual in self.below[expected] or (term.variable and expected in self.below[actual]):
+            return
+        what = "parameter" if term.variable else "object"
+        raise term.pos.error(f"{what} `{term.name}` is a {actual}, `{where}` expects a "
+                             f"{expected} here")
 
     @staticmethod
     def arity(pos: Pos, what: str, name: str, expected: int, given: int):

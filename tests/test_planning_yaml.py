@@ -158,3 +158,10 @@ def test_ground_operator_limit_applies_to_specs():
     problem = planners.load(PROBLEMS / "hanoi.yaml", disks=6)
     with pytest.raises(ValueError, match="exceeds 100 operators"):
         planners.ground(problem, max_operators=100)
+
+
+def test_objects_of_the_wrong_type_are_refused(tmp_path):
+    spec = GOOD.replace("objects: {place: [A, B, C]}", "objects: {place: [A, B, C], level: [Low]}")
+    text = assert_spec_error(tmp_path / "bad.yaml", spec, "init: [At(A)]", "init: [At(Low)]",
+                             "8:11", "object `Low` is a level, `At` expects a place here")
+    assert text.splitlines()[2].count("^") == 3
