@@ -548,11 +548,13 @@ def test_cli_book_then_solve_from_it(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_cli_ctrl_c_prints_the_best_result_so_far():
     process = subprocess.Popen([sys.executable, "-m", "framework", "solve",
-                                "game_specs/othello.yaml", "--json"], cwd=ROOT,
+                                "game_specs/othello.yaml", "--json", "--progress"], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    first_iteration = process.stderr.readline()          # the search is under way
+    assert first_iteration.startswith("depth   1"), first_iteration
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=20)
     assert process.returncode == 130, stderr
     out = json.loads(stdout)
     assert out["complete"] is False and out["interrupted"] is True and out["best_action"]
+    assert out["stats"]["depth"] >= 1
