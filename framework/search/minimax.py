@@ -117,7 +117,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             return (None, None, False) if root_best is None else (*root_best, False)
 
     me = root.player()
-    (score, line, complete), interrupted = run_deep(run, budget, max_depth)
+    (score, line, complete), interrupted = run_deep(run, budget, max_depth + quiescence_depth)
     stats = Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations,
                   depth=deepest if depth is None else depth, time_s=budget.elapsed())
     return make_result(NAME, game, root, me, score, unroll(line), stats, complete, interrupted)
