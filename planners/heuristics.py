@@ -1,11 +1,13 @@
-"""Delete-relaxation heuristics of a grounded task: h_max (admissible), h_add and h_FF.
+"""Delete-relaxation heuristics of a grounded task: h_max and landmark-cut (admissible),
+h_add and h_FF.
 
 All three run the same exploration of the relaxed task (delete effects ignored) from a
 state: a generalised Dijkstra over facts where an operator fires once its last
 precondition is reached, its cost being the max (h_max) or sum (h_add, h_FF) of its
 preconditions' costs plus its own.  h_max is the cost of the costliest goal, h_add the sum
 over goals, h_FF the cost of a relaxed plan extracted backwards through each fact's best
-supporter.  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
+supporter; landmark-cut repeats the h_max exploration under shrinking costs (see
+`h_lmcut`).  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
 Lists indexed by fact and operator are copied with one C-level call per evaluation.
 """
 from __future__ import annotations
@@ -35,10 +37,16 @@ class Relaxation:
                 self.users[fact].append(k)
         self.free = [k for k, pre in enumerate(self.pre) if not pre]
         self.facts = len(task.facts)
+        self.achievers = [[] for _ in task.facts]
+        for k, add in enumerate(self.add):
+            for fact in add:
+                self.achievers[fact].append(k)
 
-    def explore(self, state: int, use_max: bool):
-        """Relaxed costs of facts from `state` until every goal fact is settled.  Returns
-        (goal costs or None for a dead end, best supporter per fact)."""
+    def explore(self, state: int, use_max: bool, cost=None, until_goals: bool = True):
+        """Relaxed costs of facts from `state` (operator costs `cost`, default their own)
+        until every goal fact is settled (or every reachable fact).  Returns (cost per
+        fact, best supporter per fact, whether every goal fact was reached)."""
+        cost = self.cost if cost is None else cost
         dist = [INF] * self.facts
         supporter = [-1] * self.facts
         waiting = self.waiting[:]
@@ -48,7 +56,7 @@ class Relaxation:
             dist[fact] = 0
             heap.append((0, fact))
         for k in self.free:
-            reach = self.cost[k]
+            reach = cost[k]
             for fact in self.add[k]:
                 if reach < dist[fact]:
                     dist[fact] = reach
@@ -56,9 +64,9 @@ class Relaxation:
                     heappush(heap, (reach, fact))
         goals_left = len(self.goal)
         settled = bytearray(self.facts)
-        users, add, cost = self.users, self.add, self.cost
+        users, add = self.users, self.add
         goal_mask = self.goal_mask
-        while heap and goals_left:
+        while heap and (goals_left or not until_goals):
             d, fact = heappop(heap)
             if settled[fact]:
                 continue
@@ -76,21 +84,19 @@ class Relaxation:
                             dist[new] = reach
                             supporter[new] = k
                             heappush(heap, (reach, new))
-        if goals_left:
-            return None, supporter
-        return [dist[g] for g in self.goal], supporter
+        return dist, supporter, not goals_left
 
     def h_max(self, state: int) -> float:
-        costs, _ = self.explore(state, use_max=True)
-        return INF if costs is None else max(costs, default=0)
+        dist, _, reached = self.explore(state, use_max=True)
+        return max((dist[g] for g in self.goal), default=0) if reached else INF
 
     def h_add(self, state: int) -> float:
-        costs, _ = self.explore(state, use_max=False)
-        return INF if costs is None else sum(costs)
+        dist, _, reached = self.explore(state, use_max=False)
+        return sum(dist[g] for g in self.goal) if reached else INF
 
     def h_ff(self, state: int) -> float:
-        costs, supporter = self.explore(state, use_max=False)
-        if costs is None:
+        _, supporter, reached = self.explore(state, use_max=False)
+        if not reached:
             return INF
         chosen = set()
         open_facts = [g for g in self.goal if not state >> g & 1]
@@ -107,7 +113,55 @@ class Relaxation:
         return sum(self.cost[k] for k in chosen)
 
 
-HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}
+    def h_lmcut(self, state: int) -> float:
+        """Landmark-cut (Helmert & Domshlak 2009): repeatedly compute h_max under the
+        remaining costs, cut the justification graph between the state and the goal, and
+        charge the cheapest operator of the cut (a disjunctive action landmark) to every
+        operator in it.  The sum of the charges is admissible and at least h_max."""
+        cost = list(self.cost)
+        total = 0
+        start = bits(state)
+        while True:
+            dist, _, reached = self.explore(state, use_max=True, cost=cost, until_goals=False)
+            if not reached:
+                return INF
+            if not self.goal or max(dist[g] for g in self.goal) == 0:
+                return total
+            # each reached operator hangs from its costliest precondition (None: no precondition)
+            hung_from = {}
+            for k, pre in enumerate(self.pre):
+                if all(dist[p] < INF for p in pre):
+                    hung_from[k] = max(pre, key=dist.__getitem__) if pre else None
+            goal_zone = {max(self.goal, key=dist.__getitem__)}
+            stack = list(goal_zone)
+            while stack:
+                fact = stack.pop()
+                for k in self.achievers[fact]:
+                    parent = hung_from.get(k)          # None: unreached or no precondition
+                    if cost[k] == 0 and parent is not None and parent not in goal_zone:
+                        goal_zone.add(parent)
+                        stack.append(parent)
+            hanging = {}
+            for k, parent in hung_from.items():
+                hanging.setdefault(parent, []).append(k)
+            before = set(start)
+            stack = [None, *start]
+            cut = set()
+            while stack:
+                for k in hanging.get(stack.pop(), ()):
+                    for fact in self.add[k]:
+                        if fact in goal_zone:
+                            cut.add(k)
+                        elif fact not in before:
+                            before.add(fact)
+                            stack.append(fact)
+            charge = min(cost[k] for k in cut)
+            total += charge
+            for k in cut:
+                cost[k] -= charge
+
+
+HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff", "lmcut": "h_lmcut"}
 
 
 def make_heuristic(task, name: str):

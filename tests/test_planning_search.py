@@ -20,6 +20,15 @@ def test_astar_hmax_finds_bfs_length(domain, number):
     assert len(result.pv) == SHORTEST[domain, number]
 
 
+@pytest.mark.parametrize("domain,number", [("blocks", 10), ("logistics", 2), ("miconic", 5),
+                                           ("depot", 1), ("satellite", 1), ("rovers", 1)])
+def test_astar_lmcut_finds_the_optimum_expanding_little(domain, number):
+    task = ipc_task(domain, number)
+    result = astar.search(task, heuristic="lmcut")
+    assert result.extra["valid"] and len(result.pv) == SHORTEST[domain, number]
+    assert result.stats.expanded < astar.search(task, heuristic="hmax").stats.expanded
+
+
 @pytest.mark.parametrize("domain,number", sorted(SHORTEST))
 def test_gbfs_hff_finds_a_valid_plan(domain, number):
     result = gbfs.search(ipc_task(domain, number))
@@ -49,12 +58,13 @@ def test_hmax_is_admissible_along_an_optimal_plan(domain, number):
     plan = bfs.search(task).pv
     state = task.initial_state()
     for steps_left in range(len(plan), -1, -1):
-        assert relaxation.h_max(state) <= steps_left
+        assert relaxation.h_max(state) <= relaxation.h_lmcut(state) <= steps_left
         assert relaxation.h_max(state) <= relaxation.h_add(state)
         if steps_left:
             state = next(t for a, t, _ in task.successors(state) if a == plan[-steps_left])
     assert task.is_goal(state)
     assert relaxation.h_max(state) == relaxation.h_add(state) == relaxation.h_ff(state) == 0
+    assert relaxation.h_lmcut(state) == 0
 
 
 def test_budget_exhaustion_returns_no_plan():

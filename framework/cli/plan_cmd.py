@@ -13,7 +13,7 @@ import yaml
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"]
-HEURISTICS = ["blind", "hmax", "hadd", "hff"]
+HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
 DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
 
 
@@ -38,8 +38,9 @@ def add_parser(sub):
                         "(fast, not optimal); auto = bfs, or astar with hmax when actions have "
                         "costs (default: auto)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
-                   help="heuristic of astar and gbfs: blind, hmax (admissible), hadd, hff "
-                        "(default: hmax for astar, hff for gbfs)")
+                   help="heuristic of astar and gbfs: blind, hmax and lmcut (admissible, "
+                        "lmcut stronger and slower), hadd, hff (default: hmax for astar, hff "
+                        "for gbfs)")
     p.add_argument("--time", type=float, default=None, metavar="S",
                    help="give up after S seconds of search")
     p.add_argument("--nodes", type=int, default=None, metavar="N",
