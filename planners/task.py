@@ -48,5 +48,5 @@ class Task:
         return self.operators[op].name
 
     def heuristic(self, name: str):
-        """The heuristic function `name` (blind, hmax, hadd, hff) of this task."""
+        """The heuristic function `name` (blind, hmax, lmcut, hadd, hff) of this task."""
         return make_heuristic(self, name)

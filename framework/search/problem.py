@@ -87,7 +87,7 @@ def plan_to(parents: dict, state) -> list:
 
 def resolve_heuristic(problem, heuristic) -> Callable[[Any], float]:
     """A heuristic function from None / "blind" (always 0), a problem's named heuristic
-    ("hmax", "hadd", "hff" on planning tasks) or a callable state -> estimate."""
+    ("hmax", "lmcut", "hadd", "hff" on planning tasks) or a callable state -> estimate."""
     if heuristic is None or heuristic == "blind":
         return lambda state: 0
     if callable(heuristic):
