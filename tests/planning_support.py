@@ -36,6 +36,30 @@ def ipc_task(domain: str, number: int, **kw):
     return planners.ground(planners.load(domain_file(task_file), task_file), **kw)
 
 
+# A small problem in both spec formats, for error-position tests
+TOUR_YAML = """\
+objects: {place: [A, B, C]}
+predicates: [At(x - place), Visited(x - place)]
+actions:
+  Go(x - place, y - place):
+    pre: [At(x), x != y]
+    add: [At(y), Visited(y)]
+    del: [At(x)]
+init: [At(A)]
+goal: [Visited(C)]
+"""
+TOUR_PLAN = """\
+problem Tour
+objects place: A, B, C
+predicates At(x - place), Visited(x - place)
+action Go(x - place, y - place)
+  pre At(x), x != y
+  add At(y), Visited(y)
+  del At(x)
+init At(A)
+goal Visited(C)
+"""
+
 # Shortest plan lengths from ../shared/TRUTHS.md
 SHORTEST = {
     ("gripper", 1): 11, ("gripper", 2): 17, ("gripper", 3): 23, ("gripper", 4): 29,

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 import planners
 from framework.errors import SpecError
-from tests.test_planning_text import GOOD as GOOD_PLAN
-from tests.test_planning_yaml import GOOD as GOOD_YAML
+from tests.planning_support import TOUR_PLAN as GOOD_PLAN
+from tests.planning_support import TOUR_YAML as GOOD_YAML
 
 GOOD_PDDL_DOMAIN = """(define (domain tour)
   (:requirements :strips :typing :negative-preconditions :equality)

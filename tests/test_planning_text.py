@@ -6,6 +6,7 @@ import pytest
 
 import planners
 from framework.search import bfs
+from tests.planning_support import TOUR_PLAN as GOOD
 from tests.planning_support import assert_spec_error
 
 PROBLEMS = planners.PROBLEMS_DIR
@@ -30,19 +31,6 @@ def test_plan_file_agrees_with_its_yaml_twin(name):
 @pytest.mark.parametrize("disks", [1, 2, 3, 4])
 def test_plan_file_options(disks):
     assert len(plan_texts(planners.load(PROBLEMS / "hanoi.plan", disks=disks))) == 2 ** disks - 1
-
-
-GOOD = """\
-problem Tour
-objects place: A, B, C
-predicates At(x - place), Visited(x - place)
-action Go(x - place, y - place)
-  pre At(x), x != y
-  add At(y), Visited(y)
-  del At(x)
-init At(A)
-goal Visited(C)
-"""
 
 
 @pytest.mark.parametrize("old,new,where,message", [

@@ -11,6 +11,7 @@ from framework.errors import SpecError
 from framework.search import astar, bfs, ucs
 from planners.export import to_pddl
 from planners.validate import validate_plan
+from tests.planning_support import TOUR_YAML as GOOD
 from tests.planning_support import assert_spec_error
 
 PROBLEMS = planners.PROBLEMS_DIR
@@ -91,18 +92,6 @@ def test_action_costs_are_kept_and_exported(tmp_path):
     again = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl"))
     assert astar.search(again, heuristic="hmax").cost == 3
 
-
-GOOD = """\
-objects: {place: [A, B, C]}
-predicates: [At(x - place), Visited(x - place)]
-actions:
-  Go(x - place, y - place):
-    pre: [At(x), x != y]
-    add: [At(y), Visited(y)]
-    del: [At(x)]
-init: [At(A)]
-goal: [Visited(C)]
-"""
 
 ERRORS = [
     # (replace this, with this, expected location, expected message, expected hint)
