@@ -232,6 +232,9 @@ def test_shallow_pruning_is_refused_without_non_negative_bounded_utilities():
     result = maxn.search(random_chance_tree(3))
     assert result.extra["pruning"].startswith("off: shallow pruning needs")
     assert result.values[0] == expectimax.search(random_chance_tree(3)).value
+    game = tictactoe(3, "XO.......")
+    game.constant_sum = None              # then the sum is only bounded by 3 x 1: no cut
+    assert maxn.search(game).extra["pruning"].startswith("off: with utilities summing to at most 3")
 
 
 def test_maxn_on_three_player_tictactoe_positions():

@@ -139,26 +139,31 @@ class _Expectimax(DepthFirstSearch):
         offset = self.offset
         low, high = self.low, self.high
 
-        def checked(v):
-            """`v`, unless it lies outside the bounds pruning relies on."""
-            if v < low or v > high:
-                raise _OutsideBounds(f"value {v + offset} outside the utility bounds "
-                                     f"[{low + offset}, {high + offset}]")
-            return v
+        def outside(v):
+            return _OutsideBounds(f"value {v + offset} outside the utility bounds "
+                                  f"[{low + offset}, {high + offset}]")
 
         def value(state, player, depth, alpha, beta):
             tick()
             if state.terminal_test():
-                return checked(state.utility(player) - offset), None
-            if depth == 0:
-                return checked(horizon(state, player)), None
-            if state.is_chance():
+                v = state.utility(player) - offset
+            elif depth == 0:
+                v = horizon(state, player)
+            elif state.is_chance():
                 return chance(state, player, depth, alpha, beta), None
-            return decision_for(state, player, depth, alpha, beta, None)
+            else:
+                mover = state.player()
+                if mover == player:
+                    return decision(state, player, depth, alpha, beta, None)
+                v, line = decision(state, mover, depth, -beta, -alpha, None)
+                return -v, line
+            if v < low or v > high:
+                raise outside(v)
+            return v, None
 
         def decision_for(state, player, depth, alpha, beta, first):
-            """A decision node's value for `player`, whoever moves there; `first` is
-            (value for the mover, line) of its first move when a probe searched it."""
+            """A decision node's value for `player`, whoever moves there (as in `value`);
+            `first` is (value for the mover, line) of its first move, searched by a probe."""
             mover = state.player()
             if mover == player:
                 return decision(state, player, depth, alpha, beta, first)
@@ -188,18 +193,42 @@ class _Expectimax(DepthFirstSearch):
                         alpha = v
             return best, best_line
 
-        def chance(state, player, depth, alpha, beta):
+        def star1(state, player, depth, alpha, beta):
+            """A chance node by Star1: the unsearched outcomes lie in [low, high]."""
+            known, unsearched = 0, 1          # value so far, probability not yet searched
+            for outcome, p in state.chance_outcomes():
+                unsearched -= p
+                fail_low = (alpha - known - high * unsearched) / p   # outcome value at or
+                fail_high = (beta - known - low * unsearched) / p    # beyond these: cut
+                if fail_low >= high:
+                    self.cutoffs += 1
+                    return known + high * (p + unsearched)
+                if fail_high <= low:
+                    self.cutoffs += 1
+                    return known + low * (p + unsearched)
+                v = value(state.result(outcome), player, depth - 1,
+                          fail_low if fail_low > low else low,
+                          fail_high if fail_high < high else high)[0]
+                if v <= fail_low:
+                    self.cutoffs += 1
+                    return known + p * v + high * unsearched
+                if v >= fail_high:
+                    self.cutoffs += 1
+                    return known + p * v + low * unsearched
+                known += p * v
+            return known
+
+        def star2(state, player, depth, alpha, beta):
+            """A chance node by Star2: probe, then Star1 with each outcome's own bounds."""
             outcomes = state.chance_outcomes()
             count = len(outcomes)
             children = [state.result(outcome) for outcome, _ in outcomes]
             probabilities = [probability for _, probability in outcomes]
             lows, highs, firsts = [low] * count, [high] * count, [None] * count
-            if probing:
-                cut = probe(children, probabilities, player, depth, alpha, beta,
-                            lows, highs, firsts)
-                if cut is not None:
-                    self.cutoffs += 1
-                    return cut
+            cut = probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts)
+            if cut is not None:
+                self.cutoffs += 1
+                return cut
             rest_low = sum(p * lo for p, lo in zip(probabilities, lows))
             rest_high = sum(p * hi for p, hi in zip(probabilities, highs))
             known = 0
@@ -207,8 +236,8 @@ class _Expectimax(DepthFirstSearch):
                 p, lo, hi = probabilities[i], lows[i], highs[i]
                 rest_low -= p * lo
                 rest_high -= p * hi
-                fail_low = (alpha - known - rest_high) / p    # outcome value at or below: cut
-                fail_high = (beta - known - rest_low) / p     # at or above: cut
+                fail_low = (alpha - known - rest_high) / p
+                fail_high = (beta - known - rest_low) / p
                 if fail_low >= hi:
                     self.cutoffs += 1
                     return known + p * hi + rest_high
@@ -218,11 +247,12 @@ class _Expectimax(DepthFirstSearch):
                 if lo == hi:                  # settled exactly by the probing phase
                     v = lo
                 else:
-                    window = (max(fail_low, lo), min(fail_high, hi))
+                    a = fail_low if fail_low > lo else lo
+                    b = fail_high if fail_high < hi else hi
                     if firsts[i] is None:
-                        v = value(children[i], player, depth - 1, *window)[0]
+                        v = value(children[i], player, depth - 1, a, b)[0]
                     else:
-                        v = decision_for(children[i], player, depth - 1, *window, firsts[i])[0]
+                        v = decision_for(children[i], player, depth - 1, a, b, firsts[i])[0]
                     if v <= fail_low:
                         self.cutoffs += 1
                         return known + p * v + rest_high
@@ -275,4 +305,5 @@ class _Expectimax(DepthFirstSearch):
                     return sum_high
             return None
 
+        chance = star2 if probing else star1
         return value

@@ -6,14 +6,16 @@ player to move at decision nodes (the first such child on ties), and the
 probability-weighted mean vector at chance nodes.  Any number of players, general-sum.
 
 Shallow pruning (Korf 1991), `prune=True`: when every utility is >= 0 and the utilities
-sum to at most S (S = the declared constant sum, else players x the upper utility bound),
-a node whose mover q has already secured s_q leaves at most S - s_q to the player p who
-moves at its parent; once that is no more than p's best alternative, p will not choose
-the node and its remaining children are skipped.  Also, a mover who secures S cannot do
-better.  Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the
-bounds; without them it is off (reported in `Result.extra["pruning"]`), and an
-evaluation vector outside them makes the search restart without pruning.  With or
-without pruning the root vector and the chosen action are the same.
+sum to at most S (S = the declared constant sum, else players x the upper utility bound
+U), a node whose mover q has already secured s_q leaves at most S - s_q to the player p
+who moves at its parent; once that is no more than p's best alternative, p will not
+choose the node and its remaining children are skipped.  Also, a mover who secures S
+cannot do better.  Since s_q and p's best are at most U, nothing is ever cut when
+S > 2U (three or more players without a declared constant sum): pruning is then off.
+Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the bounds;
+without them it is off (the reason is in `Result.extra["pruning"]`), and an evaluation
+vector outside them (at the depth limit) makes the search restart without pruning.
+With or without pruning the root vector and the chosen action are the same.
 
 Depth counts every edge as a ply; with a time or node budget the search deepens
 iteratively and returns the deepest completed iteration (see `depth_first`).
@@ -51,6 +53,11 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         pruning = "off"
     elif limit_sum is None:
         pruning = "off: shallow pruning needs utilities >= 0 with a bounded sum"
+    elif limit_sum > 2 * game.utility_bounds[1]:
+        pruning = (f"off: with utilities summing to at most {limit_sum} and each at most "
+                   f"{game.utility_bounds[1]}, shallow pruning can never cut (declare the "
+                   "game's constant sum)")
+        limit_sum = None
     else:
         pruning = "shallow"
     searcher = _MaxN(game.num_players, evaluate or game.evaluate, limit_sum, pruning,
@@ -143,8 +150,8 @@ class _MaxN(DepthFirstSearch):
 
         def value(state, depth, parent_best, parent_mover):
             tick()
-            if state.terminal_test():
-                return checked(state.returns()), None
+            if state.terminal_test():         # utilities meet the bounds by declaration
+                return state.returns(), None
             if depth == 0:
                 return checked(horizon(state)), None
             if state.is_chance():
