@@ -1,4 +1,4 @@
-"""`plyspec plan PROBLEM.yaml | DOMAIN.pddl PROBLEM.pddl | PUZZLE`: ground a planning
+"""`plyspec plan PROBLEM.yaml|.plan | DOMAIN.pddl PROBLEM.pddl | PUZZLE`: ground a planning
 problem (or load a 1-player game spec), search it with a shared single-agent searcher,
 validate and print the plan."""
 from __future__ import annotations
@@ -20,18 +20,18 @@ DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
 def add_parser(sub):
     p = sub.add_parser(
         "plan", help="find and validate a plan for a STRIPS planning problem",
-        description="Ground a planning problem (a YAML planning spec, or a PDDL domain and "
-                    "problem file), search it, replay the plan from the initial state and print "
+        description="Ground a planning problem (a YAML or .plan planning spec, or a PDDL "
+                    "domain and problem file), search it, replay the plan from the initial state and print "
                     "it one action per line, then its length, cost, the states expanded, the "
                     "search time and whether it was validated.",
         epilog="examples:\n"
                "  plyspec plan planners/problems/monkey_bananas.yaml\n"
-               "  plyspec plan planners/problems/hanoi.yaml --set disks=5 --algo astar\n"
+               "  plyspec plan planners/problems/hanoi.plan --set disks=5 --algo astar\n"
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
-                   help="PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl, or a 1-player game spec "
-                        "(a puzzle with a goal)")
+                   help="PROBLEM.yaml or PROBLEM.plan, or DOMAIN.pddl PROBLEM.pddl, or a "
+                        "1-player game spec (a puzzle with a goal)")
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
