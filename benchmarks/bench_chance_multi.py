@@ -67,7 +67,8 @@ def maxn_rows(repeat):
     for label, game in cases:
         for prune in (False, True):
             result = fastest(lambda: maxn.search(game, prune=prune), repeat)
-            rows.append((label, "shallow pruning" if prune else "plain max-n",
+            pruning = result.extra["pruning"].split(":")[0]
+            rows.append((label, f"prune=True ({pruning})" if prune else "plain max-n",
                          f"{result.stats.nodes:,}", f"{result.stats.cutoffs:,}",
                          f"{result.stats.time_s:.3f}",
                          "(" + ", ".join(f"{float(v):.3f}" for v in result.values) + ")"))
