@@ -98,13 +98,13 @@ def run_deep(job, budget, max_depth):
         sys.setrecursionlimit(needed)
     old_stack = threading.stack_size()
     threading.stack_size(_DEEP_STACK_BYTES)
-    try:
-        threading.Thread(target=target, name="plyspec-search", daemon=True).start()
-    finally:
-        threading.stack_size(old_stack)
     interrupted = False
     try:
         try:
+            try:   # started inside the Ctrl-C guard: the job may report progress before start() returns
+                threading.Thread(target=target, name="plyspec-search", daemon=True).start()
+            finally:
+                threading.stack_size(old_stack)
             finished.wait()
         except KeyboardInterrupt:
             interrupted = True
