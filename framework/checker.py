@@ -430,8 +430,6 @@ class Checker:
                 raise err(spec.positions.get("utility_bounds"), "utility_bounds: low is above high")
             out.utility_bounds = (lo, hi)
         if spec.zero_sum is not None:
-            if spec.zero_sum and out.utility and out.utility[0] == "me" and n != 2:
-                pass
             out.zero_sum = spec.zero_sum
             out.constant_sum = 0 if spec.zero_sum else out.constant_sum
 
@@ -830,8 +828,6 @@ class Checker:
 
     def _call(self, node, scope, where):
         name = node.func
-        if name in ("exists", "forall", "count", "sum", "min", "max") and name not in BUILTINS:
-            pass
         if name not in BUILTINS:
             raise err(node.pos, f"unknown function `{name}`",
                       did_you_mean(name, list(BUILTINS) + list(self.defines)))

@@ -19,6 +19,9 @@ from framework.checker import Checked, DIRECTION_SETS
 from framework.game import Game, CHANCE
 
 UNSET_TURN = -2
+# builtins that are a fixed pattern over their compiled arguments
+_CALL_TEMPLATES = {"size": "{0}.bit_count()", "col": "COL[{0}]", "row": "ROW[{0}]",
+                   "cell": "CELL({0}, {1})", "opponent": "(1 - {0})"}
 
 
 class _Source:
@@ -269,25 +272,13 @@ class Compiler:
                     f"{self.value_mask(a[4], env)})")
         if f == "drop":
             return f"_drop(COLUMN_MASKS[{e(1)}] & ~{self.occupied()})"
-        if f == "size":
-            return f"{e(0)}.bit_count()"
-        if f == "col":
-            return f"COL[{e(0)}]"
-        if f == "row":
-            return f"ROW[{e(0)}]"
-        if f == "cell":
-            return f"CELL({e(0)}, {e(1)})"
-        if f == "moves":
-            return f"len(_legal({self.sig_with_mover(e(0))}))"
-        if f == "can_move":
-            return f"bool(_legal({self.sig_with_mover(e(0))}))"
+        if f in ("moves", "can_move"):
+            return f"{'len' if f == 'moves' else 'bool'}(_legal({self.sig_with_mover(e(0))}))"
         if f == "next":
             return f"(({e(0)} + 1) % {self.n})"
-        if f == "opponent":
-            return f"(1 - {e(0)})"
         if f in ("abs", "len", "sum", "min", "max"):
             return f"{f}({', '.join(self.expr(x, env) for x in a)})"
-        raise AssertionError(f)
+        return _CALL_TEMPLATES[f].format(*(e(i) for i in range(len(a))))
 
     def sig_with_mover(self, mover):
         return ", ".join(self.fields[:-1] + [mover])
