@@ -231,6 +231,7 @@ class GameSpec:
     winner: Any = None                          # expression: the winning player or `none`
     utility_bounds: tuple | None = None         # (lo, hi) numbers
     zero_sum: bool | None = None
+    constant_sum: Any = None                    # number: the utilities always sum to it
     evaluation: tuple = ()                      # Feature
     display: tuple = ()                         # (value name, symbol) pairs
     symmetries: tuple = ()                      # names: rotate, reflect, all

@@ -103,6 +103,7 @@ class Checked:
     utility_bounds: tuple = (-math.inf, math.inf)
     zero_sum: bool = False
     constant_sum: float | None = None
+    max_utility_sum: float = math.inf                # upper bound on the sum of the utilities
     display: dict = field(default_factory=dict)
     symmetries: tuple = ()
     enums: dict = field(default_factory=dict)      # value name -> (var type name, index)
@@ -432,6 +433,36 @@ class Checker:
         if spec.zero_sum is not None:
             out.zero_sum = spec.zero_sum
             out.constant_sum = 0 if spec.zero_sum else out.constant_sum
+        if spec.constant_sum is not None:
+            self._declared_constant_sum(spec.constant_sum, n)
+        out.max_utility_sum = self._max_utility_sum(n)
+
+    def _declared_constant_sum(self, total, n):
+        """`constant_sum: S`: every terminal state's utilities add up to S."""
+        out, pos = self.out, self.spec.positions.get("constant_sum")
+        if isinstance(total, bool) or not isinstance(total, (int, float)) or not math.isfinite(total):
+            raise err(pos, "constant_sum must be a number", "e.g. constant_sum: 1")
+        if out.zero_sum and total != 0:
+            raise err(pos, f"a zero-sum game's utilities sum to 0, not {total:g}",
+                      "remove `zero_sum` or `constant_sum`")
+        lo, hi = out.utility_bounds
+        if not n * lo <= total <= n * hi:
+            raise err(pos, f"{n} utilities within [{lo:g}, {hi:g}] cannot "
+                      f"sum to {total:g}", "check `constant_sum` and `utility_bounds`")
+        out.constant_sum = total
+
+    def _max_utility_sum(self, n):
+        """An upper bound on the sum of all players' utilities (for max-n shallow pruning):
+        the constant sum when there is one; 1 for a `winner` game of 3+ players (one winner
+        gets 1, or nobody); else the sum of each player's bound."""
+        out = self.out
+        if out.constant_sum is not None:
+            return out.constant_sum
+        if out.winner is not None and n > 2:
+            return 1
+        if isinstance(out.utility, tuple) and out.utility[0] == "each":
+            return min(n * out.utility_bounds[1], sum(self.bounds(e)[1] for e in out.utility[1].values()))
+        return n * out.utility_bounds[1]
 
     def _evaluation(self):
         for f in self.spec.evaluation:

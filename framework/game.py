@@ -37,6 +37,7 @@ class Game:
     zero_sum: bool = False
     constant_sum: float | None = None       # sum of utilities when constant (0 for zero-sum)
     utility_bounds: tuple = (-math.inf, math.inf)
+    max_utility_sum: float = math.inf       # upper bound on the sum of all players' utilities
     alternating: bool = True
     options: dict = field(default_factory=dict)
     source_file: str | None = None
@@ -93,6 +94,7 @@ class Game:
         return {
             "name": self.name, "players": list(self.player_names), "chance": self.chance,
             "zero_sum": self.zero_sum, "constant_sum": self.constant_sum,
+            "max_utility_sum": self.max_utility_sum,
             "utility_bounds": list(self.utility_bounds), "options": self.options,
             "has_evaluation": self.has_evaluation, "has_goal": self.has_goal,
         }

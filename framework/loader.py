@@ -96,6 +96,7 @@ def compile_spec(spec, options=None) -> Game:
     game = Game(
         name=spec.name, player_names=checked.players, chance=compiler.has_chance,
         zero_sum=checked.zero_sum, constant_sum=checked.constant_sum,
+        max_utility_sum=checked.max_utility_sum,
         utility_bounds=tuple(checked.utility_bounds), options=dict(checked.options),
         source_file=spec.file, python_source=source, max_length=checked.max_length,
         has_evaluation=bool(checked.features), has_goal=checked.goal is not None,

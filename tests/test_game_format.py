@@ -102,6 +102,7 @@ utility A: score[A] - score[B],
 winner none
 utility_bounds -10, 10
 zero_sum
+constant_sum 0
 evaluation mobility weight -2: count c in cell: mine(c)
 evaluation material: score[me]
 display empty ".", a "#", b "\\"b\\""
@@ -126,6 +127,7 @@ def test_every_section_reads_into_the_ast():
     assert len(move.effects) == 2 and len(move.effects[1].body) == 2
     assert hold.effects == () and hold.precondition is None
     assert len(spec.init) == 2 and spec.pass_rule and spec.zero_sum is True
+    assert spec.constant_sum == 0
     assert set(spec.utility) == {"A", "B"} and spec.utility_bounds == (-10, 10)
     assert [(f.name, f.weight) for f in spec.evaluation] == [("mobility", -2), ("material", 1)]
     assert spec.display[2] == ("b", '"b"') and spec.symmetries == ("rotate", "reflect")

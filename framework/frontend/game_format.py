@@ -34,8 +34,8 @@ SECTIONS = {
     "state": "state", "define": "define", "action": "actions", "init": "init",
     "turn": "turn", "pass": "pass", "terminal": "terminal", "goal": "goal",
     "utility": "utility", "winner": "winner", "utility_bounds": "utility_bounds",
-    "zero_sum": "zero_sum", "evaluation": "evaluation", "display": "display",
-    "symmetries": "symmetries", "max_length": "max_length",
+    "zero_sum": "zero_sum", "constant_sum": "constant_sum", "evaluation": "evaluation",
+    "display": "display", "symmetries": "symmetries", "max_length": "max_length",
 }
 # words of the expression language that are never names (where a name is expected the
 # contextual lexer would otherwise read them as one, and report a confusing error later)
@@ -252,6 +252,10 @@ class _GameToAst(_ToAst):
     @v_args(meta=True)
     def zero_sum(self, meta, children):
         return self._keyword(meta, "zero_sum", children[0] if children else True)
+
+    @v_args(meta=True)
+    def constant_sum(self, meta, children):
+        return self._keyword(meta, "constant_sum", children[0])
 
     @v_args(meta=True)
     def evaluation(self, meta, children):

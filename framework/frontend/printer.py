@@ -179,6 +179,8 @@ def to_yaml(spec: ast.GameSpec) -> str:
         doc["utility_bounds"] = _yaml_constant(spec.utility_bounds)
     if spec.zero_sum is not None:
         doc["zero_sum"] = spec.zero_sum
+    if spec.constant_sum is not None:
+        doc["constant_sum"] = spec.constant_sum
     if spec.evaluation:
         doc["evaluation"] = {f.name: _yaml_expr(f.value) if _default_weight(f.weight) else
                              _FlowMap(weight=_yaml_constant(f.weight), value=_yaml_expr(f.value))
@@ -309,6 +311,8 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append("utility_bounds " + ", ".join(_game_constant(b) for b in spec.utility_bounds))
     if spec.zero_sum is not None:
         lines.append("zero_sum" if spec.zero_sum else "zero_sum false")
+    if spec.constant_sum is not None:
+        lines.append("constant_sum " + _game_constant(spec.constant_sum))
     for feature in spec.evaluation:
         weight = "" if _default_weight(feature.weight) else f" weight {_game_constant(feature.weight)}"
         lines.append(_wrapped(f"evaluation {_name(feature.name, 'feature')}{weight}: ", feature.value))

@@ -24,7 +24,8 @@ SECTIONS = {
     "turn": "who moves next", "pass": "a mover without moves passes",
     "terminal": "when the game ends", "goal": "the goal of a puzzle",
     "utility": "payoffs", "winner": "the winner", "utility_bounds": "payoff bounds",
-    "zero_sum": "whether payoffs sum to zero", "evaluation": "weighted features",
+    "zero_sum": "whether payoffs sum to zero", "constant_sum": "the constant sum of the payoffs",
+    "evaluation": "weighted features",
     "display": "symbols per cell value", "symmetries": "board symmetries",
     "max_length": "bound on a game's length",
 }
@@ -350,6 +351,8 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         spec.utility_bounds = bounds
     if "zero_sum" in sections:
         spec.zero_sum = bool(R.constant(sections["zero_sum"][1], "zero_sum"))
+    if "constant_sum" in sections:
+        spec.constant_sum = R.constant(sections["constant_sum"][1], "constant_sum")
     if "evaluation" in sections:
         features = []
         for k, kn, v in R.mapping(sections["evaluation"][1], "evaluation"):

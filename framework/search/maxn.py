@@ -6,12 +6,13 @@ player to move at decision nodes (the first such child on ties), and the
 probability-weighted mean vector at chance nodes.  Any number of players, general-sum.
 
 Shallow pruning (Korf 1991), `prune=True`: when every utility is >= 0 and the utilities
-sum to at most S (S = the declared constant sum, else players x the upper utility bound
-U), a node whose mover q has already secured s_q leaves at most S - s_q to the player p
-who moves at its parent; once that is no more than p's best alternative, p will not
-choose the node and its remaining children are skipped.  Also, a mover who secures S
-cannot do better.  Since s_q and p's best are at most U, nothing is ever cut when
-S > 2U (three or more players without a declared constant sum): pruning is then off.
+sum to at most S (the game's `max_utility_sum`: its constant sum, 1 for a winner-takes-all
+game, else players x the upper utility bound U), a node whose mover q has already secured
+s_q leaves at most S - s_q to the player p who moves at its parent; once that is no more
+than p's best alternative, p will not choose the node and its remaining children are
+skipped.  Also, a mover who secures S cannot do better.  Since s_q and p's best are at
+most U, nothing is ever cut when S > 2U (e.g. three or more players with no known sum):
+pruning is then off.
 Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the bounds;
 without them it is off (the reason is in `Result.extra["pruning"]`), and an evaluation
 vector outside them (at the depth limit) makes the search restart without pruning.
@@ -38,9 +39,10 @@ def sum_bound(game):
     low, high = game.utility_bounds
     if low < 0:
         return None
+    bounds = [game.max_utility_sum, game.num_players * high]
     if game.constant_sum is not None:
-        return game.constant_sum
-    return game.num_players * high if math.isfinite(high) else None
+        bounds.append(game.constant_sum)
+    return min(bounds) if math.isfinite(min(bounds)) else None
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
