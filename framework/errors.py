@@ -30,6 +30,8 @@ class SpecError(Exception):
 
     @property
     def location(self) -> str:
+        if self.file is None and self.line is None:
+            return "plyspec"                   # a command-line input, not a place in a file
         parts = [self.file or "<spec>"]
         if self.line is not None:
             parts.append(str(self.line))

@@ -32,3 +32,12 @@ def parse_sets(pairs) -> dict:
 def print_json(obj) -> None:
     json.dump(obj, sys.stdout, default=str)
     sys.stdout.write("\n")
+
+
+def number_text(value) -> str:
+    """A value for people: `-` for none, whole floats without `.0`, else `%g`."""
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -1,0 +1,96 @@
+"""`plyspec match SPEC --agent A --agent B [--games N]`: play games between agents and
+print a table (or with `--json` one object) of wins, draws, losses, mean return and time
+per move for each agent.  Agents rotate through the seats from game to game; chance
+outcomes and random agents follow `--seed`, so a match can be replayed exactly."""
+from __future__ import annotations
+
+import sys
+
+from framework.cli.common import add_set_option, number_text, parse_sets, print_json
+
+AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabeta:depth=4, "
+              "mcts:iterations=1000, expectimax:depth=3, maxn:time=0.5 (one per player, in seat order)")
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "match", help="play games between agents and tally wins, draws and losses",
+        description="Play --games games of SPEC between the given agents (one --agent per "
+                    "player; they take turns in each seat) and report, per agent, wins, draws, "
+                    "losses, mean return and seconds per move.  " + AGENT_HELP + ".")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--agent", action="append", required=True, metavar="AGENT", help=AGENT_HELP)
+    p.add_argument("--games", type=_positive, default=10, metavar="N", help="games to play (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="seed for chance and random agents (default 0)")
+    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
+                   help="time per move for a searcher agent given no depth, time, nodes or "
+                        "iterations (default 1.0)")
+    p.add_argument("--max-plies", type=_positive, metavar="N",
+                   help="stop a game after N plies and count it unfinished (default: the spec's "
+                        "max_length, else 10,000)")
+    add_set_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
+    p.set_defaults(func=run)
+
+
+def _positive(text: str) -> int:
+    import argparse
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def run(args) -> int:
+    from framework import load
+    from framework.agents import parse_agent
+    from framework.errors import SpecError
+    from framework.match import run_match
+    game = load(args.spec, **parse_sets(args.set))
+    agents = [parse_agent(text) for text in args.agent]
+    if len(agents) != game.num_players:
+        raise SpecError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
+                        hint="give one --agent per player, in seat order")
+    if any(a.is_human for a in agents):
+        raise SpecError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
+
+    def progress(i, record):
+        if args.quiet:
+            return
+        if record.returns is None:
+            outcome = "unfinished"
+        else:
+            outcome = ", ".join(f"{agents[a].text} {number_text(record.returns[seat])}"
+                                for seat, a in enumerate(record.seats))
+        print(f"game {i + 1}/{args.games}: {record.plies} plies; {outcome}", file=sys.stderr, flush=True)
+
+    try:
+        tallies, records = run_match(game, agents, args.games, seed=args.seed, max_plies=args.max_plies,
+                                     move_time=args.move_time, progress=progress)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print_json({"spec": args.spec, "game": game.name, "options": game.options, "games": args.games,
+                    "seed": args.seed, "agents": [t.to_json() for t in tallies],
+                    "results": [{"seats": [agents[a].text for a in r.seats],
+                                 "returns": None if r.returns is None else list(r.returns),
+                                 "plies": r.plies} for r in records]})
+    else:
+        _print_table(game, args, tallies)
+    return 0
+
+
+def _print_table(game, args, tallies) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{game.name}: {args.games} game(s), seed {args.seed}")
+    table.add_column("agent", no_wrap=True, min_width=max(len(t.agent) for t in tallies))
+    for column in ("wins", "draws", "losses", "unfinished", "mean return", "s/move"):
+        table.add_column(column, justify="right")
+    for t in tallies:
+        row = t.to_json()
+        table.add_row(t.agent, str(t.wins), str(t.draws), str(t.losses), str(t.unfinished),
+                      number_text(row["mean_return"]), f"{row['seconds_per_move']:.3f}")
+    Console().print(table)

@@ -1,0 +1,120 @@
+"""`plyspec play SPEC`: play a game in the terminal against the computer.
+
+You take the seat(s) given by `--as` (default: the first player); every other seat is
+played by `--ai` (default: the searcher `plyspec solve` would pick, thinking for
+`--move-time` seconds).  At your turn type an action in the text the game prints
+(`place(1,2)`, `roll`, `move(0,0)`...), `?` for the legal actions, `hint` for the
+computer's suggestion, or `quit`.  Chance outcomes are drawn with `--seed`.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+
+from framework.cli.common import add_set_option, number_text, parse_sets
+from framework.errors import SpecError, did_you_mean
+
+HELP = "type an action as printed, `?` for the legal actions, `hint` for a suggestion, `quit` to stop"
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "play", help="play a game against the computer in the terminal",
+        description=__doc__.split("\n\n", 1)[1].replace("`", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--as", dest="seats", action="append", metavar="PLAYER",
+                   help="the player you play (a name from the spec; repeat for several; default: "
+                        "the first player)")
+    p.add_argument("--ai", metavar="AGENT",
+                   help="the computer's agent, e.g. alphabeta:depth=6, mcts:iterations=2000, random "
+                        "(see `plyspec match --help`; default: the searcher `solve` picks)")
+    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
+                   help="the computer's time per move when its agent has no budget (default 1.0)")
+    p.add_argument("--seed", type=int, default=0, help="seed for chance outcomes (default 0)")
+    add_set_option(p)
+    p.set_defaults(func=run)
+
+
+class _Quit(Exception):
+    """The human stopped the game."""
+
+
+class Human:
+    """Reads moves from stdin; `hint` asks `advisor` for a suggestion."""
+
+    is_human = True
+
+    def __init__(self, advisor, read=input, write=print):
+        self.advisor, self.read, self.write = advisor, read, write
+
+    def choose(self, game, state, *, move_time=None):
+        self.write(f"\n{state}")
+        name = game.player_names[state.player()]
+        while True:
+            try:
+                text = self.read(f"{name}> ").strip()
+            except EOFError:
+                raise _Quit from None
+            if text in ("quit", "exit", "q"):
+                raise _Quit
+            if text in ("?", "help", ""):
+                self.write("legal: " + "  ".join(game.action_text(a) for a in state.actions()))
+                self.write(HELP)
+                continue
+            if text == "hint" and self.advisor is None:
+                self.write("no hint: there is no computer player in a one-player game")
+                continue
+            if text == "hint":
+                suggestion = self.advisor.choose(game, state, move_time=move_time)
+                self.write(f"hint: {game.action_text(suggestion)}")
+                continue
+            try:
+                return game.parse_action(state, text)
+            except SpecError as err:
+                self.write(f"{err.message}" + (f" ({err.hint})" if err.hint else ""))
+
+
+def run(args) -> int:
+    from framework import load
+    from framework.agents import parse_agent
+    from framework.cli.solve_cmd import default_algorithm
+    from framework.match import play_game
+
+    game = load(args.spec, **parse_sets(args.set))
+    if game.num_players == 1:
+        computer = None
+    else:
+        computer = parse_agent(args.ai or default_algorithm(game)).seeded(args.seed)
+    seats = set()
+    for name in args.seats or [game.player_names[0]]:
+        if name not in game.player_names:
+            raise SpecError(f"{game.name} has no player {name!r}",
+                            hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
+        seats.add(game.player_names.index(name))
+    human = Human(computer)
+    seated = [human if p in seats else computer for p in range(game.num_players)]
+
+    def report(state, action, mover):
+        if mover < 0:
+            print(f"chance: {game.action_text(action)}")
+        elif mover not in seats:
+            last = getattr(computer, "last", None)
+            detail = f"  (value {number_text(last.value)}, {last.stats.nodes:,} nodes)" if last else ""
+            print(f"{game.player_names[mover]} plays {game.action_text(action)}{detail}")
+
+    print(f"{game.name}: you play {', '.join(game.player_names[p] for p in sorted(seats))}; {HELP}")
+    try:
+        record = play_game(game, seated, random.Random(args.seed), move_time=args.move_time,
+                           on_move=report)
+    except (_Quit, KeyboardInterrupt):
+        print("\ngame abandoned")
+        return 0
+    print(f"\n{record.final}")
+    if record.returns is None:
+        print(f"stopped after {record.plies} plies without an end")
+        return 0
+    best = max(record.returns)
+    winners = [name for name, v in zip(game.player_names, record.returns) if v == best]
+    print("draw" if len(winners) > 1 else f"{winners[0]} wins")
+    return 0
