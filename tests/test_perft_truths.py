@@ -102,3 +102,52 @@ def test_othello_pass_is_a_ply():
             assert not st.terminal_test() and st.result("pass").player() != st.player()
         stack.extend(st.result(a) for a in st.actions())
     assert seen_pass
+
+
+def _complete_games(state):
+    """Terminal states reached by every complete game from `state`, with their ply."""
+    stack = [(state, 0)]
+    while stack:
+        s, ply = stack.pop()
+        if s.terminal_test():
+            yield s, ply
+            continue
+        stack.extend((s.result(a), ply + 1) for a in s.actions())
+
+
+def test_tictactoe_positions_up_to_symmetry_and_short_games():
+    game = load("tictactoe.yaml")
+    seen, stack = set(), [game.initial_state()]
+    while stack:
+        s = stack.pop()
+        if s not in seen:
+            seen.add(s)
+            stack.extend(s.result(a) for a in s.actions())
+    classes = {min(game.symmetries(s)) for s in seen}
+    assert len(seen) == 5478 and len(classes) == 765
+    assert sum(ply == 5 for _, ply in _complete_games(game.initial_state())) == 1440
+
+
+def test_three_player_tictactoe_outcomes():
+    from collections import Counter
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def games_by_outcome(state):          # over the DAG of positions: every path is one game
+        if state.terminal_test():
+            return Counter({state.returns(): 1})
+        return sum((games_by_outcome(state.result(a)) for a in state.actions()), Counter())
+
+    outcomes = games_by_outcome(load("tictactoe3.yaml").initial_state())
+    assert outcomes == {(1, 0, 0): 17_280, (0, 1, 0): 31_968, (0, 0, 1): 31_968, (0, 0, 0): 264_384}
+    assert sum(outcomes.values()) == 345_600
+
+
+def test_othello_4x4_is_a_white_win_by_8_after_every_black_opening():
+    from framework.search import alphabeta
+    game = load("othello.yaml", size=4)
+    root = game.initial_state()
+    assert alphabeta.search(game, root).value == -8            # Black to move loses by 8
+    openings = root.actions()
+    assert len(openings) == 4
+    assert [alphabeta.search(game, root.result(a)).value for a in openings] == [8, 8, 8, 8]
