@@ -154,3 +154,18 @@ def test_objects_of_the_wrong_type_are_refused(tmp_path):
     text = assert_spec_error(tmp_path / "bad.yaml", spec, "init: [At(A)]", "init: [At(Low)]",
                              "8:11", "object `Low` is a level, `At` expects a place here")
     assert text.splitlines()[2].count("^") == 3
+
+
+@pytest.mark.parametrize("blocks,length", [(3, 6), (4, 8)])
+def test_inverting_a_tower_takes_the_published_number_of_actions(tmp_path, blocks, length):
+    names = "ABCD"[:blocks]
+    text = (PROBLEMS / "blocks.yaml").read_text()
+    text = text[:text.index("objects:")] + f"objects: {{block: [{', '.join(names)}]}}\n" + \
+        text[text.index("predicates:"):text.index("init:")]
+    tower = [f"On({upper}, {lower})" for lower, upper in zip(names, names[1:])]      # B on A, C on B ...
+    inverted = [f"On({lower}, {upper})" for lower, upper in zip(names, names[1:])]   # A on B, B on C ...
+    init = tower + [f"OnTable({names[0]})", f"Clear({names[-1]})", "HandEmpty"]
+    text += "init: [" + ", ".join(init) + "]\ngoal: [" + ", ".join(inverted) + "]\n"
+    path = tmp_path / "tower.yaml"
+    path.write_text(text)
+    assert len(solve(planners.load(path))) == length
