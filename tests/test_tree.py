@@ -10,7 +10,7 @@ import framework
 from framework.cli import main
 from framework.perft import tree_size
 from framework.search import minimax
-from framework.search.trace import TreeTooBig, trace
+from framework.search.lecture_tree import TreeTooBig, trace
 from tests.conftest import SPECS
 from tests.explicit_tree import explicit_tree_game, negamax_value, uniform_tree
 

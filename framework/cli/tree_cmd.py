@@ -42,7 +42,7 @@ def add_parser(sub):
 def run(args) -> int:
     from framework import load
     from framework.errors import SpecError
-    from framework.search.trace import TreeTooBig, trace
+    from framework.search.lecture_tree import TreeTooBig, trace
     game = load(args.spec, **parse_sets(args.set))
     state = game.initial_state()
     for text in args.moves.split():

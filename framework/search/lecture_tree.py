@@ -1,4 +1,4 @@
-"""Record the whole tree of a plain minimax or alpha-beta search, for teaching.
+"""Record the whole tree of a textbook minimax or alpha-beta search, to draw it in a lecture.
 
 `trace(game, state, depth=..., algorithm="alphabeta")` searches like the textbook
 algorithm (no table, no move ordering: children in the game's action order) and returns
@@ -6,7 +6,10 @@ the root `TreeNode`.  Every node records the action that led to it, the player t
 its value, and for alpha-beta the window (alpha, beta) it was entered with and the actions
 whose subtrees were cut off.  Values and windows are shown from the root player's point
 of view (MAX = the player to move at the root), as a lecture draws them; the search itself
-is negamax.  `framework.cli.tree_cmd` draws the result as text, Graphviz DOT or SVG.
+is negamax.  `plyspec tree` (framework.cli.tree_cmd) draws the result as text, Graphviz
+DOT or SVG.  To inspect what the enhanced alpha-beta does (table answers, null-window
+re-searches, iterations), record it instead with `alphabeta.search(..., trace=TreeTrace())`
+or `plyspec solve --tree FILE` (framework.search.trace).
 
 A tree is for reading, so its size is capped (`max_nodes`, default 2,000, and at most
 `MAX_DEPTH` plies deep): a bigger tree raises `TreeTooBig` before anything is drawn.
