@@ -30,6 +30,8 @@ _SHIFT_DIRECTIONS = ("orthogonal", "diagonal", "queen", "king")
 MAX_SPECIALISED_PLAYERS = 4
 # a table indexed by a whole bitboard is built when the board spans at most this many bits
 TABLE_BITS = 12
+# larger bitboards are read by tables of this many bits at a time
+CHUNK_BITS = 8
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -297,7 +299,10 @@ class Compiler:
         if f == "slide":
             return f"slide(RAYS_{self.kinds[id(a[2])][1]}[{e(1)}], {self.value_mask(a[3], env)})"
         if f == "between":
-            return (f"between(RAYS_{self.kinds[id(a[2])][1]}[{e(1)}], {self.value_mask(a[3], env)}, "
+            dirs = self.kinds[id(a[2])][1]
+            if dirs in _SHIFT_DIRECTIONS and not self.cell_guarded(a[1]):
+                return self.ray_runs(dirs, e(1), self.value_mask(a[3], env), self.value_mask(a[4], env))
+            return (f"between(RAYS_{dirs}[{e(1)}], {self.value_mask(a[3], env)}, "
                     f"{self.value_mask(a[4], env)})")
         if f == "drop":
             # the lowest empty cell of the column: its highest empty bit (-1 when full)
@@ -351,6 +356,30 @@ class Compiler:
     def board_bits(self):
         """Bits a bitboard can use (its highest cell + 1)."""
         return self.tables.cells[-1] + 1
+
+    def ray_runs(self, dirs, cell, inner, outer):
+        """between(board, cell, dirs, inner, outer) by shifting the cell's bit along each
+        direction (a bit that leaves the board is in neither mask, so the walk stops)."""
+        name = f"_between_{dirs}"
+        if name not in self.helpers:
+            lines = [f"def {name}(c, inner, outer):",
+                     f'    """The inner cells in unbroken {dirs} runs from cell c that an outer cell closes."""',
+                     "    bit = 1 << c",
+                     "    caught = 0"]
+            for dx, dy in DIRECTION_SETS[dirs]:
+                delta = dx + dy * self.tables.stride
+                step = f"<< {delta}" if delta > 0 else f">> {-delta}"
+                lines += [f"    x = bit {step} & inner    # step ({dx}, {dy})",
+                          "    if x:",
+                          "        run = 0",
+                          "        while x & inner:",
+                          "            run |= x",
+                          f"            x = x {step}",
+                          "        if x & outer:",
+                          "            caught |= run"]
+            lines.append("    return caught")
+            self.helpers[name] = "\n".join(lines) + "\n"
+        return f"{name}({cell}, {inner}, {outer})"
 
     def ray_ends(self, dirs, inner, outer):
         """Mask of the cells from which a ray of `dirs` crosses one or more `inner` cells and
@@ -566,11 +595,12 @@ class Compiler:
 
     def cells_table(self):
         """[(table, shift, width mask)]: the (col, row) tuples of a cell mask by table lookups
-        of TABLE_BITS bits each."""
+        of at most TABLE_BITS bits (CHUNK_BITS each on larger boards)."""
         nbits = self.board_bits()
         chunks = []
-        for j, low in enumerate(range(0, nbits, TABLE_BITS)):
-            width = min(TABLE_BITS, nbits - low)
+        step = TABLE_BITS if nbits <= TABLE_BITS else CHUNK_BITS
+        for j, low in enumerate(range(0, nbits, step)):
+            width = min(step, nbits - low)
             name = f"_CELLS{j}" if nbits > TABLE_BITS else "_CELLS"
             if name not in self.helpers:
                 self.helpers[name] = (f"# {name}[m]: the (col, row) of each cell of bitboard m"
