@@ -296,14 +296,12 @@ class Compiler:
             return self.value_mask(a[1], env)
         if f == "neighbors":
             return f"NEIGHBORS_{self.kinds[id(a[1])][1]}[{e(0)}]"
-        if f == "slide":
-            return f"slide(RAYS_{self.kinds[id(a[2])][1]}[{e(1)}], {self.value_mask(a[3], env)})"
-        if f == "between":
+        if f in ("slide", "between"):
             dirs = self.kinds[id(a[2])][1]
-            if dirs in _SHIFT_DIRECTIONS and not self.cell_guarded(a[1]):
-                return self.ray_runs(dirs, e(1), self.value_mask(a[3], env), self.value_mask(a[4], env))
-            return (f"between(RAYS_{dirs}[{e(1)}], {self.value_mask(a[3], env)}, "
-                    f"{self.value_mask(a[4], env)})")
+            masks = [self.value_mask(m, env) for m in a[3:]]
+            if dirs in _SHIFT_DIRECTIONS:
+                return self.ray_walk("reach" if f == "slide" else "runs", dirs, e(1), *masks)
+            return f"{f}(RAYS_{dirs}[{e(1)}], {', '.join(masks)})"
         if f == "drop":
             # the lowest empty cell of the column: its highest empty bit (-1 when full)
             return f"((COLUMN_MASKS[{e(1)}] & ~{self.occupied()}).bit_length() - 1)"
@@ -357,29 +355,35 @@ class Compiler:
         """Bits a bitboard can use (its highest cell + 1)."""
         return self.tables.cells[-1] + 1
 
-    def ray_runs(self, dirs, cell, inner, outer):
-        """between(board, cell, dirs, inner, outer) by shifting the cell's bit along each
-        direction (a bit that leaves the board is in neither mask, so the walk stops)."""
-        name = f"_between_{dirs}"
+    def ray_walk(self, kind, dirs, cell, *masks):
+        """slide(...) ("reach": the cells of `through` along each ray from the cell until
+        the first other cell) or between(...) ("runs": the inner cells in unbroken runs from
+        the cell that an outer cell closes), by shifting the cell's bit one step at a time
+        along each direction; a bit that leaves the board is in no mask, so a walk stops."""
+        name = f"_{'slide' if kind == 'reach' else 'between'}_{dirs}"
         if name not in self.helpers:
-            lines = [f"def {name}(c, inner, outer):",
-                     f'    """The inner cells in unbroken {dirs} runs from cell c that an outer cell closes."""',
+            walk = "through" if kind == "reach" else "inner"
+            lines = [f"def {name}(c, {', '.join(['through'] if kind == 'reach' else ['inner', 'outer'])}):",
+                     f'    """{"Cells of through" if kind == "reach" else "Inner cells"} along each {dirs} ray from c'
+                     f'{" up to the first other cell" if kind == "reach" else " in a run an outer cell closes"}."""',
+                     "    if c < 0:",
+                     "        return 0",
                      "    bit = 1 << c",
-                     "    caught = 0"]
+                     f"    {kind} = 0"]
             for dx, dy in DIRECTION_SETS[dirs]:
                 delta = dx + dy * self.tables.stride
                 step = f"<< {delta}" if delta > 0 else f">> {-delta}"
-                lines += [f"    x = bit {step} & inner    # step ({dx}, {dy})",
+                lines += [f"    x = bit {step} & {walk}    # step ({dx}, {dy})",
                           "    if x:",
                           "        run = 0",
-                          "        while x & inner:",
+                          f"        while x & {walk}:",
                           "            run |= x",
-                          f"            x = x {step}",
-                          "        if x & outer:",
-                          "            caught |= run"]
-            lines.append("    return caught")
+                          f"            x = x {step}"]
+                lines += ["        reach |= run"] if kind == "reach" else ["        if x & outer:",
+                                                                         "            runs |= run"]
+            lines.append(f"    return {kind}")
             self.helpers[name] = "\n".join(lines) + "\n"
-        return f"{name}({cell}, {inner}, {outer})"
+        return f"{name}({cell}, {', '.join(masks)})"
 
     def ray_ends(self, dirs, inner, outer):
         """Mask of the cells from which a ray of `dirs` crosses one or more `inner` cells and
