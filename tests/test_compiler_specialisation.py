@@ -71,8 +71,9 @@ def connect_reference(w, h, k, depth):
     return reference_perft(({}, 0), depth, terminal, moves, play)
 
 
-def othello_reference(size, depth):
-    """Othello with a forced pass as a ply and a game over when neither side can move."""
+def othello_rules(size):
+    """(start, terminal, moves, play) of Othello with a forced pass as a ply and a game
+    over when neither side can move: state = (dict cell -> player, player to move)."""
     def flips(cells, c, p):
         out = []
         for dx, dy in QUEEN:
@@ -107,7 +108,12 @@ def othello_reference(size, depth):
         return new, 1 - p
     h = size // 2
     start = {(h - 1, h - 1): 1, (h, h): 1, (h, h - 1): 0, (h - 1, h): 0}
-    return reference_perft((start, 0), depth, terminal, moves, play)
+    return (start, 0), terminal, moves, play
+
+
+def othello_reference(size, depth):
+    start, terminal, moves, play = othello_rules(size)
+    return reference_perft(start, depth, terminal, moves, play)
 
 
 @pytest.mark.parametrize("m,n,k,depth", [(4, 3, 3, 5), (3, 4, 3, 5), (4, 4, 3, 4), (3, 3, 2, 5), (5, 2, 4, 5)])
@@ -141,6 +147,27 @@ def test_othello_move_counts_match_the_legal_actions():
             n = 0 if acts == ["pass"] else len(acts)
             assert moves(s[0], s[1], s[2]) == n and can_move(s[0], s[1], s[2]) == (n > 0)
             s = s.result(rng.choice(acts))
+
+
+@pytest.mark.parametrize("size", [8, 6])
+def test_othello_boards_match_the_reference_move_by_move(size):
+    """Flips (shifts of the placed disc) and move lists (shifts of whole boards) against
+    plain ray walks, through whole random games."""
+    game = load("othello.yaml", size=size)
+    cell_of = game.state_class._namespace["CELL_OF"]
+    start, terminal, moves, play = othello_rules(size)
+    rng = random.Random(size)
+    for _ in range(10):
+        s, ref = game.initial_state(), start
+        while True:
+            board = {c: p for c in cell_of for p in (0, 1) if s[p] >> cell_of[c] & 1}
+            assert board == ref[0] and s.player() == ref[1]
+            assert s.terminal_test() == terminal(ref)
+            if s.terminal_test():
+                break
+            assert sorted(s.actions(), key=str) == sorted(moves(ref), key=str)
+            move = rng.choice(s.actions())
+            s, ref = s.result(move), play(ref, move)
 
 
 SPEC_FILES = sorted(p.name for p in SPECS.iterdir() if p.suffix in (".yaml", ".game"))
