@@ -198,6 +198,9 @@ class Compiler:
 
     def x_Binary(self, node, env):
         op = node.op
+        emptiness = self.emptiness(node, env)
+        if emptiness:
+            return emptiness
         if op in ("and", "or"):
             return f"({self.expr(node.left, env)} {op} {self.expr(node.right, env)})"
         if op in ("in", "notin"):
@@ -216,6 +219,29 @@ class Compiler:
         if op == "/":
             return f"_div({left}, {right}, '/')"
         return f"({left} {op} {right})"
+
+    def emptiness(self, node, env):
+        """`size(S) == 0` (or != 0, > 0, ...) where S can say whether it is empty more
+        cheaply than it can be built: a slide is empty when no first step is possible."""
+        if not (isinstance(node.left, ast.Call) and node.left.func == "size" and isinstance(node.right, ast.Num)):
+            return None
+        empty = {("==", 0): True, ("<", 1): True, ("<=", 0): True,
+                 ("!=", 0): False, (">", 0): False, (">=", 1): False}.get((node.op, node.right.value))
+        code = self.any_cell(node.left.args[0], env) if empty is not None else None
+        return code and f"({code} {'==' if empty else '!='} 0)"
+
+    def any_cell(self, node, env):
+        """A mask that is non-zero exactly when the cell set `node` is non-empty, when
+        cheaper than the set itself (else None)."""
+        if isinstance(node, ast.Call) and node.func == "slide":
+            return f"(NEIGHBORS_{self.kinds[id(node.args[2])][1]}[{self.expr(node.args[1], env)}] & " \
+                   f"{self.value_mask(node.args[3], env)})"
+        if isinstance(node, ast.Cond):
+            then, else_ = self.any_cell(node.then, env), self.any_cell(node.else_, env)
+            if then or else_:
+                return f"({then or self.expr(node.then, env)} if {self.expr(node.test, env)} " \
+                       f"else {else_ or self.expr(node.else_, env)})"
+        return None
 
     def compare(self, node, env):
         op = node.op

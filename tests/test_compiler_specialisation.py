@@ -116,6 +116,38 @@ def othello_reference(size, depth):
     return reference_perft(start, depth, terminal, moves, play)
 
 
+def isolation_reference(size, depth):
+    """Queen-move Isolation: first moves anywhere open, then slides through open cells;
+    over when either player has no move.  state = (closed cells, tokens, player to move)."""
+    def targets(s, p):
+        closed, tokens, _ = s
+        open_cells = {(x, y) for x in range(size) for y in range(size)} - closed
+        if tokens[p] is None:
+            return open_cells
+        out = set()
+        for dx, dy in QUEEN:
+            x, y = tokens[p]
+            while (x + dx, y + dy) in open_cells:
+                x, y = x + dx, y + dy
+                out.add((x, y))
+        return out
+
+    def terminal(s):
+        return not targets(s, 0) or not targets(s, 1)
+
+    def play(s, to):
+        closed, tokens, p = s
+        return closed | {to}, tokens[:p] + (to,) + tokens[p + 1:], 1 - p
+    return reference_perft((frozenset(), (None, None), 0), depth, terminal,
+                           lambda s: sorted(targets(s, s[2])), play)
+
+
+@pytest.mark.parametrize("size,depth", [(3, 9), (4, 5), (5, 3)])
+def test_isolation_perft_matches_reference(size, depth):
+    s = load("isolation.yaml", size=size).initial_state()
+    assert perft(s, depth) == isolation_reference(size, depth)
+
+
 @pytest.mark.parametrize("m,n,k,depth", [(4, 3, 3, 5), (3, 4, 3, 5), (4, 4, 3, 4), (3, 3, 2, 5), (5, 2, 4, 5)])
 def test_mnk_perft_matches_reference(m, n, k, depth):
     text = (SPECS / "tictactoe.yaml").read_text().replace("symmetries: all", "")   # rectangles too
