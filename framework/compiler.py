@@ -503,10 +503,17 @@ class Compiler:
             out(f"v_{name} = {new}")
             target = f"v_{name}"
         else:
-            idx = self.fresh("i")
-            out(f"{idx} = {self.expr(t.index, env)}")
+            idx = self.expr(t.index, env)
+            if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
+                slot = self.fresh("i")
+                out(f"{slot} = {idx}")
+                idx = slot
             new = {"=": value, "+=": f"v_{name}[{idx}] + {value}", "-=": f"v_{name}[{idx}] - {value}"}[e.op]
-            out(f"v_{name} = set_item(v_{name}, {idx}, {new})")
+            if idx.isdigit():
+                items = [new if j == int(idx) else f"v_{name}[{j}]" for j in range(var.size)]
+                out(f"v_{name} = ({', '.join(items)},)")
+            else:
+                out(f"v_{name} = set_item(v_{name}, {idx}, {new})")
             target = f"v_{name}[{idx}]"
         if var.type == "int" and not (isinstance(e.value, ast.Num) and e.op == "="):
             out(f"if not {var.lo} <= {target} <= {var.hi}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
