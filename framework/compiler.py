@@ -950,13 +950,16 @@ class Compiler:
         else:
             out(f"turn = {turn_rule}")
         child = self.sig_with_mover("turn")
-        terminal = self.child_terminal() if frame else f"_terminal({child})"
+        terminal, exact = self.child_terminal() if frame else (f"_terminal({child})", True)
+        if not exact:
+            out("# terminal: the tests that read what this move wrote (the others failed in the parent)")
         out(f"return _new(State, ({child}{', None' if self.has_chance else ''}, {terminal}))")
 
     def child_terminal(self):
-        """The successor's terminal test given that the parent's failed: a disjunct of the
-        terminal (or goal) condition that reads no field the effects wrote is still false.
-        Should the parent be terminal after all, the whole test is made."""
+        """(code, exact): the successor's terminal test given that the parent's failed: a
+        disjunct of the terminal (or goal) condition that reads no field the effects wrote
+        is still false (exact: none was left out).  Should the parent be terminal after all,
+        the whole test is made."""
         saved = self.mover_const, self.mover_code
         self.mover_const, self.mover_code = None, "turn"
         kept, exact = [], True
@@ -972,7 +975,7 @@ class Compiler:
         self.mover_const, self.mover_code = saved
         if not exact:
             kept.append(f"(terminal and _terminal({self.sig_with_mover('turn')}))")
-        return " or ".join(kept) or "False"
+        return " or ".join(kept) or "False", exact
 
     def disjuncts(self, node):
         if node is None:
