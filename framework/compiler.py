@@ -6,7 +6,14 @@ tuples), the player to move, the pending chance action (games with chance only) 
 cached terminal flag.  Board vocabulary is lowered to bit operations (line-of-k by
 shift-and, cells-of-value masks, precomputed neighbour and ray tables), and action
 generation iterates over the set bits of a precondition's cell mask instead of testing
-every cell.  Every name the spec chose appears in the source only with a prefix
+every cell (or takes a whole tuple of actions from a table indexed by the mask).
+
+State.actions() and State.result() carry the legal-action code and the effects inline,
+written once per player when they read the mover (so `board[c] = mover` names one
+bitboard).  result() knows which fields each move writes and, as its parent was not
+terminal, tests only the terminal disjuncts that read one of them.  Rays along one-step
+directions (slide, between, Othello's move generation) are walked by shifting bits by a
+fixed distance, which the spare column of every row keeps from wrapping.  Every name the spec chose appears in the source only with a prefix
 (`v_` variables, `p_` parameters, `q_` bound variables, `b_` bitboards), and no text of the
 spec is ever placed in the source: symbols and names travel as data.
 """
