@@ -6,13 +6,21 @@ tuples), the player to move, the pending chance action (games with chance only) 
 cached terminal flag.  Board vocabulary is lowered to bit operations (line-of-k by
 shift-and, cells-of-value masks, precomputed neighbour and ray tables), and action
 generation iterates over the set bits of a precondition's cell mask instead of testing
-every cell.  Every name the spec chose appears in the source only with a prefix
+every cell (or takes a whole tuple of actions from a table indexed by the mask).
+
+State.actions() and State.result() carry the legal-action code and the effects inline,
+written once per player when they read the mover (so `board[c] = mover` names one
+bitboard).  result() knows which fields each move writes and, as its parent was not
+terminal, tests only the terminal disjuncts that read one of them.  Rays along one-step
+directions (slide, between, Othello's move generation) are walked by shifting bits by a
+fixed distance, which the spare column of every row keeps from wrapping.  Every name the spec chose appears in the source only with a prefix
 (`v_` variables, `p_` parameters, `q_` bound variables, `b_` bitboards), and no text of the
 spec is ever placed in the source: symbols and names travel as data.
 """
 from __future__ import annotations
 
 import math
+import re
 
 from framework import ast, runtime
 from framework.checker import Checked, DIRECTION_SETS
@@ -22,6 +30,16 @@ UNSET_TURN = -2
 # builtins that are a fixed pattern over their compiled arguments
 _CALL_TEMPLATES = {"size": "{0}.bit_count()", "col": "COL[{0}]", "row": "ROW[{0}]",
                    "cell": "CELL({0}, {1})", "opponent": "(1 - {0})"}
+# direction sets whose steps are one cell, so a step is a shift by a fixed bit distance
+# (the spare column of every row then stops a shift from wrapping into the next row)
+_SHIFT_DIRECTIONS = ("orthogonal", "diagonal", "queen", "king")
+# per-mover code is written once for each player up to this many players
+MAX_SPECIALISED_PLAYERS = 4
+# a table indexed by a whole bitboard is built when the board spans at most this many bits
+TABLE_BITS = 12
+# larger bitboards are read by tables of this many bits at a time
+CHUNK_BITS = 8
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class _Source:
@@ -58,6 +76,8 @@ class Compiler:
         self.param_ranges = {}
         self.single = len(c.actions) == 1
         self.vars = {v.name: v for v in c.variables}
+        self.mover_const = None       # the player to move, while writing code for one mover
+        self.mover_code = "mover"     # how the code being written names the player to move
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)
@@ -82,13 +102,29 @@ class Compiler:
         return f"({', '.join(masks)},)[{self.value(node, env)}]"
 
     def const_value(self, node):
-        """Index of a constant board value (a value or player name), else None."""
+        """Index of a constant board value (a value or a constant player), else None."""
         if isinstance(node, ast.Name):
             kind = self.kinds.get(id(node))
             if kind and kind[0] == "value":
                 return kind[1]
-            if kind and kind[0] == "player" and self.player_value:
-                return self.player_value[kind[1]]
+        player = self.player_const(node)
+        if player is not None and self.player_value:
+            return self.player_value[player]
+        return None
+
+    def player_const(self, node):
+        """Index of the player an expression names when it is known while compiling: a
+        player name, `mover` in code written for one mover, next/opponent of those."""
+        if isinstance(node, ast.Name):
+            kind = self.kinds.get(id(node))
+            if kind and kind[0] == "player":
+                return kind[1]
+            if kind and kind[0] == "mover":
+                return self.mover_const
+        if isinstance(node, ast.Call) and node.func in ("next", "opponent") and len(node.args) == 1:
+            inner = self.player_const(node.args[0])
+            if inner is not None:
+                return (inner + 1) % self.n if node.func == "next" else 1 - inner
         return None
 
     def value(self, node, env):
@@ -124,7 +160,7 @@ class Compiler:
         if kind == "none":
             return "-1"
         if kind == "mover":
-            return "mover"
+            return self.mover_code if self.mover_const is None else str(self.mover_const)
         if kind == "me":
             return "me"
         if kind == "player":
@@ -169,6 +205,9 @@ class Compiler:
 
     def x_Binary(self, node, env):
         op = node.op
+        emptiness = self.emptiness(node, env)
+        if emptiness:
+            return emptiness
         if op in ("and", "or"):
             return f"({self.expr(node.left, env)} {op} {self.expr(node.right, env)})"
         if op in ("in", "notin"):
@@ -187,6 +226,29 @@ class Compiler:
         if op == "/":
             return f"_div({left}, {right}, '/')"
         return f"({left} {op} {right})"
+
+    def emptiness(self, node, env):
+        """`size(S) == 0` (or != 0, > 0, ...) where S can say whether it is empty more
+        cheaply than it can be built: a slide is empty when no first step is possible."""
+        if not (isinstance(node.left, ast.Call) and node.left.func == "size" and isinstance(node.right, ast.Num)):
+            return None
+        empty = {("==", 0): True, ("<", 1): True, ("<=", 0): True,
+                 ("!=", 0): False, (">", 0): False, (">=", 1): False}.get((node.op, node.right.value))
+        code = self.any_cell(node.left.args[0], env) if empty is not None else None
+        return code and f"({code} {'==' if empty else '!='} 0)"
+
+    def any_cell(self, node, env):
+        """A mask that is non-zero exactly when the cell set `node` is non-empty, when
+        cheaper than the set itself (else None)."""
+        if isinstance(node, ast.Call) and node.func == "slide":
+            return f"(NEIGHBORS_{self.kinds[id(node.args[2])][1]}[{self.expr(node.args[1], env)}] & " \
+                   f"{self.value_mask(node.args[3], env)})"
+        if isinstance(node, ast.Cond):
+            then, else_ = self.any_cell(node.then, env), self.any_cell(node.else_, env)
+            if then or else_:
+                return f"({then or self.expr(node.then, env)} if {self.expr(node.test, env)} " \
+                       f"else {else_ or self.expr(node.else_, env)})"
+        return None
 
     def compare(self, node, env):
         op = node.op
@@ -255,6 +317,8 @@ class Compiler:
         f = node.func
         a = node.args
         e = lambda i: self.expr(a[i], env)
+        if f in ("next", "opponent") and self.player_const(node) is not None:
+            return str(self.player_const(node))
         if f == "line":
             return self.line(self.value_mask(a[2], env), a[1], env)
         if f == "full":
@@ -265,15 +329,18 @@ class Compiler:
             return self.value_mask(a[1], env)
         if f == "neighbors":
             return f"NEIGHBORS_{self.kinds[id(a[1])][1]}[{e(0)}]"
-        if f == "slide":
-            return f"slide(RAYS_{self.kinds[id(a[2])][1]}[{e(1)}], {self.value_mask(a[3], env)})"
-        if f == "between":
-            return (f"between(RAYS_{self.kinds[id(a[2])][1]}[{e(1)}], {self.value_mask(a[3], env)}, "
-                    f"{self.value_mask(a[4], env)})")
+        if f in ("slide", "between"):
+            dirs = self.kinds[id(a[2])][1]
+            masks = [self.value_mask(m, env) for m in a[3:]]
+            if dirs in _SHIFT_DIRECTIONS:
+                return self.ray_walk("reach" if f == "slide" else "runs", dirs, e(1), *masks)
+            return f"{f}(RAYS_{dirs}[{e(1)}], {', '.join(masks)})"
         if f == "drop":
-            return f"_drop(COLUMN_MASKS[{e(1)}] & ~{self.occupied()})"
+            # the lowest empty cell of the column: its highest empty bit (-1 when full)
+            return f"((COLUMN_MASKS[{e(1)}] & ~{self.occupied()}).bit_length() - 1)"
         if f in ("moves", "can_move"):
-            return f"{'len' if f == 'moves' else 'bool'}(_legal({self.sig_with_mover(e(0))}))"
+            self.legal_helpers.add(f)
+            return f"_{f}({self.sig_with_mover(e(0))})"
         if f == "next":
             return f"(({e(0)} + 1) % {self.n})"
         if f in ("abs", "len", "sum", "min", "max"):
@@ -284,18 +351,94 @@ class Compiler:
         return ", ".join(self.fields[:-1] + [mover])
 
     def line(self, mask, k_node, env):
-        shifts = self.tables.line_shifts()
         if isinstance(k_node, ast.Num):
             k = k_node.value
             if k > max(self.c.width, self.c.height):
                 return "False"
             name = f"_line{k}"
-            if name not in self.line_helpers:
-                body = " or ".join(
-                    "(" + " & ".join(["m"] + [f"m >> {s * j}" for j in range(1, k)]) + ")" for s in shifts)
-                self.line_helpers[name] = f"def {name}(m):\n    return bool({body})\n"
+            if name not in self.helpers:
+                self.helpers[name] = self.line_helper(name, k)
+            if self.board_bits() <= TABLE_BITS:
+                table = f"_LINE{k}"
+                if table not in self.helpers:
+                    self.helpers[table] = (f"# {table}[m]: does bitboard m hold {k} in a row?\n"
+                                           f"{table} = tuple({name}(m) for m in range({1 << self.board_bits()}))\n")
+                return f"{table}[{mask}]"
             return f"{name}({mask})"
         return f"line({mask}, {self.expr(k_node, env)}, LINE_SHIFTS)"
+
+    def line_helper(self, name, k):
+        """k in a row along each direction by shift-and, doubling the run length per step."""
+        lines = [f"def {name}(m):"]
+        for s in self.tables.line_shifts():
+            run, terms = 1, []
+            while run < k:
+                step = min(run, k - run)
+                terms.append(f"t >> {s * step}")
+                run += step
+            lines.append(f"    t = m & m >> {s}" if k > 1 else "    t = m")
+            for term in terms[1:-1]:
+                lines.append(f"    t &= {term}")
+            lines.append(f"    if {'t & ' + terms[-1] if len(terms) > 1 else 't'}:")
+            lines.append("        return True")
+        lines.append("    return False")
+        return "\n".join(lines) + "\n"
+
+    def board_bits(self):
+        """Bits a bitboard can use (its highest cell + 1)."""
+        return self.tables.cells[-1] + 1
+
+    def ray_walk(self, kind, dirs, cell, *masks):
+        """slide(...) ("reach": the cells of `through` along each ray from the cell until
+        the first other cell) or between(...) ("runs": the inner cells in unbroken runs from
+        the cell that an outer cell closes), by shifting the cell's bit one step at a time
+        along each direction; a bit that leaves the board is in no mask, so a walk stops."""
+        name = f"_{'slide' if kind == 'reach' else 'between'}_{dirs}"
+        if name not in self.helpers:
+            walk = "through" if kind == "reach" else "inner"
+            lines = [f"def {name}(c, {', '.join(['through'] if kind == 'reach' else ['inner', 'outer'])}):",
+                     f'    """{"Cells of through" if kind == "reach" else "Inner cells"} along each {dirs} ray from c'
+                     f'{" up to the first other cell" if kind == "reach" else " in a run an outer cell closes"}."""',
+                     "    if c < 0:",
+                     "        return 0",
+                     "    bit = 1 << c",
+                     f"    {kind} = 0"]
+            for dx, dy in DIRECTION_SETS[dirs]:
+                delta = dx + dy * self.tables.stride
+                step = f"<< {delta}" if delta > 0 else f">> {-delta}"
+                lines += [f"    x = bit {step} & {walk}    # step ({dx}, {dy})",
+                          "    if x:",
+                          "        run = 0",
+                          f"        while x & {walk}:",
+                          "            run |= x",
+                          f"            x = x {step}"]
+                lines += ["        reach |= run"] if kind == "reach" else ["        if x & outer:",
+                                                                         "            runs |= run"]
+            lines.append(f"    return {kind}")
+            self.helpers[name] = "\n".join(lines) + "\n"
+        return f"{name}({cell}, {', '.join(masks)})"
+
+    def ray_ends(self, dirs, inner, outer):
+        """Mask of the cells from which a ray of `dirs` crosses one or more `inner` cells and
+        then meets an `outer` cell: `between(...)` is not empty there.  By directional shifts
+        of the whole board (Othello's move generation), with one helper per direction set."""
+        name = f"_ray_ends_{dirs}"
+        if name not in self.helpers:
+            lines = [f"def {name}(inner, outer):",
+                     f'    """Cells from which a {dirs} ray crosses inner cells and then an outer cell."""',
+                     "    outer &= ~inner",
+                     "    found = 0"]
+            for dx, dy in DIRECTION_SETS[dirs]:
+                delta = dx + dy * self.tables.stride
+                back = f">> {delta}" if delta > 0 else f"<< {-delta}"
+                lines += [f"    run = outer {back} & inner    # step ({dx}, {dy})",
+                          "    while run:",
+                          f"        run = run {back}",
+                          "        found |= run",
+                          "        run &= inner"]
+            lines.append("    return found & FULL")
+            self.helpers[name] = "\n".join(lines) + "\n"
+        return f"{name}({inner}, {outer})"
 
     # ------------------------------------------------------------------ effects
     def effects(self, effects, env, out: _Source, known_empty=()):
@@ -327,22 +470,27 @@ class Compiler:
         t = e.target
         if isinstance(t, ast.Name) and self.kinds.get(id(t), (None,))[0] == "turn":
             out(f"turn = {self.expr(e.value, env)}")
+            self.written.add("mover")
             return
         if isinstance(t, ast.Index) and isinstance(t.base, ast.Name) and t.base.id == "board":
             index_type = self.types.get(id(t.index))
-            mask = self.fresh("m")
             idx = self.expr(t.index, env)
-            out(f"{mask} = {'1 << ' + idx if index_type == 'cell' else idx}")
+            bit = "1 << " + idx if index_type == "cell" else idx
             const = self.const_value(e.value)
             was_empty = index_type == "cell" and (t.index in known_empty or (
                 isinstance(t.index, ast.Call) and t.index.func == "drop"))
+            if const is not None and was_empty:
+                # an empty cell gets one value: only that value's bitboard changes
+                if const != self.c.default_value:
+                    out(f"b_{self.c.values[const]} |= {bit}")
+                    self.written.add(f"b_{self.c.values[const]}")
+                return
+            self.written.update(f"b_{self.c.values[i]}" for i in self.boards)
+            mask = self.fresh("m")
+            out(f"{mask} = {bit}")
             if const is not None:
                 for i in self.boards:
-                    bb = f"b_{self.c.values[i]}"
-                    if i == const:
-                        out(f"{bb} |= {mask}")
-                    elif not was_empty:
-                        out(f"{bb} &= ~{mask}")
+                    out(f"b_{self.c.values[i]} {'|= ' if i == const else '&= ~'}{mask}")
                 return
             val = self.fresh("v")
             out(f"{val} = {self.value(e.value, env)}")
@@ -355,16 +503,24 @@ class Compiler:
             return
         name = t.id if isinstance(t, ast.Name) else t.base.id
         var = self.vars[name]
+        self.written.add(f"v_{name}")
         value = self.expr(e.value, env)
         if isinstance(t, ast.Name):
             new = {"=": value, "+=": f"v_{name} + {value}", "-=": f"v_{name} - {value}"}[e.op]
             out(f"v_{name} = {new}")
             target = f"v_{name}"
         else:
-            idx = self.fresh("i")
-            out(f"{idx} = {self.expr(t.index, env)}")
+            idx = self.expr(t.index, env)
+            if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
+                slot = self.fresh("i")
+                out(f"{slot} = {idx}")
+                idx = slot
             new = {"=": value, "+=": f"v_{name}[{idx}] + {value}", "-=": f"v_{name}[{idx}] - {value}"}[e.op]
-            out(f"v_{name} = set_item(v_{name}, {idx}, {new})")
+            if idx.isdigit():
+                items = [new if j == int(idx) else f"v_{name}[{j}]" for j in range(var.size)]
+                out(f"v_{name} = ({', '.join(items)},)")
+            else:
+                out(f"v_{name} = set_item(v_{name}, {idx}, {new})")
             target = f"v_{name}[{idx}]"
         if var.type == "int" and not (isinstance(e.value, ast.Num) and e.op == "="):
             out(f"if not {var.lo} <= {target} <= {var.hi}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
@@ -378,12 +534,17 @@ class Compiler:
             return self.conjuncts(node.left) + self.conjuncts(node.right)
         return [node]
 
-    def legal(self, out: _Source):
-        """_legal(fields, mover): the legal actions, with conditions placed at the
-        shallowest loop they depend on and cell parameters drawn from bit masks."""
-        out(f"def _legal({self.sig}):")
-        out.indent()
-        out("acts = []")
+    def legal(self, out: _Source, mode: str, ret: str = "acts"):
+        """Statements that return the mover's legal actions (mode "list", returning `ret`),
+        whether there is one ("any") or how many ("count").  Conditions sit at the
+        shallowest loop they depend on, cell parameters are drawn from bit masks, and a
+        last parameter with no further condition takes all its values at once."""
+        self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
+
+    def legal_schemas(self, out: _Source, mode, ret):
+        started = mode != "list"
+        if mode == "count":
+            out("n = 0")
         for ai, a in enumerate(self.c.actions):
             out(f"# action {a.name}")
             self.note_param_ranges(a)
@@ -392,42 +553,133 @@ class Compiler:
             depth_of = lambda cond: max([params.index(n) + 1 for n in _names(cond) if n in params] or [0])
             env = {}
             base = out.depth
-            for cond in [c for c in conds if depth_of(c) == 0]:
-                out(f"if {self.expr(cond, env)}:")
-                out.indent()
+            top = [c for c in conds if depth_of(c) == 0]
+            whole = None     # (mask of the last parameter's values, their tuple) when it is free
+            loops = []
             for k, (pname, domain, ptype) in enumerate(a.params):
                 var = f"p_{pname}"
                 here = [c for c in conds if depth_of(c) == k + 1]
-                masks, rest = [], []
-                for cond in here:
-                    m = self.cell_mask(cond, pname, env) if ptype == "cell" else None
-                    (masks if m else rest).append(m or cond)
-                upper = [self.bound(c, pname, env) for c in rest] if ptype == "int" else []
-                if masks:
-                    dom = self.domain(domain, env)
-                    mask = " & ".join(masks) + ("" if dom == "ALL_CELLS" else f" & {self.expr(domain, env)}"
-                                                if not dom.startswith("range") else "")
-                    out(f"for {var} in bits({mask}):")
-                elif ptype == "int" and isinstance(domain, ast.Range) and any(upper):
-                    hi = "min(" + ", ".join([self.expr(domain.hi, env)] + [u for u in upper if u]) + ")"
-                    out(f"for {var} in range({self.expr(domain.lo, env)}, {hi} + 1):")
-                    rest = [c for c, u in zip(rest, upper) if not u]
-                else:
-                    out(f"for {var} in {self.domain(domain, env)}:")
-                out.indent()
+                header, rest = self.param_loop(pname, domain, ptype, here, env)
                 env[pname] = var
+                if k == len(a.params) - 1 and not rest and header[1] is not None \
+                        and (mode != "list" or (self.single and len(a.params) == 1)):
+                    whole = header[1:]
+                else:
+                    loops.append((header[0], rest))
+            if not started:
+                started = True
+                if whole and not top and not loops and len(self.c.actions) == 1:
+                    self.emit_values(out, "acts = [*{}]", *whole)
+                    continue
+                out("acts = []")
+            for cond in top:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
+            for loop, rest in loops:
+                out(loop)
+                out.indent()
                 for cond in rest:
                     out(f"if {self.expr(cond, env)}:")
                     out.indent()
-            out(f"acts.append({self.encode_action(ai, a, env)})")
+            if whole:
+                mask, values = whole
+                if mode == "any":
+                    out(f"if {mask}:")
+                    out("    return True")
+                elif mode == "count":
+                    out(f"n += ({mask}).bit_count()")
+                else:
+                    self.emit_values(out, "acts += {}", mask, values)
+            else:
+                out({"any": "return True", "count": "n += 1"}.get(mode) or
+                    f"acts.append({self.encode_action(ai, a, env)})")
             out.depth = base
-        out("return acts")
-        out.dedent()
-        out()
+        if not started:
+            out("acts = []")
+        out({"any": "return False", "count": "return n"}.get(mode) or f"return {ret}")
+
+    def param_loop(self, pname, domain, ptype, conds, env):
+        """((loop header, mask of the values or None, their tuple from a mask or None),
+        conditions left to test) for one parameter of an action."""
+        var = f"p_{pname}"
+        masks, rest = [], []
+        for cond in conds:
+            m = self.cell_mask(cond, pname, env) if ptype == "cell" else None
+            (masks if m else rest).append(m or cond)
+        if masks:
+            dom = self.domain(domain, env)
+            mask = " & ".join(masks) + ("" if dom == "ALL_CELLS" else f" & {self.expr(domain, env)}"
+                                        if not dom.startswith("range") else "")
+            return (f"for {var} in bits({mask}):", mask, self.cells_table), rest
+        if ptype == "int" and isinstance(domain, ast.Range):
+            for cond in rest:
+                row = self.row_mask(cond, pname, env)
+                if row:
+                    mask, table = row
+                    return (f"for {var} in {table}[{mask}]:", mask, table), [c for c in rest if c is not cond]
+            upper = [self.bound(c, pname, env) for c in rest]
+            if any(upper):
+                hi = "min(" + ", ".join([self.expr(domain.hi, env)] + [u for u in upper if u]) + ")"
+                rest = [c for c, u in zip(rest, upper) if not u]
+                return (f"for {var} in range({self.expr(domain.lo, env)}, {hi} + 1):", None, None), rest
+        return (f"for {var} in {self.domain(domain, env)}:", None, None), rest
+
+    def emit_values(self, out, template, mask, values):
+        """`template` filled with the tuple of the values a mask stands for."""
+        if callable(values):
+            chunks = values()
+            if len(chunks) > 1:
+                out(f"_k = {mask}")
+                mask = "_k"
+            parts = [f"{table}[{mask}{f' >> {shift}' if shift else ''}{f' & {width}' if width else ''}]"
+                     for table, shift, width in chunks]
+            out(template.format(" + ".join(parts)))
+        else:
+            out(template.format(f"{values}[{mask}]"))
+
+    def cells_table(self):
+        """[(table, shift, width mask)]: the (col, row) tuples of a cell mask by table lookups
+        of at most TABLE_BITS bits (CHUNK_BITS each on larger boards)."""
+        nbits = self.board_bits()
+        chunks = []
+        step = TABLE_BITS if nbits <= TABLE_BITS else CHUNK_BITS
+        for j, low in enumerate(range(0, nbits, step)):
+            width = min(step, nbits - low)
+            name = f"_CELLS{j}" if nbits > TABLE_BITS else "_CELLS"
+            if name not in self.helpers:
+                self.helpers[name] = (f"# {name}[m]: the (col, row) of each cell of bitboard m"
+                                      f"{f' >> {low}' if low else ''}\n{name} = tuple(tuple("
+                                      f"XY[i{f' + {low}' if low else ''}] for i in bits(m)) for m in range({1 << width}))\n")
+            last = low + width == nbits
+            chunks.append((name, low, None if last and (low or nbits <= TABLE_BITS) else (1 << width) - 1))
+        return chunks
+
+    def row_mask(self, cond, pname, env):
+        """For `board[(p, R)] == V` with p an int parameter over constant bounds inside the
+        board and R a constant row: (the bits of row R from column lo on where V is, a
+        table from those bits to the tuple of values of p)."""
+        if not (isinstance(cond, ast.Binary) and cond.op == "==" and pname in self.param_ranges):
+            return None
+        lo, hi = self.param_ranges[pname]
+        for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+            if self.is_board_read(a) and isinstance(a.index, ast.TupleExpr) and len(a.index.items) == 2 \
+                    and _is_name(a.index.items[0], pname) and isinstance(a.index.items[1], ast.Num) \
+                    and 0 <= a.index.items[1].value < self.c.height and 0 <= lo <= hi < self.c.width \
+                    and self.const_value(b) is not None:
+                count = hi - lo + 1
+                table = f"_FROM{lo}_{count}"
+                if table not in self.helpers:
+                    self.helpers[table] = (f"# {table}[m]: {lo} + the index of each set bit of m ({count} bits)\n"
+                                           f"{table} = tuple(tuple(i + {lo} for i in bits(m)) for m in range({1 << count}))\n")
+                first = self.tables.cell(lo, a.index.items[1].value)
+                shifted = f"{self.value_mask(b, env)} >> {first}" if first else self.value_mask(b, env)
+                return f"{shifted} & {(1 << count) - 1}", table
+        return None
 
     def cell_mask(self, cond, pname, env):
         """A bit mask of the cells satisfying `cond` for cell parameter `pname`, if it is
-        of the form board[p] == V or p in SET (SET not depending on p)."""
+        of the form board[p] == V, p in SET (SET not depending on p), or
+        size(between(board, p, DIRS, A, B)) > 0 with one-step directions."""
         if isinstance(cond, ast.Binary) and cond.op == "==":
             for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
                 if self.is_board_read(a) and _is_name(a.index, pname) and self.const_value(b) is not None:
@@ -435,6 +687,14 @@ class Compiler:
         if isinstance(cond, ast.Binary) and cond.op == "in" and _is_name(cond.left, pname) \
                 and pname not in _names(cond.right):
             return self.expr(cond.right, env)
+        if isinstance(cond, ast.Binary) and cond.op in (">", "!=", ">=") and isinstance(cond.right, ast.Num) \
+                and cond.right.value == (1 if cond.op == ">=" else 0) and isinstance(cond.left, ast.Call) \
+                and cond.left.func == "size" and isinstance(cond.left.args[0], ast.Call) \
+                and cond.left.args[0].func == "between":
+            _, origin, dirs, inner, outer = cond.left.args[0].args
+            dirs = self.kinds[id(dirs)][1]
+            if _is_name(origin, pname) and dirs in _SHIFT_DIRECTIONS and pname not in _names(inner) | _names(outer):
+                return self.ray_ends(dirs, self.value_mask(inner, env), self.value_mask(outer, env))
         return None
 
     def bound(self, cond, pname, env):
@@ -479,10 +739,11 @@ class Compiler:
     def module(self) -> str:
         c = self.c
         out = _Source()
-        self.line_helpers = {}
+        self.helpers = {}
         self.names = []
+        self.written = set()
+        self.legal_helpers = set(_calls_of(c, ("moves", "can_move")))
         body = _Source()
-        self.legal(body)
         self.apply_functions(body)
         self.terminal_function(body)
         self.utility_function(body)
@@ -490,25 +751,56 @@ class Compiler:
         self.initial_function(body)
         if self.has_chance:
             self.chance_function(body)
+        state = _Source()
+        self.state_class(state)
+        self.legal_functions(body)
         out(f"# Generated by plyspec from {'the spec' if not c.spec.file else 'a spec file'}: "
             f"game with {self.n} player(s), {len(c.actions)} action schema(s).")
         out("# State tuple: (" + ", ".join(self.fields + (["pending"] if self.has_chance else []) + ["terminal"]) + ")")
         out("# Cells are bit indices: (col, row) -> row * STRIDE + col; `none` is -1.")
         out()
         out("_new = tuple.__new__")
-        for name, src in self.line_helpers.items():
+        for name, src in self.helpers.items():
             out(src)
         out("def _div(a, b, op):")
         out("    if b == 0:")
         out("        raise ZeroDivisionError('division by zero in a rule of the spec')")
         out("    return a // b if op == '//' else a % b if op == '%' else a / b")
         out()
-        out("def _drop(empty_in_column):")
-        out("    return empty_in_column.bit_length() - 1 if empty_in_column else -1")
-        out()
         out.lines.extend(body.lines)
-        self.state_class(out)
+        out.lines.extend(state.lines)
         return out.text()
+
+    def per_mover(self, out: _Source, emit):
+        """emit(out) once for each player as a constant `mover` (under `if mover == i:`)
+        when the code it writes depends on the mover, so that the player's own values and
+        bitboards are named directly; otherwise once."""
+        probe = _Source()
+        probe.depth = out.depth
+        emit(probe)
+        if self.mover_const is not None or self.n > MAX_SPECIALISED_PLAYERS \
+                or "mover" not in _IDENT.findall(probe.text()):
+            out.lines.extend(probe.lines)
+            return
+        for i in range(self.n):
+            last = i == self.n - 1
+            if self.n > 1:
+                out(f"# player {i} to move" if last else f"if mover == {i}:")
+            out.depth += not last
+            self.mover_const = i
+            emit(out)
+            self.mover_const = None
+            out.depth -= not last
+
+    def legal_functions(self, out: _Source):
+        """_can_move / _moves(fields, mover): whether a player has a legal action, how many."""
+        for f, mode in (("can_move", "any"), ("moves", "count")):
+            if f in self.legal_helpers:
+                out(f"def _{f}({self.sig}):")
+                out.indent()
+                self.legal(out, mode)
+                out.dedent()
+                out()
 
     def state_class(self, out: _Source):
         c, n = self.c, self.n
@@ -525,7 +817,7 @@ class Compiler:
             out(f"    return self[{len(self.fields) - 1}]")
         out()
         out("def terminal_test(self):")
-        out("    return self[-1]")
+        out(f"    return self[{len(self.fields) + self.has_chance}]")
         out()
         out("def is_chance(self):")
         out("    return self[-2] is not None" if self.has_chance else "    return False")
@@ -538,11 +830,7 @@ class Compiler:
         if self.has_chance:
             out("if pending is not None:")
             out(f"    return [outcome for outcome, _ in _outcomes({self.sig}, pending)]")
-        out(f"acts = _legal({self.sig})")
-        if c.spec.pass_rule:
-            out("return acts or ['pass']")
-        else:
-            out("return acts")
+        self.legal(out, "list", "acts or ['pass']" if c.spec.pass_rule else "acts")
         out.dedent()
         out()
         out("def chance_outcomes(self):")
@@ -596,7 +884,12 @@ class Compiler:
                 fields = self.sig
                 out(f"return _new(State, ({fields}, ({ai}, ({''.join(x + ', ' for x in args)})), False))")
             else:
-                out(f"return _apply{ai}({', '.join([self.sig] + args)})")
+                env = {}
+                for (pname, _, _), arg, r in zip(a.params, args, raw):
+                    env[pname] = arg if arg == r else f"p_{pname}"
+                    if arg != r:
+                        out(f"p_{pname} = {arg}")
+                self.per_mover(out, lambda o: self.apply_body(o, a, env))
             if not self.single:
                 out.dedent()
         if not self.single:
@@ -625,32 +918,78 @@ class Compiler:
         return f"_new(State, ({fields}{extra}, _terminal({fields})))"
 
     def apply_functions(self, out: _Source):
-        """_apply_<action>(fields, params[, outcome]): the successor state."""
+        """_apply<i>(fields, params, outcome): the successor state once chance has chosen the
+        outcome of action i (the other actions are applied inside State.result)."""
         for ai, a in enumerate(self.c.actions):
-            params = [f"p_{p[0]}" for p in a.params]
-            if a.chance:
-                params.append(f"p_{a.chance[0]}")
+            if not a.chance:
+                continue
+            params = [f"p_{p[0]}" for p in a.params] + [f"p_{a.chance[0]}"]
             out(f"def _apply{ai}({', '.join([self.sig] + params)}):")
             out.indent()
-            out(f"# {len(a.effects)} effect(s) of action #{ai}")
-            self.note_param_ranges(a)
             env = {p[0]: f"p_{p[0]}" for p in a.params}
-            if a.chance:
-                env[a.chance[0]] = f"p_{a.chance[0]}"
-            sets_turn = _assigns_turn(a.effects)
-            turn_rule = self.expr(self.c.turn, {}) if self.c.turn is not None else f"(mover + 1) % {self.n}" if self.n > 1 else "0"
-            if sets_turn:
-                out(f"turn = {UNSET_TURN}")
-            known_empty = [ast.Name(p[0]) for p in a.params if p[2] == "cell" and self._requires_default(a, p[0])]
-            self.effects(a.effects, env, out, tuple(known_empty))
-            if sets_turn:
-                out(f"if turn == {UNSET_TURN}:")
-                out(f"    turn = {turn_rule}")
-            else:
-                out(f"turn = {turn_rule}")
-            out(f"return {self.make_call(self.sig_with_mover('turn'))}")
+            env[a.chance[0]] = f"p_{a.chance[0]}"
+            self.apply_body(out, a, env, frame=False)
             out.dedent()
             out()
+
+    def apply_body(self, out: _Source, a, env, frame=True):
+        """The effects of action `a`, the next player and the return of the successor.  With
+        `frame`, the parent (a state with `terminal` in scope) is known not to be terminal
+        unless `terminal` says so, which lets the successor's terminal test skip what the
+        effects cannot have changed."""
+        out(f"# {len(a.effects)} effect(s) of action #{self.c.actions.index(a)}")
+        self.note_param_ranges(a)
+        self.written = {"mover"}
+        sets_turn = _assigns_turn(a.effects)
+        if self.c.turn is not None:
+            turn_rule = self.expr(self.c.turn, {})
+        elif self.mover_const is not None:
+            turn_rule = str((self.mover_const + 1) % self.n)
+        else:
+            turn_rule = f"(mover + 1) % {self.n}" if self.n > 1 else "0"
+        if sets_turn:
+            out(f"turn = {UNSET_TURN}")
+        known_empty = [ast.Name(p[0]) for p in a.params if p[2] == "cell" and self._requires_default(a, p[0])]
+        self.effects(a.effects, env, out, tuple(known_empty))
+        if sets_turn:
+            out(f"if turn == {UNSET_TURN}:")
+            out(f"    turn = {turn_rule}")
+        else:
+            out(f"turn = {turn_rule}")
+        child = self.sig_with_mover("turn")
+        terminal, exact = self.child_terminal() if frame else (f"_terminal({child})", True)
+        if not exact:
+            out("# terminal: the tests that read what this move wrote (the others failed in the parent)")
+        out(f"return _new(State, ({child}{', None' if self.has_chance else ''}, {terminal}))")
+
+    def child_terminal(self):
+        """(code, exact): the successor's terminal test given that the parent's failed: a
+        disjunct of the terminal (or goal) condition that reads no field the effects wrote
+        is still false (exact: none was left out).  Should the parent be terminal after all,
+        the whole test is made."""
+        saved = self.mover_const, self.mover_code
+        self.mover_const, self.mover_code = None, "turn"
+        kept, exact = [], True
+        fields = set(self.fields[:-1])
+        for d in self.disjuncts(self.c.terminal) + self.disjuncts(self.c.goal):
+            code = self.expr(d, {})
+            names = set(_IDENT.findall(code))
+            reads = (names & fields) | ({"mover"} if "turn" in names else set())
+            if reads & self.written:
+                kept.append(code if _is_bool(d, self) else f"bool({code})")
+            else:
+                exact = False
+        self.mover_const, self.mover_code = saved
+        if not exact:
+            kept.append(f"(terminal and _terminal({self.sig_with_mover('turn')}))")
+        return " or ".join(kept) or "False", exact
+
+    def disjuncts(self, node):
+        if node is None:
+            return []
+        if isinstance(node, ast.Binary) and node.op == "or":
+            return self.disjuncts(node.left) + self.disjuncts(node.right)
+        return [node]
 
     def _requires_default(self, a, pname):
         for cond in self.conjuncts(a.precondition):
@@ -794,3 +1133,35 @@ def _assigns_turn(effects) -> bool:
         if isinstance(e, ast.ForEffect) and _assigns_turn(e.body):
             return True
     return False
+
+
+def _is_bool(node, compiler) -> bool:
+    """True when the code compiled for a condition surely evaluates to a bool."""
+    if isinstance(node, ast.Unary):
+        return node.op == "not"
+    if isinstance(node, ast.Call):
+        return node.func in ("line", "full", "can_move")
+    if isinstance(node, ast.Binary):
+        if node.op in ("and", "or"):
+            return _is_bool(node.left, compiler) and _is_bool(node.right, compiler)
+        if node.op in ("<", "<=", ">", ">="):
+            return True
+        return node.op in ("==", "!=") and not (compiler.is_board_read(node.left) or compiler.is_board_read(node.right))
+    return isinstance(node, ast.Name) and compiler.kinds.get(id(node), (None,))[0] == "bool"
+
+
+def _calls_of(checked, funcs) -> set:
+    """The names among `funcs` of the built-ins the checked game's rules call."""
+    found, stack = set(), [checked.actions, checked.init, checked.turn, checked.terminal, checked.goal,
+                           checked.utility, checked.winner, checked.features]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif hasattr(n, "__dataclass_fields__"):
+            if isinstance(n, ast.Call) and n.func in funcs:
+                found.add(n.func)
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "pos")
+    return found

@@ -59,13 +59,6 @@ class BoardTables:
         """Bit distance between consecutive cells: across, down, down-right, down-left."""
         return (1, self.stride, self.stride + 1, self.stride - 1)
 
-    def bits_table(self):
-        """mask -> tuple of (col, row) of its cells, for boards whose span is small."""
-        table = []
-        for m in range(1 << self.span):
-            table.append(tuple(self.xy[i] for i in range(self.span) if m >> i & 1 and self.xy[i]))
-        return table
-
     def permutations(self, kinds):
         """Cell permutations (index -> index) for the declared symmetries, identity first."""
         w, h = self.width, self.height
