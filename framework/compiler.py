@@ -13,9 +13,11 @@ written once per player when they read the mover (so `board[c] = mover` names on
 bitboard).  result() knows which fields each move writes and, as its parent was not
 terminal, tests only the terminal disjuncts that read one of them.  Rays along one-step
 directions (slide, between, Othello's move generation) are walked by shifting bits by a
-fixed distance, which the spare column of every row keeps from wrapping.  Every name the spec chose appears in the source only with a prefix
-(`v_` variables, `p_` parameters, `q_` bound variables, `b_` bitboards), and no text of the
-spec is ever placed in the source: symbols and names travel as data.
+fixed distance, which the spare column of every row keeps from wrapping.
+
+Every name the spec chose appears in the source only with a prefix (`v_` variables, `p_`
+parameters, `q_` bound variables, `b_` bitboards), and no text of the spec is ever placed
+in the source: symbols and names travel as data.
 """
 from __future__ import annotations
 
