@@ -155,11 +155,13 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         alpha_in = alpha
         best = -_INF
         best_line = None
+        best_proven = False
         child_remaining = remaining - 1
         for action in actions:
             child = state.result(action)
             tick()
             line = None
+            child_horizon = horizon_hits
             if child.terminal_test():
                 evaluations += 1
                 score = terminal(child, me)
@@ -192,6 +194,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             if score > best or best_line is None:
                 best = score
                 best_line = (action, line)
+                best_proven = horizon_hits == child_horizon
                 if ply == 0:
                     root_best = (score, best_line)
                 if score > alpha:
@@ -204,7 +207,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         last_line = best_line
         if store is not None:
             flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
-            store(state, remaining, flag, best, best_line[0], horizon_hits == horizon_before)
+            store(state, remaining, flag, best, best_line[0],
+                  horizon_hits == horizon_before or (flag == LOWER and best_proven))
         return best
 
     def root_value(remaining, previous):
