@@ -558,3 +558,17 @@ def test_cli_ctrl_c_prints_the_best_result_so_far():
     out = json.loads(stdout)
     assert out["complete"] is False and out["interrupted"] is True and out["best_action"]
     assert out["stats"]["depth"] >= 1
+
+
+@needs_specs
+def test_minimax_keeps_its_time_and_node_budgets():
+    game = load(SPECS / "connect_four.yaml")
+    start = time.perf_counter()
+    result = minimax.search(game, time_limit=0.3)
+    assert time.perf_counter() - start <= 0.3 + 0.1
+    assert not result.complete and result.stats.nodes > 0
+    result = minimax.search(game, node_limit=1000)
+    assert not result.complete and 1000 <= result.stats.nodes <= 1000 + 7
+    full = minimax.search(game, depth=3)
+    assert full.stats.nodes == 1 + 7 + 49 + 343 and full.stats.expanded == 1 + 7 + 49
+    assert full.stats.evaluations == 343

@@ -6,12 +6,13 @@ player to move at decision nodes (the first such child on ties), and the
 probability-weighted mean vector at chance nodes.  Any number of players, general-sum.
 
 Shallow pruning (Korf 1991), `prune=True`: when every utility is >= 0 and the utilities
-sum to at most S (S = the declared constant sum, else players x the upper utility bound
-U), a node whose mover q has already secured s_q leaves at most S - s_q to the player p
+sum to at most S (S = the least of the declared constant sum, the declared bound on the
+sum `game.max_utility_sum`, and players x the upper utility bound U), a node whose mover q has already secured s_q leaves at most S - s_q to the player p
 who moves at its parent; once that is no more than p's best alternative, p will not
 choose the node and its remaining children are skipped.  Also, a mover who secures S
 cannot do better.  Since s_q and p's best are at most U, nothing is ever cut when
-S > 2U (three or more players without a declared constant sum): pruning is then off.
+S > 2U (three or more players without a declared sum): pruning is then off.  It turns on
+by itself whenever the game's capabilities allow it.
 Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the bounds;
 without them it is off (the reason is in `Result.extra["pruning"]`), and an evaluation
 vector outside them (at the depth limit) makes the search restart without pruning.
@@ -34,13 +35,22 @@ class _OutsideBounds(Exception):
 
 def sum_bound(game):
     """The bound S on the sum of the utilities that shallow pruning needs, or None when
-    the game does not guarantee non-negative utilities with a bounded sum."""
+    the game does not guarantee non-negative utilities with a bounded sum.
+
+    Read from the game's capabilities: `utility_bounds` (L, U) with L >= 0 is required;
+    S is the least of `constant_sum` (when declared), `max_utility_sum` (a declared upper
+    bound on the sum, when the Game has it) and players x U."""
     low, high = game.utility_bounds
     if low < 0:
         return None
+    candidates = [game.num_players * high]
     if game.constant_sum is not None:
-        return game.constant_sum
-    return game.num_players * high if math.isfinite(high) else None
+        candidates.append(game.constant_sum)
+    declared = getattr(game, "max_utility_sum", None)
+    if declared is not None:
+        candidates.append(declared)
+    bound = min(candidates)
+    return bound if math.isfinite(bound) else None
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
@@ -56,7 +66,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     elif limit_sum > 2 * game.utility_bounds[1]:
         pruning = (f"off: with utilities summing to at most {limit_sum} and each at most "
                    f"{game.utility_bounds[1]}, shallow pruning can never cut (declare the "
-                   "game's constant sum)")
+                   "game's constant sum or a bound on the sum)")
         limit_sum = None
     else:
         pruning = "shallow"
