@@ -125,7 +125,7 @@ class _Expectimax(DepthFirstSearch):
     def _table_functions(self):
         """(probe, store) over the table of exact values, or (None, None) without one.
         probe(state, player, depth) -> (value for player, line) or None;
-        store(state, player, depth, value, line, self.horizon_marks() before the subtree)."""
+        store(state, player, depth, value, line, proven: no horizon below)."""
         table = self.table
         if table is None:
             return None, None
@@ -142,10 +142,9 @@ class _Expectimax(DepthFirstSearch):
                 self.unproven_hits += 1      # the answer stands for a subtree with a horizon
             return (entry[1] if player == 0 else -entry[1]), entry[3]
 
-        def store(state, player, depth, v, line, horizon_before):
+        def store(state, player, depth, v, line, proven):
             if len(table) >= size:
                 table.clear()
-            proven = self.horizon_marks() == horizon_before
             table[state] = (depth, v if player == 0 else -v, proven, line)
 
         return probe, store
@@ -187,7 +186,7 @@ class _Expectimax(DepthFirstSearch):
                         best, best_line = v, (action, line)
                 answer = (best if mover == player else -best), best_line
             if tt_store is not None:
-                tt_store(state, player, depth, answer[0], answer[1], before)
+                tt_store(state, player, depth, answer[0], answer[1], marks() == before)
             return answer
 
         return value
@@ -226,7 +225,7 @@ class _Expectimax(DepthFirstSearch):
                         v, line = decision(state, mover, depth, -beta, -alpha, None)
                         answer = -v, line
                 if tt_store is not None and alpha < answer[0] < beta:     # exact
-                    tt_store(state, player, depth, answer[0], answer[1], before)
+                    tt_store(state, player, depth, answer[0], answer[1], marks() == before)
                 return answer
             if v < low or v > high:
                 raise outside(v)
@@ -296,7 +295,9 @@ class _Expectimax(DepthFirstSearch):
             children = [state.result(outcome) for outcome, _ in outcomes]
             probabilities = [probability for _, probability in outcomes]
             lows, highs, firsts = [low] * count, [high] * count, [None] * count
-            cut = probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts)
+            first_marks = [0] * count         # horizon marks of each first-move probe
+            cut = probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts,
+                        first_marks)
             if cut is not None:
                 self.cutoffs += 1
                 return cut
@@ -322,8 +323,12 @@ class _Expectimax(DepthFirstSearch):
                     b = fail_high if fail_high < hi else hi
                     if firsts[i] is None:
                         v = value(children[i], player, depth - 1, a, b)[0]
-                    else:
-                        v = decision_for(children[i], player, depth - 1, a, b, firsts[i])[0]
+                    else:                     # searched here, not by `value`: store it here
+                        before = marks()
+                        v, line = decision_for(children[i], player, depth - 1, a, b, firsts[i])
+                        if tt_store is not None and a < v < b:
+                            tt_store(children[i], player, depth - 1, v, line,
+                                     marks() == before and not first_marks[i])
                     if v <= fail_low:
                         self.cutoffs += 1
                         return known + p * v + rest_high
@@ -333,16 +338,23 @@ class _Expectimax(DepthFirstSearch):
                 known += p * v
             return known
 
-        def probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts):
+        def probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts,
+                  first_marks):
             """Star2's probing phase: bounds from each outcome's first move (kept in
-            `firsts` for the search phase); the chance node's fail-soft value if the
-            bounds already cut it off, else None."""
+            `firsts` for the search phase, with the horizon marks each one made in
+            `first_marks`); the chance node's fail-soft value if the bounds already cut it
+            off, else None."""
             sum_low = sum(p * lo for p, lo in zip(probabilities, lows))
             sum_high = sum(p * hi for p, hi in zip(probabilities, highs))
             for i, child in enumerate(children):
                 p, lo, hi = probabilities[i], lows[i], highs[i]
+                v = None                          # the outcome's exact value, when known
                 if depth == 1 or child.terminal_test():
                     v = value(child, player, depth - 1, lo, hi)[0]
+                elif tt_probe is not None and (known := tt_probe(child, player, depth - 1)) is not None:
+                    tick()
+                    v = known[0]
+                if v is not None:
                     lows[i] = highs[i] = v
                     sum_low += p * (v - lo)
                     sum_high += p * (v - hi)
@@ -352,11 +364,13 @@ class _Expectimax(DepthFirstSearch):
                     tick()
                     mover = child.player()
                     first = child.result(child.actions()[0])
+                    before = marks()
                     if mover == player:       # the first move's value bounds the child below
                         target = min(hi, (beta - sum_low + p * lo) / p)
                         if lo >= target:
                             continue
                         firsts[i] = value(first, player, depth - 2, lo, target)
+                        first_marks[i] = marks() - before
                         w = firsts[i][0]
                         if w > lo:
                             lows[i] = w
@@ -366,6 +380,7 @@ class _Expectimax(DepthFirstSearch):
                         if target >= hi:
                             continue
                         firsts[i] = value(first, mover, depth - 2, -hi, -target)
+                        first_marks[i] = marks() - before
                         w = -firsts[i][0]
                         if w < hi:
                             highs[i] = w

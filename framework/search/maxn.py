@@ -6,13 +6,14 @@ player to move at decision nodes (the first such child on ties), and the
 probability-weighted mean vector at chance nodes.  Any number of players, general-sum.
 
 Shallow pruning (Korf 1991), `prune=True`: when every utility is >= 0 and the utilities
-sum to at most S (S = the least of the declared constant sum, the declared bound on the
-sum `game.max_utility_sum`, and players x the upper utility bound U), a node whose mover q has already secured s_q leaves at most S - s_q to the player p
-who moves at its parent; once that is no more than p's best alternative, p will not
-choose the node and its remaining children are skipped.  Also, a mover who secures S
-cannot do better.  Since s_q and p's best are at most U, nothing is ever cut when
-S > 2U (three or more players without a declared sum): pruning is then off.  It turns on
-by itself whenever the game's capabilities allow it.
+sum to at most S (S = the least of the declared constant sum `game.constant_sum`, the
+declared bound on the sum `game.max_utility_sum`, and players x the upper utility bound U
+of `game.utility_bounds`), a node whose mover q has already secured s_q leaves at most
+S - s_q to the player p who moves at its parent; once that is no more than p's best
+alternative, p will not choose the node and its remaining children are skipped.  Also, a
+mover who secures S cannot do better.  Since s_q and p's best are at most U, nothing is
+ever cut when S > 2U (three or more players without a declared sum): pruning is then off.
+It turns on by itself whenever the game's capabilities allow it.
 Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the bounds;
 without them it is off (the reason is in `Result.extra["pruning"]`), and an evaluation
 vector outside them (at the depth limit) makes the search restart without pruning.
