@@ -572,3 +572,77 @@ def test_minimax_keeps_its_time_and_node_budgets():
     full = minimax.search(game, depth=3)
     assert full.stats.nodes == 1 + 7 + 49 + 343 and full.stats.expanded == 1 + 7 + 49
     assert full.stats.evaluations == 343
+
+
+# --- tree recording ------------------------------------------------------------------
+
+def test_the_recorded_tree_shows_the_textbook_cut_offs():
+    from framework.search.trace import TreeTrace
+    trace = TreeTrace()
+    game = explicit_tree_game(TEXTBOOK)
+    result = alphabeta.search(game, trace=trace, **PLAIN)
+    recording = trace.to_dict(game)
+    assert not recording["truncated"] and len(recording["iterations"]) == 1
+    root = recording["iterations"][0]["tree"]
+    assert (root["value"], root["bound"], root["player"]) == (result.value, "exact", "MAX")
+    assert [child["score"] for child in root["children"]] == [3, 2, 2]
+    first, second, third = root["children"]
+    assert [leaf["score"] for leaf in first["children"]] == [-3, -12, -8]   # MIN's view
+    assert second["pruned"] == 2 and second["children"][0]["cutoff"] and second["bound"] == "lower"
+    assert "pruned" not in third and len(third["children"]) == 3
+    leaves = sum(len(child["children"]) for child in root["children"])
+    assert leaves == result.stats.evaluations == 7
+    assert "CUT-OFF" in trace.to_text(game) and "2 move(s) pruned" in trace.to_text(game)
+
+
+def test_the_tree_recording_is_bounded_and_follows_iterations():
+    from framework.search.trace import TreeTrace
+    game = explicit_tree_game(uniform_tree(3, 4, "worst"))
+    small = TreeTrace(max_nodes=5)
+    alphabeta.search(game, trace=small, **PLAIN)
+    assert small.kept == 5 and small.seen > 5 and small.to_dict(game)["truncated"]
+    deep = TreeTrace()
+    result = alphabeta.search(game, trace=deep, **{**PLAIN, "id": True, "tt": True})
+    depths = [iteration["depth"] for iteration in deep.iterations]
+    assert depths == [1, 2, 3, 4] and deep.iterations[-1]["tree"]["value"] == result.value
+
+
+@needs_specs
+def test_the_recorded_tree_counts_match_the_statistics():
+    from framework.search.trace import TreeTrace
+    game = load(SPECS / "tictactoe.yaml")
+    trace = TreeTrace(max_nodes=100_000)
+    result = alphabeta.search(game, depth=5, trace=trace)
+
+    def count(record, kind):
+        own = 1 if record.get("kind") == kind else 0
+        return own + sum(count(child, kind) for child in record.get("children", ()))
+
+    trees = [iteration["tree"] for iteration in trace.iterations]
+    assert not trace.to_dict(game)["truncated"]
+    assert sum(count(tree, "table") for tree in trees) == result.stats.tt_hits > 0
+    assert trees[-1]["value"] == result.value
+    # every visited state is recorded once, the root once per iteration (without PVS and
+    # aspiration, which search some states twice)
+    trace = TreeTrace(max_nodes=100_000)
+    result = alphabeta.search(game, depth=5, trace=trace, pvs=False, aspiration=False)
+    assert trace.seen == trace.kept == result.stats.nodes + len(trace.iterations) - 1
+
+
+@needs_specs
+def test_cli_writes_the_explored_tree(tmp_path):
+    path = tmp_path / "tree.json"
+    done = plyspec("solve", "game_specs/tictactoe.yaml", "--depth", "2", "--tree", str(path),
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    recording = json.loads(path.read_text())
+    assert recording["format"] == "plyspec-tree/1" and recording["game"] == "Tic-tac-toe"
+    assert [it["depth"] for it in recording["iterations"]][:2] == [1, 2]
+    assert recording["iterations"][0]["tree"]["children"][0]["move"] == "place(0,0)"
+    text = tmp_path / "tree.txt"
+    done = plyspec("solve", "game_specs/tictactoe.yaml", "--depth", "2", "--tree", str(text),
+                   "--tree-nodes", "10")
+    assert done.returncode == 0 and "truncated after 10 nodes" in text.read_text()
+    done = plyspec("solve", "game_specs/tictactoe.yaml", "--algo", "minimax", "--depth", "1",
+                   "--tree", str(text), "--json")
+    assert "--tree; ignored" in done.stderr

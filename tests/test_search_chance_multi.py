@@ -478,21 +478,21 @@ def test_expectimax_table_on_random_chance_trees_and_under_a_budget():
 
 
 # ------------------------------------------------- max-n reads the declared sum bound
-def test_maxn_prunes_when_the_game_declares_a_bound_on_the_utility_sum():
-    game = spec("tictactoe3.yaml")
+def test_maxn_prunes_when_the_game_declares_a_bound_on_the_utility_sum(monkeypatch):
+    game = spec("tictactoe3.yaml")        # the loader's cached Game: changes are undone below
     state = play(game, [(0, 1), (1, 1)])
     assert maxn.search(game, state).extra["pruning"].startswith("off: with utilities summing")
-    game.max_utility_sum = 1              # what a spec declaring "sum <= 1" sets
+    monkeypatch.setattr(game, "max_utility_sum", 1, raising=False)   # a declared "sum <= 1"
     plain = maxn.search(game, state, prune=False)
     pruned = maxn.search(game, state)
     assert pruned.extra["pruning"] == "shallow" and pruned.stats.cutoffs > 0
     assert pruned.values == plain.values == maxn_by_definition(state)
     assert pruned.best_action == plain.best_action
     assert pruned.stats.nodes < plain.stats.nodes
-    game.max_utility_sum = math.inf       # no bound declared: back to players x U
+    monkeypatch.setattr(game, "max_utility_sum", math.inf)   # no bound: back to players x U
     assert maxn.search(game, state).extra["pruning"].startswith("off")
-    game.utility_bounds = (-1, 1)         # negative utilities: never
-    game.max_utility_sum = 1
+    monkeypatch.setattr(game, "utility_bounds", (-1, 1))      # negative utilities: never
+    monkeypatch.setattr(game, "max_utility_sum", 1)
     assert maxn.search(game, state).extra["pruning"].startswith("off: shallow pruning needs")
 
 

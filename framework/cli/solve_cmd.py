@@ -5,8 +5,8 @@ time_s, stats, ...).
 
 Dispatch: the searcher comes from `framework.search.registry.searcher(--algo)`.  It is given
 `depth`, `time_limit` and `node_limit` when set, and the switches (`--no-tt`, `--no-ordering`,
-..., `--no-star1`, `--no-prune`) and the searcher options (`--book`, `--iterations`, `--seed`,
-`--exploration`, `--player`) only when its `search` signature names them (or takes
+..., `--no-star1`, `--no-prune`) and the searcher options (`--book`, `--tree`, `--iterations`,
+`--seed`, `--exploration`, `--player`) only when its `search` signature names them (or takes
 **kwargs); an option the chosen searcher does not know is reported on stderr and ignored.
 So any searcher with the common keyword-only signature plugs in without knowing about the
 others' options.
@@ -35,7 +35,7 @@ SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that hav
     "star2": "expectimax: no Star2 probing (Star1 only)",
     "prune": "maxn: no shallow pruning (it is on whenever the game's bounds allow it)",
 }
-_FLAGS = {"time_limit": "--time", "node_limit": "--nodes"}
+_FLAGS = {"time_limit": "--time", "node_limit": "--nodes", "trace": "--tree"}
 INTERRUPTED = 130
 
 
@@ -67,6 +67,11 @@ def add_parser(sub):
     p.add_argument("--player", metavar="PLAYER",
                    help="paranoid: the player (name or 0-based index) who maximises its utility "
                         "against the coalition of all the others (default: the player to move)")
+    p.add_argument("--tree", metavar="FILE",
+                   help="alphabeta: write the explored tree (windows, values, cut-offs) to FILE, "
+                        "as JSON if FILE ends in .json, else as indented text; for small searches")
+    p.add_argument("--tree-nodes", type=int, default=2000, metavar="N",
+                   help="--tree: record at most N nodes (default 2000)")
     p.add_argument("--progress", action="store_true",
                    help="report each completed iteration on stderr (default: when stderr is a terminal)")
     add_set_option(p)
@@ -116,6 +121,9 @@ def run(args) -> int:
                  **{name: getattr(args, name) for name in SWITCHES}}
     if args.progress or sys.stderr.isatty():
         requested["progress"] = _progress_printer(game)
+    if args.tree:
+        from framework.search.trace import TreeTrace
+        requested["trace"] = TreeTrace(args.tree_nodes)
     options, ignored = searcher_options(search, requested)
     if options.get("star1") is False and "star2" not in options:
         options["star2"] = False                     # Star2 builds on Star1
@@ -129,6 +137,8 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    if "trace" in options:
+        options["trace"].write(args.tree, game)
     if args.json:
         print_json({"spec": args.spec, "game": game.name, "options": game.options,
                     **_finite(result.to_json(game.action_text))})
