@@ -646,3 +646,18 @@ def test_cli_writes_the_explored_tree(tmp_path):
     done = plyspec("solve", "game_specs/tictactoe.yaml", "--algo", "minimax", "--depth", "1",
                    "--tree", str(text), "--json")
     assert "--tree; ignored" in done.stderr
+
+
+@needs_specs
+def test_each_enhancement_in_the_benchmark_order_cuts_nodes_on_connect_four():
+    # bench_adversarial.py's claim, at depth 8: table, its move, iterative deepening (the
+    # shallower iterations leave table moves, killers and history to the deepest one),
+    # killers, history, aspiration and PVS each visit fewer nodes than the row before
+    game = load(SPECS / "connect_four.yaml")
+    config = dict.fromkeys(SWITCHES, False)
+    nodes = [alphabeta.search(game, depth=8, **config).stats.nodes]
+    for step in ("tt", "ordering", "id", "killers", "history", "aspiration", "pvs"):
+        config[step] = True
+        nodes.append(alphabeta.search(game, depth=8, **config).stats.nodes)
+    assert all(later < earlier for earlier, later in zip(nodes, nodes[1:])), nodes
+    assert nodes[3] * 2 < nodes[2]          # iterative deepening with the table move: > 2x
