@@ -178,7 +178,8 @@ def _print_table(spec, game, result) -> None:
     table = Table(title=f"{game.name} ({spec}) by {result.algorithm}", show_header=False)
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("value", f"{_number(result.value)}  (for the player to move)")
+    whose = f"for {result.extra['player']}" if "player" in result.extra else "for the player to move"
+    table.add_row("value", f"{_number(result.value)}  ({whose})")
     if result.values is not None:
         table.add_row("values", ", ".join(f"{name} {_number(v)}"
                                           for name, v in zip(game.player_names, result.values)))
@@ -187,6 +188,9 @@ def _print_table(spec, game, result) -> None:
     table.add_row("principal variation", " ".join(game.action_text(a) for a in result.pv) or "-")
     if "book" in result.extra:
         table.add_row("from the opening book", f"{result.extra['book']['games']} games")
+    for key, label in (("pruning", "pruning"), ("player", "searched for"), ("iterations", "iterations")):
+        if key in result.extra:
+            table.add_row(label, str(result.extra[key]))
     for label, number in (("nodes", stats.nodes), ("evaluations", stats.evaluations),
                           ("cut-offs", stats.cutoffs), ("table hits", stats.tt_hits),
                           ("depth", stats.depth)):
