@@ -547,13 +547,18 @@ def test_cli_book_then_solve_from_it(tmp_path):
 @needs_specs
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_cli_ctrl_c_prints_the_best_result_so_far():
-    process = subprocess.Popen([sys.executable, "-m", "framework", "solve",
+    process = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "framework", "solve",
                                 "game_specs/othello.yaml", "--json", "--progress"], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first_iteration = process.stderr.readline()          # the search is under way
     assert first_iteration.startswith("depth   1"), first_iteration
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=20)
+    try:
+        stdout, stderr = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:                    # show where every thread is
+        process.send_signal(signal.SIGABRT)
+        stdout, stderr = process.communicate(timeout=20)
+        pytest.fail("no answer 20 s after Ctrl-C; stderr ends with:\n" + stderr[-4000:])
     assert process.returncode == 130, stderr
     out = json.loads(stdout)
     assert out["complete"] is False and out["interrupted"] is True and out["best_action"]
