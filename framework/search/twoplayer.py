@@ -33,7 +33,6 @@ from framework.search.result import Result
 INFINITE_DEPTH = math.inf      # remaining depth of an unlimited search (inf - 1 == inf)
 _DEEP_STACK_BYTES = 512 * 1024 * 1024
 _UNBOUNDED_DEPTH_GUESS = 200_000
-_WAKE_SECONDS = 0.05
 
 
 def require_two_player(game, algorithm: str) -> None:
@@ -106,25 +105,17 @@ def run_deep(job, budget, max_depth):
                 threading.Thread(target=target, name="plyspec-search", daemon=True).start()
             finally:
                 threading.stack_size(old_stack)
-            _wait(finished)
+            finished.wait()
         except KeyboardInterrupt:
             interrupted = True
             budget.deadline = 0.0            # the job sees an expired budget and returns
-            _wait(finished)
+            finished.wait()
     finally:
         if sys.getrecursionlimit() == needed and needed > old_limit:
             sys.setrecursionlimit(old_limit)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"], interrupted
-
-
-def _wait(finished) -> None:
-    """Wait for the search thread, waking up regularly: the operating system may deliver
-    SIGINT to the search thread, and then only a main thread that runs Python code (not one
-    blocked in a lock) raises the KeyboardInterrupt."""
-    while not finished.wait(_WAKE_SECONDS):
-        pass
 
 
 def declares_noisy(game) -> bool:
