@@ -1,16 +1,24 @@
 """Benchmark of the two-player searchers (not a test; prints tables).
 
 1. Nodes and time of plain alpha-beta and of each enhancement added in turn, on
-   tic-tac-toe (solved) and Connect Four 7x6 to a fixed depth.
-2. Nodes per second of `framework.search.minimax` on the compiled tic-tac-toe spec beside
+   tic-tac-toe (solved) and on Connect Four 7x6 at fixed depths (8 and 10 by default).
+   The order puts iterative deepening right after the table and its move: what the
+   shallower iterations leave behind (table moves, killers, history) is what makes the
+   final, deepest iteration cheaper.  For rows with iterative deepening the deepest
+   Connect Four column also gives the nodes of the last iteration alone.
+2. Quiescence on Othello 6x6 positions where a corner grab (the spec's noisy moves) is
+   pending just behind the horizon: nodes with and without it, how often it changes the
+   chosen move, and how far each value lies from a search three plies deeper.
+3. Nodes per second of `framework.search.minimax` on the compiled tic-tac-toe spec beside
    a hand-written Python minimax (tuple board, plain functions) in the same process.
 
-    python benchmarks/bench_adversarial.py [--depth 8] [--repeat 3]
+    python benchmarks/bench_adversarial.py [--depths 8,10] [--repeat 1] [--positions 30]
 """
 from __future__ import annotations
 
 import argparse
 import pathlib
+import random
 import sys
 import time
 
@@ -21,22 +29,71 @@ from framework import load                                 # noqa: E402
 from framework.search import alphabeta, minimax            # noqa: E402
 
 SWITCHES = ("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence")
-STEPS = ("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence")
+STEPS = ("tt", "ordering", "id", "killers", "history", "aspiration", "pvs", "quiescence")
 
 
 def enhancement_rows(game, depth, repeat):
-    """(label, nodes, seconds, value, best action) for plain alpha-beta and each switch
-    turned on in turn (best time of `repeat` runs)."""
+    """(label, nodes, seconds, value, best action, nodes of the last iteration) for plain
+    alpha-beta and each switch turned on in turn (best time of `repeat` runs)."""
     config = dict.fromkeys(SWITCHES, False)
     rows = []
     for step in (None, *STEPS):
         if step is not None:
             config[step] = True
-        runs = [alphabeta.search(game, depth=depth, **config) for _ in range(repeat)]
-        best = min(runs, key=lambda r: r.stats.time_s)
+        best = last = None
+        for _ in range(repeat):
+            iterations = []
+            result = alphabeta.search(game, depth=depth, progress=iterations.append, **config)
+            if best is None or result.stats.time_s < best.stats.time_s:
+                best = result
+                last = (iterations[-1].stats.nodes - iterations[-2].stats.nodes
+                        if config["id"] and len(iterations) > 1 else None)
         label = "plain alpha-beta" if step is None else f"+ {step}"
         rows.append((label, best.stats.nodes, best.stats.time_s, best.value,
-                     game.action_text(best.best_action)))
+                     game.action_text(best.best_action), last))
+    return rows
+
+
+def pending_corner_positions(game, count, rng):
+    """Positions reached by random play where no corner can be taken now but one can be
+    right after some move: a noisy move just behind a one-ply horizon."""
+    def corner_now(state):
+        return any(game.is_noisy(state, action) for action in state.actions())
+
+    positions = []
+    while len(positions) < count:
+        state, plies = game.initial_state(), rng.randrange(8, 30)
+        while plies and not state.terminal_test():
+            state, plies = state.result(rng.choice(state.actions())), plies - 1
+        if state.terminal_test() or corner_now(state):
+            continue
+        if any(corner_now(state.result(action)) for action in state.actions()):
+            positions.append(state)
+    return positions
+
+
+def quiescence_rows(count, depths, deeper):
+    """Per depth: nodes without / with quiescence, moves changed, and the mean distance of
+    each value from a plain search `deeper` plies deeper."""
+    game = load(ROOT / "game_specs" / "othello.yaml", size=6)
+    positions = pending_corner_positions(game, count, random.Random(1))
+    rows = []
+    for depth in depths:
+        nodes = {False: 0, True: 0}
+        error = {False: 0.0, True: 0.0}
+        changed = 0
+        for state in positions:
+            reference = alphabeta.search(game, state, depth=depth + deeper, quiescence=False).value
+            moves = {}
+            for quiescence in (False, True):
+                result = alphabeta.search(game, state, depth=depth, quiescence=quiescence)
+                nodes[quiescence] += result.stats.nodes
+                error[quiescence] += abs(result.value - reference)
+                moves[quiescence] = result.best_action
+            changed += moves[False] != moves[True]
+        rows.append((f"depth {depth}", f"{nodes[False]:,}", f"{nodes[True]:,}",
+                     f"{nodes[True] / nodes[False] - 1:+.0%}", f"{changed} of {len(positions)}",
+                     f"{error[False] / len(positions):.2f}", f"{error[True] / len(positions):.2f}"))
     return rows
 
 
@@ -75,25 +132,36 @@ def traverse(state, counter):
     return 0
 
 
-def best_of(repeat, run):
-    """(nodes, seconds, value) of the fastest of `repeat` runs of `run(counter)`."""
-    best = None
-    for _ in range(repeat):
-        counter = [0]
-        start = time.perf_counter()
-        value = run(counter)
-        elapsed = time.perf_counter() - start
-        if best is None or elapsed < best[1]:
-            best = (counter[0], elapsed, value)
-    return best
+def timed(run):
+    """(nodes, CPU seconds, value) of one run of `run(counter)`.  CPU time of the process
+    (the search thread included) is less disturbed by other programs than wall time."""
+    counter = [0]
+    start = time.process_time()
+    value = run(counter)
+    return counter[0], time.process_time() - start, value
+
+
+def run_minimax(game):
+    def run(counter):
+        result = minimax.search(game)
+        counter[0] = result.stats.nodes
+        return result.value
+    return run
 
 
 def nodes_per_second(repeat):
+    """Fastest of `repeat` rounds for each of the three, the rounds interleaved so that a
+    change of machine load hits all three alike."""
     game = load(ROOT / "game_specs" / "tictactoe.yaml")
-    ours = min((minimax.search(game) for _ in range(repeat)), key=lambda r: r.stats.time_s)
-    walk = best_of(repeat, lambda counter: traverse(game.initial_state(), counter))
-    hand = best_of(repeat, lambda counter: hand_minimax((".",) * 9, "X", counter))
-    return (ours.stats.nodes, ours.stats.time_s, ours.value), walk, hand
+    runs = (run_minimax(game), lambda counter: traverse(game.initial_state(), counter),
+            lambda counter: hand_minimax((".",) * 9, "X", counter))
+    best = [None] * len(runs)
+    for _ in range(repeat):
+        for i, run in enumerate(runs):
+            outcome = timed(run)
+            if best[i] is None or outcome[1] < best[i][1]:
+                best[i] = outcome
+    return best
 
 
 def print_table(title, header, rows):
@@ -106,26 +174,43 @@ def print_table(title, header, rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=8, help="Connect Four 7x6 depth (default 8)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per row, best time kept")
+    parser.add_argument("--depths", default="8,10",
+                        help="Connect Four 7x6 depths, comma-separated (default 8,10)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per row, best time kept (default 1)")
+    parser.add_argument("--positions", type=int, default=30,
+                        help="Othello 6x6 positions for the quiescence table (default 30)")
     args = parser.parse_args(argv)
+    depths = [int(d) for d in args.depths.split(",")]
 
     tictactoe = load(ROOT / "game_specs" / "tictactoe.yaml")
     connect_four = load(ROOT / "game_specs" / "connect_four.yaml")
-    header = ("alpha-beta", "tic-tac-toe nodes", "time (s)", f"Connect Four 7x6 depth {args.depth} nodes",
-              "time (s)", "value, move")
+    columns = [enhancement_rows(tictactoe, None, args.repeat)]
+    columns += [enhancement_rows(connect_four, depth, args.repeat) for depth in depths]
+    header = ["alpha-beta", "tic-tac-toe nodes", "time (s)"]
+    for depth in depths:
+        header += [f"C4 depth {depth} nodes", "time (s)"]
+    header += [f"C4 depth {depths[-1]}: last iteration", "value, move"]
     rows = []
-    for (label, n1, t1, _, _), (_, n2, t2, v2, move) in zip(
-            enhancement_rows(tictactoe, None, args.repeat),
-            enhancement_rows(connect_four, args.depth, args.repeat)):
-        rows.append((label, f"{n1:,}", f"{t1:.3f}", f"{n2:,}", f"{t2:.3f}", f"{v2:g}, {move}"))
-    print_table("Each enhancement added in turn (tic-tac-toe solved; value 0 throughout)", header, rows)
+    for cells in zip(*columns):
+        row = [cells[0][0]]
+        for _, nodes, seconds, *_ in cells:
+            row += [f"{nodes:,}", f"{seconds:.3f}"]
+        deepest = cells[-1]
+        row += ["" if deepest[5] is None else f"{deepest[5]:,}", f"{deepest[3]:g}, {deepest[4]}"]
+        rows.append(row)
+    print_table("Each enhancement added in turn (tic-tac-toe solved, value 0 throughout; "
+                "Connect Four 7x6 at fixed depths)", header, rows)
 
-    ours, walk, hand = nodes_per_second(args.repeat)
+    print_table("Quiescence on Othello 6x6 positions with a corner grab pending behind the horizon "
+                f"({args.positions} positions; error: mean |value - value of a plain search 3 plies deeper|)",
+                ("search", "nodes without", "nodes with", "cost", "move changed", "error without",
+                 "error with"), quiescence_rows(args.positions, (2, 3), 3))
+
+    ours, walk, hand = nodes_per_second(max(args.repeat, 5))
     assert ours[2] == hand[2] == 0 and ours[0] == walk[0] == hand[0] == 549_946
     hand_rate = hand[0] / hand[1]
     print_table("Full tic-tac-toe minimax (549,946 nodes), same process",
-                ("", "time (s)", "nodes/s", "vs hand-written"),
+                ("", "CPU time (s)", "nodes/s", "vs hand-written"),
                 [(label, f"{seconds:.3f}", f"{nodes / seconds:,.0f}", f"{nodes / seconds / hand_rate:.2f}x")
                  for label, (nodes, seconds, _) in (
                      ("framework.search.minimax on game_specs/tictactoe.yaml", ours),

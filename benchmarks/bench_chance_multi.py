@@ -1,13 +1,16 @@
 """Benchmark of the chance and many-player searchers (not a test; prints tables).
 
-1. Expectimax on Pig with and without Star1 / Star2 pruning: the standard game (goal 100)
-   to a fixed depth with the spec's evaluation, and a turn-limited Pig solved exactly.
+1. Expectimax on Pig with and without Star1 / Star2 pruning, each without and with the
+   transposition table: the standard game (goal 100) to a fixed depth with the spec's
+   evaluation, and a turn-limited Pig solved exactly.
 2. Max-n on three-player tic-tac-toe (whole game tree) with and without shallow pruning.
-   The spec's utilities (`winner`: 1 for the winner, 0 otherwise) sum to at most 1, but
-   the language cannot declare that; with the only bound it knows (3 players x 1) shallow
-   pruning could never cut, so max-n turns it off.  The rows "draw = 1/3" use a
-   hand-written copy of the game (tests/chance_games.py, exact `Fraction` utilities, hence
-   slower per node) whose constant sum 1 is declared, where pruning bites.
+   The spec's utilities (`winner`: 1 for the winner, 0 otherwise) sum to at most 1.  Max-n
+   reads that bound from `game.max_utility_sum` (with `constant_sum` and
+   `utility_bounds`); while the spec cannot declare it, the bound known is 3 players x 1,
+   with which shallow pruning could never cut, so max-n turns it off.  The rows "sum <= 1
+   set" set `game.max_utility_sum = 1` on the loaded spec, as the declaration will; the
+   rows "draw = 1/3" use a hand-written copy of the game (tests/chance_games.py, exact
+   `Fraction` utilities, hence slower per node) whose constant sum 1 is declared.
 3. MCTS (UCT) iterations per second on Connect Four, tic-tac-toe and Pig.
 
 Every row takes the best time of `--repeat` runs.
@@ -17,6 +20,7 @@ Every row takes the best time of `--repeat` runs.
 from __future__ import annotations
 
 import argparse
+import math
 import pathlib
 import sys
 
@@ -29,6 +33,7 @@ from framework.search import expectimax, maxn, mcts        # noqa: E402
 from chance_games import tictactoe                         # noqa: E402
 
 SPECS = ROOT / "game_specs"
+_MISSING = object()
 PRUNING = (("plain expectimax", dict(star1=False, star2=False)),
            ("Star1", dict(star1=True, star2=False)),
            ("Star2", dict(star1=True, star2=True)))
@@ -53,20 +58,36 @@ def expectimax_rows(repeat, depth):
     cases = [(f"Pig goal 100, depth {depth}", load(str(SPECS / "pig.yaml")), depth),
              ("Pig goal 8, 3 turns, exact", load(str(SPECS / "pig.yaml"), goal=8, turn_limit=3), None)]
     for label, game, limit in cases:
-        for name, switches in PRUNING:
-            result = fastest(lambda: expectimax.search(game, depth=limit, **switches), repeat)
-            rows.append((label, name, f"{result.stats.nodes:,}", f"{result.stats.time_s:.3f}",
-                         f"{result.stats.nodes / result.stats.time_s:,.0f}", f"{result.value:.6f}"))
+        for tt in (False, True):
+            for name, switches in PRUNING:
+                result = fastest(lambda: expectimax.search(game, depth=limit, tt=tt, **switches), repeat)
+                rows.append((label, name + (" + table" if tt else ""), f"{result.stats.nodes:,}",
+                             f"{result.stats.tt_hits:,}", f"{result.stats.time_s:.3f}",
+                             f"{result.stats.nodes / result.stats.time_s:,.0f}", f"{result.value:.6f}"))
     return rows
 
 
 def maxn_rows(repeat):
     rows = []
-    cases = [("spec (winner: sum <= 1 not declared)", load(str(SPECS / "tictactoe3.yaml"))),
-             ("hand-written, draw = 1/3 (sum 1 declared)", tictactoe(3))]
-    for label, game in cases:
+    spec = load(str(SPECS / "tictactoe3.yaml"))     # the loader's cached Game
+    if math.isfinite(getattr(spec, "max_utility_sum", math.inf)):
+        cases = [(f"spec (sum <= {spec.max_utility_sum:g} declared)", spec, None)]
+    else:
+        cases = [("spec (sum <= 1 not declared)", spec, None),
+                 ("spec, max_utility_sum = 1 set", spec, 1)]   # what a declared bound sets
+    cases.append(("hand-written, draw = 1/3 (sum 1 declared)", tictactoe(3), None))
+    for label, game, bound in cases:
         for prune in (False, True):
-            result = fastest(lambda: maxn.search(game, prune=prune), repeat)
+            saved = game.__dict__.get("max_utility_sum", _MISSING)
+            if bound is not None:
+                game.max_utility_sum = bound
+            try:
+                result = fastest(lambda: maxn.search(game, prune=prune), repeat)
+            finally:
+                if saved is _MISSING:
+                    game.__dict__.pop("max_utility_sum", None)
+                else:
+                    game.max_utility_sum = saved
             pruning = result.extra["pruning"].split(":")[0]
             rows.append((label, f"prune=True ({pruning})" if prune else "plain max-n",
                          f"{result.stats.nodes:,}", f"{result.stats.cutoffs:,}",
@@ -95,7 +116,7 @@ def main(argv=None):
     parser.add_argument("--mcts-seconds", type=float, default=2.0, help="time per MCTS run")
     args = parser.parse_args(argv)
     print_table("Expectimax on Pig (the same value in every row of a game)",
-                ("game", "search", "nodes", "seconds", "nodes/s", "value"),
+                ("game", "search", "nodes", "table hits", "seconds", "nodes/s", "value"),
                 expectimax_rows(args.repeat, args.pig_depth))
     print_table("Max-n on three-player tic-tac-toe, whole tree",
                 ("game", "search", "nodes", "cut-offs", "seconds", "value vector"),

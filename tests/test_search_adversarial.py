@@ -547,14 +547,125 @@ def test_cli_book_then_solve_from_it(tmp_path):
 @needs_specs
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_cli_ctrl_c_prints_the_best_result_so_far():
-    process = subprocess.Popen([sys.executable, "-m", "framework", "solve",
+    # SIGINT at its default in the child: a test run started in the background of a
+    # non-interactive shell inherits SIGINT ignored, and Python then never sees Ctrl-C
+    process = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "framework", "solve",
                                 "game_specs/othello.yaml", "--json", "--progress"], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first_iteration = process.stderr.readline()          # the search is under way
     assert first_iteration.startswith("depth   1"), first_iteration
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=20)
+    try:
+        stdout, stderr = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:                    # show where every thread is
+        process.send_signal(signal.SIGABRT)
+        stdout, stderr = process.communicate(timeout=20)
+        pytest.fail("no answer 20 s after Ctrl-C; stderr ends with:\n" + stderr[-4000:])
     assert process.returncode == 130, stderr
     out = json.loads(stdout)
     assert out["complete"] is False and out["interrupted"] is True and out["best_action"]
     assert out["stats"]["depth"] >= 1
+
+
+@needs_specs
+def test_minimax_keeps_its_time_and_node_budgets():
+    game = load(SPECS / "connect_four.yaml")
+    start = time.perf_counter()
+    result = minimax.search(game, time_limit=0.3)
+    assert time.perf_counter() - start <= 0.3 + 0.1
+    assert not result.complete and result.stats.nodes > 0
+    result = minimax.search(game, node_limit=1000)
+    assert not result.complete and 1000 <= result.stats.nodes <= 1000 + 7
+    full = minimax.search(game, depth=3)
+    assert full.stats.nodes == 1 + 7 + 49 + 343 and full.stats.expanded == 1 + 7 + 49
+    assert full.stats.evaluations == 343
+
+
+# --- tree recording ------------------------------------------------------------------
+
+def test_the_recorded_tree_shows_the_textbook_cut_offs():
+    from framework.search.trace import TreeTrace
+    trace = TreeTrace()
+    game = explicit_tree_game(TEXTBOOK)
+    result = alphabeta.search(game, trace=trace, **PLAIN)
+    recording = trace.to_dict(game)
+    assert not recording["truncated"] and len(recording["iterations"]) == 1
+    root = recording["iterations"][0]["tree"]
+    assert (root["value"], root["bound"], root["player"]) == (result.value, "exact", "MAX")
+    assert [child["score"] for child in root["children"]] == [3, 2, 2]
+    first, second, third = root["children"]
+    assert [leaf["score"] for leaf in first["children"]] == [-3, -12, -8]   # MIN's view
+    assert second["pruned"] == 2 and second["children"][0]["cutoff"] and second["bound"] == "lower"
+    assert "pruned" not in third and len(third["children"]) == 3
+    leaves = sum(len(child["children"]) for child in root["children"])
+    assert leaves == result.stats.evaluations == 7
+    assert "CUT-OFF" in trace.to_text(game) and "2 move(s) pruned" in trace.to_text(game)
+
+
+def test_the_tree_recording_is_bounded_and_follows_iterations():
+    from framework.search.trace import TreeTrace
+    game = explicit_tree_game(uniform_tree(3, 4, "worst"))
+    small = TreeTrace(max_nodes=5)
+    alphabeta.search(game, trace=small, **PLAIN)
+    assert small.kept == 5 and small.seen > 5 and small.to_dict(game)["truncated"]
+    deep = TreeTrace()
+    result = alphabeta.search(game, trace=deep, **{**PLAIN, "id": True, "tt": True})
+    depths = [iteration["depth"] for iteration in deep.iterations]
+    assert depths == [1, 2, 3, 4] and deep.iterations[-1]["tree"]["value"] == result.value
+
+
+@needs_specs
+def test_the_recorded_tree_counts_match_the_statistics():
+    from framework.search.trace import TreeTrace
+    game = load(SPECS / "tictactoe.yaml")
+    trace = TreeTrace(max_nodes=100_000)
+    result = alphabeta.search(game, depth=5, trace=trace)
+
+    def count(record, kind):
+        own = 1 if record.get("kind") == kind else 0
+        return own + sum(count(child, kind) for child in record.get("children", ()))
+
+    trees = [iteration["tree"] for iteration in trace.iterations]
+    assert not trace.to_dict(game)["truncated"]
+    assert sum(count(tree, "table") for tree in trees) == result.stats.tt_hits > 0
+    assert trees[-1]["value"] == result.value
+    # every visited state is recorded once, the root once per iteration (without PVS and
+    # aspiration, which search some states twice)
+    trace = TreeTrace(max_nodes=100_000)
+    result = alphabeta.search(game, depth=5, trace=trace, pvs=False, aspiration=False)
+    assert trace.seen == trace.kept == result.stats.nodes + len(trace.iterations) - 1
+
+
+@needs_specs
+def test_cli_writes_the_explored_tree(tmp_path):
+    path = tmp_path / "tree.json"
+    done = plyspec("solve", "game_specs/tictactoe.yaml", "--depth", "2", "--tree", str(path),
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    recording = json.loads(path.read_text())
+    assert recording["format"] == "plyspec-tree/1" and recording["game"] == "Tic-tac-toe"
+    assert [it["depth"] for it in recording["iterations"]][:2] == [1, 2]
+    assert recording["iterations"][0]["tree"]["children"][0]["move"] == "place(0,0)"
+    text = tmp_path / "tree.txt"
+    done = plyspec("solve", "game_specs/tictactoe.yaml", "--depth", "2", "--tree", str(text),
+                   "--tree-nodes", "10")
+    assert done.returncode == 0 and "truncated after 10 nodes" in text.read_text()
+    done = plyspec("solve", "game_specs/tictactoe.yaml", "--algo", "minimax", "--depth", "1",
+                   "--tree", str(text), "--json")
+    assert "--tree; ignored" in done.stderr
+
+
+@needs_specs
+def test_each_enhancement_in_the_benchmark_order_cuts_nodes_on_connect_four():
+    # bench_adversarial.py's claim, at depth 8: table, its move, iterative deepening (the
+    # shallower iterations leave table moves, killers and history to the deepest one),
+    # killers, history, aspiration and PVS each visit fewer nodes than the row before
+    game = load(SPECS / "connect_four.yaml")
+    config = dict.fromkeys(SWITCHES, False)
+    nodes = [alphabeta.search(game, depth=8, **config).stats.nodes]
+    for step in ("tt", "ordering", "id", "killers", "history", "aspiration", "pvs"):
+        config[step] = True
+        nodes.append(alphabeta.search(game, depth=8, **config).stats.nodes)
+    assert all(later < earlier for earlier, later in zip(nodes, nodes[1:])), nodes
+    assert nodes[3] * 2 < nodes[2]          # iterative deepening with the table move: > 2x

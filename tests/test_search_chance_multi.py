@@ -441,3 +441,111 @@ def test_game_versions_equal_the_yaml_versions(name):
     else:
         values = [perft(spec(f"tictactoe3.{ext}").initial_state(), 5) for ext in ("yaml", "game")]
     assert values[0] == values[1]
+
+
+# ------------------------------------------------- expectimax transposition table
+def test_expectimax_table_changes_no_value_and_saves_nodes():
+    # Pig revisits states (2 then 3 and 3 then 2 reach the same turn total); entries
+    # searched above the horizon must not answer for deeper searches, or values drift
+    game = spec("pig.yaml")
+    for depth in range(1, 11):
+        reference = expectimax.search(game, depth=depth, tt=False, star1=False, star2=False)
+        for mode in PRUNING_MODES:
+            with_table = expectimax.search(game, depth=depth, **mode)
+            without = expectimax.search(game, depth=depth, tt=False, **mode)
+            assert with_table.value == without.value == reference.value, (depth, mode)
+            assert with_table.best_action == without.best_action, (depth, mode)
+            if depth >= 6:
+                assert with_table.stats.tt_hits > 0
+                assert with_table.stats.nodes < without.stats.nodes, (depth, mode)
+    limited = spec("pig.yaml", goal=6, sides=3, turn_limit=4)
+    expected = float(pig_win_probability(6, (2, 3), 4))
+    for mode in PRUNING_MODES:
+        for tt in (False, True):
+            result = expectimax.search(limited, tt=tt, **mode)
+            assert (result.value + 1) / 2 == pytest.approx(expected, abs=1e-12)
+
+
+def test_expectimax_table_on_random_chance_trees_and_under_a_budget():
+    for seed in range(20):
+        game = random_chance_tree(300 + seed, depth=7, players=2)
+        for mode in PRUNING_MODES:
+            assert (expectimax.search(game, **mode).value
+                    == expectimax.search(game, tt=False, **mode).value)
+    game = dice_pig(2, (1,), 4, evaluate=pig_estimate)
+    result = expectimax.search(game, node_limit=200)
+    assert result.value == expectimax.search(game, depth=result.stats.depth, tt=False).value
+
+
+# ------------------------------------------------- max-n reads the declared sum bound
+def test_maxn_prunes_when_the_game_declares_a_bound_on_the_utility_sum(monkeypatch):
+    game = spec("tictactoe3.yaml")        # the loader's cached Game: changes are undone below
+    state = play(game, [(0, 1), (1, 1)])
+    assert game.max_utility_sum == 1       # the checker's bound for a winner-takes-all game
+    monkeypatch.setattr(game, "max_utility_sum", math.inf)           # as if nothing were known
+    assert maxn.search(game, state).extra["pruning"].startswith("off: with utilities summing")
+    monkeypatch.setattr(game, "max_utility_sum", 1)                  # the bound again
+    plain = maxn.search(game, state, prune=False)
+    pruned = maxn.search(game, state)
+    assert pruned.extra["pruning"] == "shallow" and pruned.stats.cutoffs > 0
+    assert pruned.values == plain.values == maxn_by_definition(state)
+    assert pruned.best_action == plain.best_action
+    assert pruned.stats.nodes < plain.stats.nodes
+    monkeypatch.setattr(game, "utility_bounds", (-1, 1))      # negative utilities: never
+    monkeypatch.setattr(game, "max_utility_sum", 1)
+    assert maxn.search(game, state).extra["pruning"].startswith("off: shallow pruning needs")
+
+
+def test_paranoid_for_a_chosen_player():
+    game = spec("tictactoe3.yaml")
+    state = play(game, [(0, 1), (1, 1)])
+    for player in range(3):
+        for given in (player, game.player_names[player], str(player)):
+            result = paranoid.search(game, state, player=given)
+            assert result.value == paranoid_by_definition(state, player)
+            assert result.extra["player"] == game.player_names[player]
+    with pytest.raises(ValueError, match="no player"):
+        paranoid.search(game, state, player="Z")
+
+
+# ------------------------------------------------------------------ command line
+def solve_json(*args):
+    import json
+    import subprocess
+    import sys
+    from conftest import ROOT
+    done = subprocess.run([sys.executable, "-m", "framework", "solve", *args, "--json"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def test_cli_switches_of_the_chance_and_many_player_searchers():
+    pig = ("game_specs/pig.yaml", "--set", "goal=6", "--set", "sides=3", "--set", "turn_limit=3")
+    runs = {flags: solve_json(*pig, *flags)[0]
+            for flags in ((), ("--no-star2",), ("--no-star1",), ("--no-star1", "--no-tt"))}
+    assert [out["pruning"] for out in runs.values()] == ["star2", "star1", "off", "off"]
+    assert len({out["value"] for out in runs.values()}) == 1
+    assert runs[("--no-star1", "--no-tt")]["nodes"] > runs[("--no-star1",)]["nodes"]
+    assert runs[("--no-star1", "--no-tt")]["stats"]["tt_hits"] == 0
+
+    position = ("game_specs/tictactoe3.yaml", "--depth", "4", "--algo", "maxn")
+    plain, _ = solve_json(*position, "--no-prune")
+    default, _ = solve_json(*position)
+    assert plain["pruning"] == "off" and default["pruning"].startswith("off: with utilities")
+    assert plain["values"] == default["values"]
+
+    mcts_run = ("game_specs/tictactoe.yaml", "--algo", "mcts", "--iterations", "400", "--seed", "5")
+    first, _ = solve_json(*mcts_run, "--exploration", "0.7")
+    again, _ = solve_json(*mcts_run, "--exploration", "0.7")
+    other, _ = solve_json(*mcts_run, "--exploration", "3")
+    assert first["iterations"] == 400 and first["stats"]["nodes"] == again["stats"]["nodes"]
+    assert (first["best_action"], first["value"]) == (again["best_action"], again["value"])
+    assert (other["value"], other["stats"]["nodes"]) != (first["value"], first["stats"]["nodes"])
+
+    out, _ = solve_json("game_specs/tictactoe3.yaml", "--algo", "paranoid", "--player", "Y",
+                        "--depth", "3")
+    assert out["player"] == "Y"
+    out, note = solve_json("game_specs/tictactoe3.yaml", "--algo", "paranoid", "--depth", "2",
+                           "--iterations", "5", "--no-prune")
+    assert "--iterations; ignored" in note and "--no-prune; ignored" in note

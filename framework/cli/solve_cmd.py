@@ -4,10 +4,12 @@ with `--json` the JSON object of DESIGN.md section 7: value, values, best_action
 time_s, stats, ...).
 
 Dispatch: the searcher comes from `framework.search.registry.searcher(--algo)`.  It is given
-`depth`, `time_limit` and `node_limit` when set, and the switches `--no-tt`, `--no-ordering`,
-... and `--book` only when its `search` signature names them (or takes **kwargs); a switch
-the chosen searcher does not know is reported on stderr and ignored.  So any searcher with
-the common keyword-only signature plugs in without knowing about the others' options.
+`depth`, `time_limit` and `node_limit` when set, and the switches (`--no-tt`, `--no-ordering`,
+..., `--no-star1`, `--no-prune`) and the searcher options (`--book`, `--tree`, `--iterations`,
+`--seed`, `--exploration`, `--player`) only when its `search` signature names them (or takes
+**kwargs); an option the chosen searcher does not know is reported on stderr and ignored.
+So any searcher with the common keyword-only signature plugs in without knowing about the
+others' options.
 
 Ctrl-C: alpha-beta and minimax stop and return their best result so far, which is printed
 (marked incomplete) before exiting with status 130.
@@ -20,16 +22,20 @@ import sys
 
 from framework.cli.common import add_set_option, parse_sets, print_json
 
-SWITCHES = {
-    "tt": "transposition table",
-    "ordering": "all move ordering",
-    "killers": "killer moves",
-    "history": "history heuristic",
-    "id": "iterative deepening",
-    "aspiration": "aspiration windows",
-    "pvs": "principal-variation (null-window) search",
-    "quiescence": "quiescence search on noisy moves",
+SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
+    "tt": "alphabeta and expectimax: no transposition table",
+    "ordering": "alphabeta: no move ordering at all",
+    "killers": "alphabeta: no killer moves",
+    "history": "alphabeta: no history heuristic",
+    "id": "alphabeta: no iterative deepening",
+    "aspiration": "alphabeta: no aspiration windows",
+    "pvs": "alphabeta: no principal-variation (null-window) search",
+    "quiescence": "alphabeta: no quiescence search on the spec's noisy moves",
+    "star1": "expectimax: no Star1 pruning at chance nodes (implies --no-star2)",
+    "star2": "expectimax: no Star2 probing (Star1 only)",
+    "prune": "maxn: no shallow pruning (it is on whenever the game's bounds allow it)",
 }
+_FLAGS = {"time_limit": "--time", "node_limit": "--nodes", "trace": "--tree"}
 INTERRUPTED = 130
 
 
@@ -51,14 +57,31 @@ def add_parser(sub):
     p.add_argument("--time", type=float, dest="time_limit", metavar="SECONDS", help="time budget")
     p.add_argument("--nodes", type=int, dest="node_limit", metavar="N", help="node budget")
     for name, what in SWITCHES.items():
-        p.add_argument(f"--no-{name}", dest=name, action="store_false", default=None,
-                       help=f"alpha-beta without {what}")
-    p.add_argument("--book", metavar="FILE", help="opening book (from `plyspec book`) to consult first")
+        p.add_argument(f"--no-{name}", dest=name, action="store_false", default=None, help=what)
+    p.add_argument("--book", metavar="FILE", help="alphabeta: opening book (from `plyspec book`) to consult first")
+    p.add_argument("--iterations", type=int, metavar="N",
+                   help=f"mcts: iterations to run (default {_mcts_default()} unless --time or --nodes)")
+    p.add_argument("--seed", type=int, metavar="S", help="mcts: random seed (repeatable runs)")
+    p.add_argument("--exploration", type=float, metavar="C",
+                   help="mcts: UCT exploration constant c in mean + c*sqrt(ln N / n) (default sqrt(2) = 1.414)")
+    p.add_argument("--player", metavar="PLAYER",
+                   help="paranoid: the player (name or 0-based index) who maximises its utility "
+                        "against the coalition of all the others (default: the player to move)")
+    p.add_argument("--tree", metavar="FILE",
+                   help="alphabeta: write the explored tree (windows, values, cut-offs) to FILE, "
+                        "as JSON if FILE ends in .json, else as indented text; for small searches")
+    p.add_argument("--tree-nodes", type=int, default=2000, metavar="N",
+                   help="--tree: record at most N nodes (default 2000)")
     p.add_argument("--progress", action="store_true",
                    help="report each completed iteration on stderr (default: when stderr is a terminal)")
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+
+
+def _mcts_default() -> str:
+    from framework.search.mcts import DEFAULT_ITERATIONS
+    return f"{DEFAULT_ITERATIONS:,}"
 
 
 def default_algorithm(game) -> str:
@@ -93,20 +116,29 @@ def run(args) -> int:
     algorithm = args.algo or default_algorithm(game)
     search = searcher(algorithm)
     requested = {"depth": args.depth, "time_limit": args.time_limit, "node_limit": args.node_limit,
-                 "book": args.book, **{name: getattr(args, name) for name in SWITCHES}}
+                 "book": args.book, "iterations": args.iterations, "seed": args.seed,
+                 "exploration": args.exploration, "player": args.player,
+                 **{name: getattr(args, name) for name in SWITCHES}}
     if args.progress or sys.stderr.isatty():
         requested["progress"] = _progress_printer(game)
+    if args.tree:
+        from framework.search.trace import TreeTrace
+        requested["trace"] = TreeTrace(args.tree_nodes)
     options, ignored = searcher_options(search, requested)
+    if options.get("star1") is False and "star2" not in options:
+        options["star2"] = False                     # Star2 builds on Star1
     for name in ignored:
         if name == "progress" and not args.progress:
             continue
-        flag = f"--no-{name}" if name in SWITCHES else f"--{name.replace('_limit', '')}"
+        flag = f"--no-{name}" if name in SWITCHES else _FLAGS.get(name, f"--{name}")
         print(f"note: {algorithm} has no option {flag}; ignored", file=sys.stderr)
     try:
         result = search(game, **options)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    if "trace" in options:
+        options["trace"].write(args.tree, game)
     if args.json:
         print_json({"spec": args.spec, "game": game.name, "options": game.options,
                     **_finite(result.to_json(game.action_text))})
@@ -146,7 +178,8 @@ def _print_table(spec, game, result) -> None:
     table = Table(title=f"{game.name} ({spec}) by {result.algorithm}", show_header=False)
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("value", f"{_number(result.value)}  (for the player to move)")
+    whose = f"for {result.extra['player']}" if "player" in result.extra else "for the player to move"
+    table.add_row("value", f"{_number(result.value)}  ({whose})")
     if result.values is not None:
         table.add_row("values", ", ".join(f"{name} {_number(v)}"
                                           for name, v in zip(game.player_names, result.values)))
@@ -155,6 +188,9 @@ def _print_table(spec, game, result) -> None:
     table.add_row("principal variation", " ".join(game.action_text(a) for a in result.pv) or "-")
     if "book" in result.extra:
         table.add_row("from the opening book", f"{result.extra['book']['games']} games")
+    for key, label in (("pruning", "pruning"), ("player", "searched for"), ("iterations", "iterations")):
+        if key in result.extra:
+            table.add_row(label, str(result.extra[key]))
     for label, number in (("nodes", stats.nodes), ("evaluations", stats.evaluations),
                           ("cut-offs", stats.cutoffs), ("table hits", stats.tt_hits),
                           ("depth", stats.depth)):

@@ -28,7 +28,9 @@ the same depth, evaluation and quiescence setting.
 
 `book=` (an `OpeningBook` or the path of a book file) answers from the opening book when
 the position is in it (`Result.extra["book"]` then says so).  `progress=` is called with a
-`Result` (marked incomplete) after each completed iteration.
+`Result` (marked incomplete) after each completed iteration.  `trace=` (a
+`trace.TreeTrace`) records the explored tree, with windows, values, cut-offs and table
+answers, for teaching (bounded in size; see `trace`).
 
 Statistics: `nodes` counts the states visited, root included; `evaluations` leaf scores;
 `cutoffs` beta cut-offs; `tt_hits` table entries that answered a node; `depth` the last
@@ -57,7 +59,7 @@ _nextafter = math.nextafter
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
            tt=True, tt_size=500_000, ordering=True, killers=True, history=True, id=True,
            aspiration=True, aspiration_delta=None, pvs=True, quiescence=True,
-           quiescence_depth=8, book=None, progress=None) -> Result:
+           quiescence_depth=8, book=None, progress=None, trace=None) -> Result:
     """Alpha-beta value of `state` (default: the initial state) for its player to move."""
     require_two_player(game, NAME)
     if depth is not None and depth < 1:
@@ -83,6 +85,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     tick = budget.tick
     deadline = budget.deadline     # also checked per expanded node: slow games keep the budget
     is_noisy = game.is_noisy
+    recorder = trace               # a TreeTrace recording the explored tree, or None
 
     evaluations = expanded = cutoffs = tt_hits = deepest = 0
     horizon_hits = 0            # leaves scored by estimate (or unproven table answers) so far
@@ -139,6 +142,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                         if not entry[4]:
                             horizon_hits += 1
                         last_line = None
+                        if recorder is not None:
+                            recorder.answered(value)
                         return value
                 hint = entry[3]
         if ply == 0 and hint is None:
@@ -151,21 +156,29 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         actions = state.actions()
         if order is not None and len(actions) > 1:
             actions = order(state, actions, ply, me, hint)
+        if recorder is not None:
+            recorder.open(state, alpha, beta, remaining)
         horizon_before = horizon_hits
         alpha_in = alpha
         best = -_INF
         best_line = None
+        best_proven = False
         child_remaining = remaining - 1
         for action in actions:
             child = state.result(action)
             tick()
             line = None
+            child_horizon = horizon_hits
+            kind = "node"
+            researched = False
             if child.terminal_test():
                 evaluations += 1
                 score = terminal(child, me)
+                kind = "terminal"
             else:
                 mover = child.player()
                 if child_remaining <= 0:
+                    kind = "quiescence" if extend_noisy else "horizon"
                     if extend_noisy:
                         if mover == me:
                             score = quiet(child, mover, alpha, beta, quiescence_depth)
@@ -185,13 +198,17 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                         score = -node(child, mover, child_remaining,
                                       -_nextafter(alpha, _INF), -alpha, ply + 1)
                         if alpha < score < beta:
+                            researched = True
                             score = -node(child, mover, child_remaining, -beta, -alpha, ply + 1)
                     else:
                         score = -node(child, mover, child_remaining, -beta, -alpha, ply + 1)
                     line = last_line
+            if recorder is not None:
+                recorder.child(action, score, kind, score >= beta, researched)
             if score > best or best_line is None:
                 best = score
                 best_line = (action, line)
+                best_proven = horizon_hits == child_horizon
                 if ply == 0:
                     root_best = (score, best_line)
                 if score > alpha:
@@ -202,9 +219,12 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                         break
                     alpha = score
         last_line = best_line
+        flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+        if recorder is not None:
+            recorder.close(best, flag, len(actions))
         if store is not None:
-            flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
-            store(state, remaining, flag, best, best_line[0], horizon_hits == horizon_before)
+            store(state, remaining, flag, best, best_line[0],
+                  horizon_hits == horizon_before or (flag == LOWER and best_proven))
         return best
 
     def root_value(remaining, previous):

@@ -28,12 +28,22 @@ Both return exactly the plain expectimax value (up to floating-point rounding), 
 every value the search meets lies within [L, U].  Utilities do by declaration; an
 evaluation value outside the bounds makes the search restart without pruning (reported
 in `Result.extra["pruning"]`).
+
+Transposition table (`tt=True`, at most `tt_size` entries; cleared when full): chance
+games revisit states (in Pig, rolling 2 then 3 or 3 then 2 gives the same turn total).
+Only *exact* values are stored (every value of the plain search; with pruning, a value
+strictly inside its window), keyed by the state, with the remaining depth and whether the
+subtree touched the depth horizon.  An entry answers a node searched to the same remaining
+depth, or to any larger one when no horizon was touched below it (always so without a
+depth limit).  A stored value was computed by the same sums in the same order as a
+re-search would compute it, so the table changes no value, not even by rounding: Star1
+and Star2 stay exactly equal to plain expectimax.  `stats.tt_hits` counts the answers.
 """
 from __future__ import annotations
 
 import math
 
-from framework.search.depth_first import DepthFirstSearch, root_mover
+from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
 from framework.search.result import Result
 
 INF = math.inf
@@ -44,11 +54,12 @@ class _OutsideBounds(Exception):
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           star1=True, star2=True, bounds=None) -> Result:
+           star1=True, star2=True, bounds=None, tt=True, tt_size=1_000_000) -> Result:
     """Expectimax value of `state` (default: the initial state) for the player to move.
 
     `star1` / `star2` switch the pruning (Star2 builds on Star1); `bounds=(L, U)`
-    overrides the game's utility bounds (they must hold for evaluations too)."""
+    overrides the game's utility bounds (they must hold for evaluations too); `tt` the
+    transposition table of exact values (`tt_size` entries at most)."""
     game.require(players=(1, 2), algorithm="expectimax")
     if game.num_players == 2 and not (game.zero_sum or game.constant_sum is not None):
         raise ValueError(f"expectimax cannot search {game.name!r}: two-player games must be "
@@ -65,9 +76,10 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
         pruning = "off: the game declares no finite utility bounds"
     searcher = _Expectimax(evaluate or game.evaluate, offset, low, high, pruning,
-                           time_limit, node_limit)
+                           time_limit, node_limit, tt_size if tt else 0)
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
+    result.stats.tt_hits = searcher.tt_hits
     if result.value is not None:
         result.value += offset
         if game.num_players == 1:
@@ -83,22 +95,59 @@ class _Expectimax(DepthFirstSearch):
 
     algorithm = "expectimax"
 
-    def __init__(self, evaluate, offset, low, high, pruning, time_limit, node_limit):
+    def __init__(self, evaluate, offset, low, high, pruning, time_limit, node_limit, tt_size):
         super().__init__(time_limit, node_limit)
         self.evaluate = evaluate
         self.offset = offset
         self.low = low
         self.high = high
         self.pruning = pruning
+        self.tt_size = tt_size
+        self.table = {} if tt_size else None     # state -> (depth, value for player 0, proven, line)
+        self.tt_hits = 0
+        self.unproven_hits = 0                   # table answers for subtrees with a horizon
+        self.unlimited = False
+
+    def horizon_marks(self):
+        """Grows whenever the search meets the depth horizon, directly or through the table."""
+        return self.evaluations + self.unproven_hits
 
     def search_to(self, root, limit):
         player = root_mover(root)
+        self.unlimited = limit == UNLIMITED_DEPTH
         if self.pruning in ("star1", "star2"):
             try:
                 return self._pruned_search(self.pruning == "star2")(root, player, limit, -INF, INF)
             except _OutsideBounds as err:
                 self.pruning = f"off: {err}"
         return self._plain_search()(root, player, limit)
+
+    def _table_functions(self):
+        """(probe, store) over the table of exact values, or (None, None) without one.
+        probe(state, player, depth) -> (value for player, line) or None;
+        store(state, player, depth, value, line, proven: no horizon below)."""
+        table = self.table
+        if table is None:
+            return None, None
+        get = table.get
+        unlimited = self.unlimited
+        size = self.tt_size
+
+        def probe(state, player, depth):
+            entry = get(state)
+            if entry is None or not (entry[0] == depth or (entry[2] and (unlimited or entry[0] <= depth))):
+                return None
+            self.tt_hits += 1
+            if not entry[2]:
+                self.unproven_hits += 1      # the answer stands for a subtree with a horizon
+            return (entry[1] if player == 0 else -entry[1]), entry[3]
+
+        def store(state, player, depth, v, line, proven):
+            if len(table) >= size:
+                table.clear()
+            table[state] = (depth, v if player == 0 else -v, proven, line)
+
+        return probe, store
 
     def _horizon(self, state, player):
         """Evaluation of the non-terminal `state` at the depth limit, for `player`, offset."""
@@ -110,6 +159,8 @@ class _Expectimax(DepthFirstSearch):
         tick = self.budget.tick
         horizon = self._horizon
         offset = self.offset
+        tt_probe, tt_store = self._table_functions()
+        marks = self.horizon_marks
 
         def value(state, player, depth):
             tick()
@@ -117,18 +168,26 @@ class _Expectimax(DepthFirstSearch):
                 return state.utility(player) - offset, None
             if depth == 0:
                 return horizon(state, player), None
+            if tt_probe is not None:
+                if (known := tt_probe(state, player, depth)) is not None:
+                    return known
+                before = marks()
             if state.is_chance():
                 total = 0
                 for outcome, probability in state.chance_outcomes():
                     total += probability * value(state.result(outcome), player, depth - 1)[0]
-                return total, None
-            mover = state.player()
-            best, best_line = -INF, None
-            for action in state.actions():
-                v, line = value(state.result(action), mover, depth - 1)
-                if v > best:
-                    best, best_line = v, (action, line)
-            return (best if mover == player else -best), best_line
+                answer = total, None
+            else:
+                mover = state.player()
+                best, best_line = -INF, None
+                for action in state.actions():
+                    v, line = value(state.result(action), mover, depth - 1)
+                    if v > best:
+                        best, best_line = v, (action, line)
+                answer = (best if mover == player else -best), best_line
+            if tt_store is not None:
+                tt_store(state, player, depth, answer[0], answer[1], marks() == before)
+            return answer
 
         return value
 
@@ -138,6 +197,8 @@ class _Expectimax(DepthFirstSearch):
         horizon = self._horizon
         offset = self.offset
         low, high = self.low, self.high
+        tt_probe, tt_store = self._table_functions()
+        marks = self.horizon_marks
 
         def outside(v):
             return _OutsideBounds(f"value {v + offset} outside the utility bounds "
@@ -149,14 +210,23 @@ class _Expectimax(DepthFirstSearch):
                 v = state.utility(player) - offset
             elif depth == 0:
                 v = horizon(state, player)
-            elif state.is_chance():
-                return chance(state, player, depth, alpha, beta), None
             else:
-                mover = state.player()
-                if mover == player:
-                    return decision(state, player, depth, alpha, beta, None)
-                v, line = decision(state, mover, depth, -beta, -alpha, None)
-                return -v, line
+                if tt_probe is not None:
+                    if (known := tt_probe(state, player, depth)) is not None:
+                        return known
+                    before = marks()
+                if state.is_chance():
+                    answer = chance(state, player, depth, alpha, beta), None
+                else:
+                    mover = state.player()
+                    if mover == player:
+                        answer = decision(state, player, depth, alpha, beta, None)
+                    else:
+                        v, line = decision(state, mover, depth, -beta, -alpha, None)
+                        answer = -v, line
+                if tt_store is not None and alpha < answer[0] < beta:     # exact
+                    tt_store(state, player, depth, answer[0], answer[1], marks() == before)
+                return answer
             if v < low or v > high:
                 raise outside(v)
             return v, None
@@ -225,7 +295,9 @@ class _Expectimax(DepthFirstSearch):
             children = [state.result(outcome) for outcome, _ in outcomes]
             probabilities = [probability for _, probability in outcomes]
             lows, highs, firsts = [low] * count, [high] * count, [None] * count
-            cut = probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts)
+            first_marks = [0] * count         # horizon marks of each first-move probe
+            cut = probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts,
+                        first_marks)
             if cut is not None:
                 self.cutoffs += 1
                 return cut
@@ -251,8 +323,12 @@ class _Expectimax(DepthFirstSearch):
                     b = fail_high if fail_high < hi else hi
                     if firsts[i] is None:
                         v = value(children[i], player, depth - 1, a, b)[0]
-                    else:
-                        v = decision_for(children[i], player, depth - 1, a, b, firsts[i])[0]
+                    else:                     # searched here, not by `value`: store it here
+                        before = marks()
+                        v, line = decision_for(children[i], player, depth - 1, a, b, firsts[i])
+                        if tt_store is not None and a < v < b:
+                            tt_store(children[i], player, depth - 1, v, line,
+                                     marks() == before and not first_marks[i])
                     if v <= fail_low:
                         self.cutoffs += 1
                         return known + p * v + rest_high
@@ -262,16 +338,23 @@ class _Expectimax(DepthFirstSearch):
                 known += p * v
             return known
 
-        def probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts):
+        def probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts,
+                  first_marks):
             """Star2's probing phase: bounds from each outcome's first move (kept in
-            `firsts` for the search phase); the chance node's fail-soft value if the
-            bounds already cut it off, else None."""
+            `firsts` for the search phase, with the horizon marks each one made in
+            `first_marks`); the chance node's fail-soft value if the bounds already cut it
+            off, else None."""
             sum_low = sum(p * lo for p, lo in zip(probabilities, lows))
             sum_high = sum(p * hi for p, hi in zip(probabilities, highs))
             for i, child in enumerate(children):
                 p, lo, hi = probabilities[i], lows[i], highs[i]
+                v = None                          # the outcome's exact value, when known
                 if depth == 1 or child.terminal_test():
                     v = value(child, player, depth - 1, lo, hi)[0]
+                elif tt_probe is not None and (known := tt_probe(child, player, depth - 1)) is not None:
+                    tick()
+                    v = known[0]
+                if v is not None:
                     lows[i] = highs[i] = v
                     sum_low += p * (v - lo)
                     sum_high += p * (v - hi)
@@ -281,11 +364,13 @@ class _Expectimax(DepthFirstSearch):
                     tick()
                     mover = child.player()
                     first = child.result(child.actions()[0])
+                    before = marks()
                     if mover == player:       # the first move's value bounds the child below
                         target = min(hi, (beta - sum_low + p * lo) / p)
                         if lo >= target:
                             continue
                         firsts[i] = value(first, player, depth - 2, lo, target)
+                        first_marks[i] = marks() - before
                         w = firsts[i][0]
                         if w > lo:
                             lows[i] = w
@@ -295,6 +380,7 @@ class _Expectimax(DepthFirstSearch):
                         if target >= hi:
                             continue
                         firsts[i] = value(first, mover, depth - 2, -hi, -target)
+                        first_marks[i] = marks() - before
                         w = -firsts[i][0]
                         if w < hi:
                             highs[i] = w

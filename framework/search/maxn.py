@@ -12,7 +12,7 @@ s_q leaves at most S - s_q to the player p who moves at its parent; once that is
 than p's best alternative, p will not choose the node and its remaining children are
 skipped.  Also, a mover who secures S cannot do better.  Since s_q and p's best are at
 most U, nothing is ever cut when S > 2U (e.g. three or more players with no known sum):
-pruning is then off.
+pruning is then off.  It turns on by itself whenever the game's capabilities allow it.
 Deep pruning is not sound for max-n (Korf) and is not done.  Pruning needs the bounds;
 without them it is off (the reason is in `Result.extra["pruning"]`), and an evaluation
 vector outside them (at the depth limit) makes the search restart without pruning.
@@ -35,7 +35,11 @@ class _OutsideBounds(Exception):
 
 def sum_bound(game):
     """The bound S on the sum of the utilities that shallow pruning needs, or None when
-    the game does not guarantee non-negative utilities with a bounded sum."""
+    the game does not guarantee non-negative utilities with a bounded sum.
+
+    Read from the game's capabilities: `utility_bounds` (L, U) with L >= 0 is required;
+    S is the least of `constant_sum` (when declared), `max_utility_sum` (the bound the
+    checker inferred or the spec declared) and players x U."""
     low, high = game.utility_bounds
     if low < 0:
         return None
@@ -58,7 +62,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     elif limit_sum > 2 * game.utility_bounds[1]:
         pruning = (f"off: with utilities summing to at most {limit_sum} and each at most "
                    f"{game.utility_bounds[1]}, shallow pruning can never cut (declare the "
-                   "game's constant sum)")
+                   "game's constant sum or a bound on the sum)")
         limit_sum = None
     else:
         pruning = "shallow"

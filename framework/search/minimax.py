@@ -11,7 +11,10 @@ evaluation): the reference value alpha-beta's quiescence search must reproduce.
 `Result.stats.nodes` counts the states visited, the root included: the full tic-tac-toe
 tree is 549,946 nodes.  `evaluations` counts leaf scores (terminal utilities and
 evaluations).  A time or node budget, or Ctrl-C, stops the search early: the result then
-holds the best root move among those fully searched (`complete=False`).
+holds the best root move among those fully searched (`complete=False`).  The budget is
+looked at every CHECK_EVERY nodes (and exactly at the node limit); a node limit counts the
+children of a state when it is expanded, so an interrupted search may report up to one
+branching factor more nodes than it visited.
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ from framework.search.twoplayer import (INFINITE_DEPTH, declares_noisy, leaf_sco
                                         require_two_player, run_deep, unroll)
 
 NAME = "minimax"
+CHECK_EVERY = 128          # nodes between looks at the clock (and at Ctrl-C)
+_INF = math.inf
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
@@ -34,32 +39,47 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     root = game.initial_state() if state is None else state
     budget = Budget(time_limit, node_limit)
     terminal, horizon = leaf_scorers(game, root, evaluate)
-    tick = budget.tick
-    deadline = budget.deadline     # also checked per expanded node: slow games keep the budget
+    # Per-node work is kept to the search itself: the state methods are bound once (every
+    # state of a game has the same class), nodes are counted in bulk when a state is
+    # expanded, and the budget is looked at only every CHECK_EVERY nodes (see `check`).
+    cls = type(root)
+    actions_of, result_of, is_terminal, player_of = cls.actions, cls.result, cls.terminal_test, cls.player
     is_noisy = game.is_noisy
     extend_noisy = quiescence and declares_noisy(game)
     max_depth = INFINITE_DEPTH if depth is None else depth
-    evaluations = expanded = deepest = 0
+    nodes = 1                             # the root
+    check_at = _next_check(budget, nodes)
+    expanded = deepest = 0
     last_line = None                      # principal line of the node searched last
     root_best = None                      # (value, line) over the fully searched root moves
 
+    def check():
+        """Every CHECK_EVERY nodes (and at the node limit): stop when the budget is spent."""
+        nonlocal check_at
+        budget.nodes = nodes
+        if budget.node_limit is not None and budget.nodes > budget.node_limit:
+            raise BudgetExceeded("node limit")
+        if budget.deadline is not None and perf_counter() >= budget.deadline:
+            raise BudgetExceeded("time limit")
+        check_at = _next_check(budget, nodes)
+
     def quiet_value(state, me, plies_left):
         """Evaluation of a cut-off state, extended over its noisy moves (quiescence)."""
-        nonlocal evaluations
-        evaluations += 1
+        nonlocal nodes
         best = horizon(state, me)
         if plies_left <= 0:
             return best
-        for action in state.actions():
+        for action in actions_of(state):
             if not is_noisy(state, action):
                 continue
-            child = state.result(action)
-            tick()
-            if child.terminal_test():
-                evaluations += 1
+            child = result_of(state, action)
+            nodes += 1
+            if nodes >= check_at:
+                check()
+            if is_terminal(child):
                 score = terminal(child, me)
             else:
-                mover = child.player()
+                mover = player_of(child)
                 score = quiet_value(child, mover, plies_left - 1)
                 if mover != me:
                     score = -score
@@ -68,30 +88,26 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         return best
 
     def value(state, me, remaining, ply):
-        nonlocal evaluations, expanded, deepest, last_line, root_best
+        nonlocal nodes, expanded, deepest, last_line, root_best
+        actions = actions_of(state)
+        nodes += len(actions)
         expanded += 1
-        if deadline is not None and perf_counter() >= deadline:
-            raise BudgetExceeded("time limit")
+        if nodes >= check_at:
+            check()
         if ply >= deepest:
             deepest = ply + 1
-        best = -math.inf
+        best = -_INF
         best_line = None
         child_remaining = remaining - 1
-        for action in state.actions():
-            child = state.result(action)
-            tick()
+        for action in actions:
+            child = result_of(state, action)
             line = None
-            if child.terminal_test():
-                evaluations += 1
+            if is_terminal(child):
                 score = terminal(child, me)
             else:
-                mover = child.player()
+                mover = player_of(child)
                 if child_remaining <= 0:
-                    if extend_noisy:
-                        score = quiet_value(child, mover, quiescence_depth)
-                    else:
-                        evaluations += 1
-                        score = horizon(child, mover)
+                    score = quiet_value(child, mover, quiescence_depth) if extend_noisy else horizon(child, mover)
                 else:
                     score = value(child, mover, child_remaining, ply + 1)
                     line = last_line
@@ -106,18 +122,28 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         return best
 
     def run():
-        nonlocal evaluations
         try:
-            tick()
-            if root.terminal_test():
-                evaluations += 1
+            check()
+            if is_terminal(root):
                 return terminal(root, me), None, True
             return value(root, me, max_depth, 0), last_line, True
         except BudgetExceeded:
             return (None, None, False) if root_best is None else (*root_best, False)
 
-    me = root.player()
+    me = player_of(root)
     (score, line, complete), interrupted = run_deep(run, budget, max_depth + quiescence_depth)
-    stats = Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations,
+    visited = budget.nodes = nodes
+    # every state visited is either expanded or scored (a terminal utility, an evaluation
+    # or a stand-pat evaluation of the quiescence extension, whose noisy children are
+    # scored in turn); nodes counted for a budget-interrupted expansion are left in
+    stats = Stats(nodes=visited, expanded=expanded, evaluations=visited - expanded,
                   depth=deepest if depth is None else depth, time_s=budget.elapsed())
     return make_result(NAME, game, root, me, score, unroll(line), stats, complete, interrupted)
+
+
+def _next_check(budget, nodes):
+    """The node count at which `check` next looks at the budget."""
+    at = nodes + CHECK_EVERY
+    if budget.node_limit is not None and budget.node_limit + 1 < at:
+        at = budget.node_limit + 1
+    return at

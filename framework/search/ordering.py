@@ -44,7 +44,7 @@ class MoveOrderer:
             is_noisy = self.game.is_noisy
             noisy = [a for a in ordered if is_noisy(state, a)]
             if noisy:
-                ordered = noisy + [a for a in ordered if not is_noisy(state, a)]
+                ordered = noisy + [a for a in ordered if a not in noisy]
         if hint is not None and hint in ordered:
             ordered.remove(hint)
             ordered.insert(0, hint)

@@ -6,6 +6,9 @@ alpha-beta: the root player maximises `utility(root player)` (the evaluation of 
 root player at the depth limit), every other player minimises it.  Turn orders need not
 alternate; the result is the root player's guaranteed value against any coalition play.
 Games with chance nodes are refused (expectimax, max-n and MCTS search those).
+`player=` searches for another player than the one to move at the root (its index or
+name); `Result.value` is then that player's guaranteed value, and `extra["player"]` names
+it.
 
 Depth counts every edge as a ply; with a time or node budget the search deepens
 iteratively and returns the deepest completed iteration (see `depth_first`).
@@ -21,12 +24,30 @@ INF = math.inf
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None,
-           evaluate=None) -> Result:
-    """Paranoid value of `state` (default: the initial state) for its player to move."""
+           evaluate=None, player=None) -> Result:
+    """Paranoid value of `state` (default: the initial state) for `player` (an index or a
+    player name; default: the player to move at `state`) against all the others."""
     game.require(chance=False, algorithm="paranoid")
     root = game.initial_state() if state is None else state
-    searcher = _Paranoid(root_mover(root), evaluate or game.evaluate, time_limit, node_limit)
-    return searcher.run(root, depth)
+    me = root_mover(root) if player is None else player_index(game, player)
+    searcher = _Paranoid(me, evaluate or game.evaluate, time_limit, node_limit)
+    result = searcher.run(root, depth)
+    result.extra["player"] = game.player_names[me]
+    return result
+
+
+def player_index(game, player) -> int:
+    """The index of `player`, given as an index, a digit string or a player name."""
+    names = list(game.player_names)
+    if isinstance(player, str):
+        if player in names:
+            return names.index(player)
+        if not player.strip().isdigit():
+            raise ValueError(f"paranoid: no player {player!r}; players: {', '.join(names)}")
+        player = int(player)
+    if not 0 <= player < len(names):
+        raise ValueError(f"paranoid: player index {player} out of range 0..{len(names) - 1}")
+    return player
 
 
 class _Paranoid(DepthFirstSearch):
