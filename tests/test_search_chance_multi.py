@@ -532,7 +532,7 @@ def test_cli_switches_of_the_chance_and_many_player_searchers():
     position = ("game_specs/tictactoe3.yaml", "--depth", "4", "--algo", "maxn")
     plain, _ = solve_json(*position, "--no-prune")
     default, _ = solve_json(*position)
-    assert plain["pruning"] == "off" and default["pruning"].startswith("off: with utilities")
+    assert plain["pruning"] == "off" and default["pruning"] == "shallow"
     assert plain["values"] == default["values"]
 
     mcts_run = ("game_specs/tictactoe.yaml", "--algo", "mcts", "--iterations", "400", "--seed", "5")
