@@ -279,10 +279,12 @@ class Compiler:
 
     def x_Index(self, node, env):
         if self.is_board_read(node):
+            # the value index at a cell; -1 (equal to no value) when the cell is `none`
             cell = self.expr(node.index, env)
             parts = [f"{i} if b_{self.c.values[i]} >> _c & 1 else" for i in self.boards]
-            return f"(lambda _c: {' '.join(parts)} {self.c.default_value})({cell})" if len(self.boards) > 1 \
-                else f"({parts[0]} {self.c.default_value})".replace("_c", cell) if self.boards else str(self.c.default_value)
+            guard = "-1 if _c < 0 else " if self.cell_guarded(node.index) else ""
+            read = f"{guard}{' '.join(parts)} {self.c.default_value}"
+            return f"(lambda _c: {read})({cell})" if guard or len(self.boards) > 1 else f"({read})".replace("_c", cell)
         return f"{self.expr(node.base, env)}[{self.expr(node.index, env)}]"
 
     def x_Quant(self, node, env):

@@ -243,3 +243,25 @@ def test_three_players_take_turns_in_the_specialised_code():
         seen.append(s.player())
         s = s.result(c)
     assert seen == [0, 1, 2, 0] and s.player() == 1
+
+
+def test_reading_the_board_off_its_edge_equals_no_value():
+    """`board[cell(...)]` off the board is `none`: it equals no cell value or player, in
+    the generic read (a quantified player) as in the bit test (a constant one)."""
+    text = """game: Edge
+players: [X, O]
+board: {width: 3, height: 1, cells: [empty, X, O]}
+actions:
+  place(c in cell):
+    if: board[c] == empty
+    then: board[c] = mover
+    noisy: "exists p in player: board[cell(col(c) + 1, 0)] == p"
+terminal: full(board)
+winner: X if board[cell(3, 0)] == X or board[cell(-1, 0)] == empty else none
+"""
+    game = framework.load_text(text, file="edge.yaml")
+    state = game.initial_state().result((1, 0))
+    assert {a: game.is_noisy(state, a) for a in state.actions()} == {(0, 0): True, (2, 0): False}
+    for a in ((0, 0), (2, 0)):
+        state = state.result(a)
+    assert state.terminal_test() and state.returns() == (0, 0)
