@@ -20,7 +20,7 @@ import inspect
 import math
 import sys
 
-from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.common import add_set_option, number_text, parse_sets, print_json
 
 SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
     "tt": "alphabeta and expectimax: no transposition table",
@@ -155,7 +155,7 @@ def _progress_printer(game):
         line = f"depth {stats.depth:>3}  nodes {stats.nodes:>12,}  {stats.time_s:8.2f} s"
         best = getattr(update, "best_action", None)
         if best is not None:
-            line += f"  value {_number(update.value)}  best {game.action_text(best)}"
+            line += f"  value {number_text(update.value)}  best {game.action_text(best)}"
         print(line, file=sys.stderr, flush=True)
     return report
 
@@ -179,9 +179,9 @@ def _print_table(spec, game, result) -> None:
     table.add_column(style="bold")
     table.add_column()
     whose = f"for {result.extra['player']}" if "player" in result.extra else "for the player to move"
-    table.add_row("value", f"{_number(result.value)}  ({whose})")
+    table.add_row("value", f"{number_text(result.value)}  ({whose})")
     if result.values is not None:
-        table.add_row("values", ", ".join(f"{name} {_number(v)}"
+        table.add_row("values", ", ".join(f"{name} {number_text(v)}"
                                           for name, v in zip(game.player_names, result.values)))
     action = result.best_action
     table.add_row("best action", "-" if action is None else game.action_text(action))
@@ -201,11 +201,3 @@ def _print_table(spec, game, result) -> None:
         reason = "interrupted" if result.extra.get("interrupted") else "budget spent"
         table.add_row("complete", f"no ({reason}): best of the last completed iteration")
     Console().print(table)
-
-
-def _number(value) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return f"{value:g}" if isinstance(value, float) else str(value)
