@@ -4,13 +4,11 @@
    transposition table: the standard game (goal 100) to a fixed depth with the spec's
    evaluation, and a turn-limited Pig solved exactly.
 2. Max-n on three-player tic-tac-toe (whole game tree) with and without shallow pruning.
-   The spec's utilities (`winner`: 1 for the winner, 0 otherwise) sum to at most 1.  Max-n
-   reads that bound from `game.max_utility_sum` (with `constant_sum` and
-   `utility_bounds`); while the spec cannot declare it, the bound known is 3 players x 1,
-   with which shallow pruning could never cut, so max-n turns it off.  The rows "sum <= 1
-   set" set `game.max_utility_sum = 1` on the loaded spec, as the declaration will; the
-   rows "draw = 1/3" use a hand-written copy of the game (tests/chance_games.py, exact
-   `Fraction` utilities, hence slower per node) whose constant sum 1 is declared.
+   The spec's utilities (`winner`: 1 for the winner, 0 otherwise) sum to at most 1, which
+   the checker infers (`game.max_utility_sum`); with only the per-player bound known
+   (3 players x 1) shallow pruning could never cut.  The rows "draw = 1/3" use a
+   hand-written copy of the game (tests/chance_games.py, exact `Fraction` utilities, hence
+   slower per node) whose constant sum 1 is declared.
 3. MCTS (UCT) iterations per second on Connect Four, tic-tac-toe and Pig.
 
 Every row takes the best time of `--repeat` runs.
@@ -20,7 +18,6 @@ Every row takes the best time of `--repeat` runs.
 from __future__ import annotations
 
 import argparse
-import math
 import pathlib
 import sys
 
@@ -33,7 +30,6 @@ from framework.search import expectimax, maxn, mcts        # noqa: E402
 from chance_games import tictactoe                         # noqa: E402
 
 SPECS = ROOT / "game_specs"
-_MISSING = object()
 PRUNING = (("plain expectimax", dict(star1=False, star2=False)),
            ("Star1", dict(star1=True, star2=False)),
            ("Star2", dict(star1=True, star2=True)))
@@ -69,25 +65,11 @@ def expectimax_rows(repeat, depth):
 
 def maxn_rows(repeat):
     rows = []
-    spec = load(str(SPECS / "tictactoe3.yaml"))     # the loader's cached Game
-    if math.isfinite(getattr(spec, "max_utility_sum", math.inf)):
-        cases = [(f"spec (sum <= {spec.max_utility_sum:g} declared)", spec, None)]
-    else:
-        cases = [("spec (sum <= 1 not declared)", spec, None),
-                 ("spec, max_utility_sum = 1 set", spec, 1)]   # what a declared bound sets
-    cases.append(("hand-written, draw = 1/3 (sum 1 declared)", tictactoe(3), None))
-    for label, game, bound in cases:
+    cases = [("spec (sum <= 1 inferred)", load(str(SPECS / "tictactoe3.yaml"))),
+             ("hand-written, draw = 1/3 (sum 1 declared)", tictactoe(3))]
+    for label, game in cases:
         for prune in (False, True):
-            saved = game.__dict__.get("max_utility_sum", _MISSING)
-            if bound is not None:
-                game.max_utility_sum = bound
-            try:
-                result = fastest(lambda: maxn.search(game, prune=prune), repeat)
-            finally:
-                if saved is _MISSING:
-                    game.__dict__.pop("max_utility_sum", None)
-                else:
-                    game.max_utility_sum = saved
+            result = fastest(lambda: maxn.search(game, prune=prune), repeat)
             pruning = result.extra["pruning"].split(":")[0]
             rows.append((label, f"prune=True ({pruning})" if prune else "plain max-n",
                          f"{result.stats.nodes:,}", f"{result.stats.cutoffs:,}",
