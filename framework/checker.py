@@ -220,8 +220,8 @@ class Checker:
             if abs(value) > 10**9:
                 raise bad("a whole number of reasonable size")
         elif isinstance(default, float):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise bad("a number")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise bad("a finite number")
             value = float(value)
         elif isinstance(default, tuple):
             if isinstance(value, list):

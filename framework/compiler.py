@@ -1075,6 +1075,11 @@ class Compiler:
                 code = self.expr(init, {})
                 code = f"({code},) * {v.size}" if v.is_array else code
             out(f"v_{v.name} = {code}")
+            if v.type == "int" and kind != "const":       # computed from options: check the range
+                values = f"v_{v.name}" if v.is_array else f"(v_{v.name},)"
+                out(f"for _x in {values}:")
+                out(f"    if not {v.lo} <= _x <= {v.hi}: out_of_range(NAMES[{len(self.names)}], _x, {v.lo}, {v.hi}, True)")
+                self.names.append(v.name)
         out("mover = 0")
         self.effects(c.init, {}, out)
         out(f"return {self.make_call(self.sig)}")

@@ -86,7 +86,7 @@ def compile_spec(spec, options=None) -> Game:
     checked = check(spec, options or {})
     compiler = Compiler(checked)
     source = compiler.module()
-    namespace = _namespace(compiler)
+    namespace = _namespace(compiler, {v.name: v.pos for v in spec.variables})
     code = compile(source, f"<plyspec:{spec.file or spec.name}>", "exec")
     exec(code, namespace)   # generated from the checked AST only; no spec text is in `source`
     state_class = namespace["State"]
@@ -112,10 +112,25 @@ def compile_spec(spec, options=None) -> Game:
         game._symmetries = _symmetry_function(compiler, state_class)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
+    _build_initial_state(game, spec)
     return game
 
 
-def _namespace(compiler: Compiler) -> dict:
+def _build_initial_state(game, spec):
+    """Build the initial state once, so that a rule that fails on it (an index past the
+    end of an option list, a division by zero) is a SpecError at load time, not in play."""
+    try:
+        game.initial_state()
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+        pos = next((spec.positions[k] for k in ("init", "state", "board") if spec.positions.get(k)), spec.pos)
+        raise SpecError(f"the initial state cannot be built: {error}", file=pos.file, line=pos.line,
+                        col=pos.col, end_col=pos.end_col, source_line=pos.source_line,
+                        hint="check the initial values and `init` effects against the options") from None
+
+
+def _namespace(compiler: Compiler, declared_at: dict) -> dict:
+    """The globals of the generated module; `declared_at` maps state variables to the
+    position of their declaration (for range errors during play)."""
     c = compiler.c
     ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
                            "all": all, "range": range, "bool": bool, "tuple": tuple,
@@ -127,7 +142,8 @@ def _namespace(compiler: Compiler) -> dict:
           "bits": runtime.bits, "slide": runtime.slide, "between": runtime.between,
           "line": runtime.line, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
-          "ACTION_NAMES": tuple(a.name for a in c.actions), "NAMES": compiler.names,
+          "ACTION_NAMES": tuple(a.name for a in c.actions),
+          "NAMES": [(name, declared_at.get(name)) for name in compiler.names],
           "PLAYER_VALUE": compiler.player_value,
           "ENUMS": [v.enum for v in c.variables if v.type.startswith("enum:")],
           "ENUM_INDEX": [{name: i for i, name in enumerate(v.enum)} for v in c.variables

@@ -90,22 +90,40 @@ def test_bad_option_type():
     assert "must be a whole number" in error_of(GOOD, k="x").message
 
 
-def test_runtime_range_error_is_a_spec_error():
-    g = framework.load_text("""game: Count
+COUNTER = """game: Count
 players: [A]
+options: {start: [0, 1, 2], first: 0}
 state:
-  n: {type: 0..2, initial: 0}
+  n: {type: 0..2, initial: "sum i in 0..2: start[i] if i == first else 0"}
 actions:
   up: n += 1
 terminal: false
-utility: n
-utility_bounds: [0, 2]
-zero_sum: false
-""".replace("utility: n", "utility: {A: n}"))
-    s = g.initial_state().result("up").result("up") if False else g.initial_state()
-    s = s.result(s.actions()[0]).result(s.actions()[0])
-    with pytest.raises(SpecError, match="outside its range"):
-        s.result(s.actions()[0])
+utility: {A: n}
+"""
+
+
+def test_runtime_range_error_points_at_the_declaration():
+    game = framework.load_text(COUNTER, file="count.yaml")
+    state = game.initial_state().result(()).result(())
+    with pytest.raises(SpecError) as info:
+        state.result(())
+    e = info.value
+    assert "state variable `n` would become 3, outside its range 0..2" in e.message
+    assert (e.file, e.line, e.col, e.source_line.strip()[:16]) == ("count.yaml", 5, 3, "n: {type: 0..2, ")
+
+
+def test_initial_values_computed_from_options_are_checked_when_loading():
+    e = error_of(COUNTER.replace("[0, 1, 2]", "[5, 1, 2]"))
+    assert "the initial value of `n` would be 5, outside its range 0..2" in e.message and e.line == 5
+    e = error_of(COUNTER.replace("i == first else 0", "i == first else start[i + first]"), first=1)
+    assert "the initial state cannot be built" in e.message and (e.line, e.col) == (4, 1)
+    assert "options" in e.hint
+
+
+def test_options_must_be_finite_numbers():
+    text = COUNTER.replace("first: 0}", "first: 0, rate: 0.5}")
+    for bad in (float("inf"), float("nan")):
+        assert "must be a finite number" in error_of(text, rate=bad).message
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
