@@ -10,7 +10,7 @@ import sys
 from framework.errors import SpecError
 
 # sub-command modules, in the order `plyspec --help` lists them
-COMMANDS = ["check", "perft", "compile", "convert", "solve", "book", "plan"]
+COMMANDS = ["check", "perft", "compile", "convert", "solve", "book", "plan", "test"]
 
 
 def build_parser() -> argparse.ArgumentParser:
