@@ -146,3 +146,14 @@ def test_golden_counts_are_checked_per_option_set(tmp_path, capsys):
     assert "ply 4 has 6 nodes" in report.outcome("perft_matches_golden").detail
     code, out = run_cli(capsys, spec, "--examples", 3, "--set", "heaps=[1,2]")
     assert code == 0 and "n/a     perft_matches_golden" in out
+
+
+def test_searcher_cross_checks_run_where_pruning_applies():
+    """Max-n shallow pruning is on for non-negative utilities with a bounded sum (two
+    players here: no 3+ player spec can declare a constant sum), and is cross-checked."""
+    nim_for_points = (ROOT / "game_specs" / "nim.yaml").read_text().replace(
+        "winner: mover", 'utility: {P1: "1 if mover == P1 else 0", P2: "1 if mover == P2 else 0"}')
+    report = check_text(nim_for_points, options={"heaps": [2, 3]}, examples=10)
+    assert not report.failed, report.text()
+    assert report.outcome("maxn_pruning_is_exact").status == PASSED
+    assert report.outcome("alphabeta_equals_minimax").status == PASSED

@@ -10,7 +10,7 @@ import sys
 from framework.errors import SpecError
 
 # sub-command modules, in the order `plyspec --help` lists them
-COMMANDS = ["check", "perft", "compile", "convert", "solve", "book", "plan", "test"]
+COMMANDS = ["check", "perft", "compile", "convert", "solve", "book", "plan", "test", "fuzz"]
 
 
 def build_parser() -> argparse.ArgumentParser:
