@@ -157,3 +157,13 @@ def test_searcher_cross_checks_run_where_pruning_applies():
     assert not report.failed, report.text()
     assert report.outcome("maxn_pruning_is_exact").status == PASSED
     assert report.outcome("alphabeta_equals_minimax").status == PASSED
+
+
+def test_a_rule_that_fails_during_play_is_reported_with_the_shortest_sequence():
+    count = ("game: Count\nplayers: [A]\nstate:\n  n: {type: 0..3, initial: 0}\nactions:\n"
+             "  up: n += 1\n  stay: n += 0\nterminal: false\nutility: {A: n}\n")
+    report = check_text(count, examples=20, max_length=30)
+    bad = report.outcome("playing_raises_no_error")
+    assert bad.status == FAILED and "outside its range 0..3" in bad.detail
+    assert bad.counterexample == ["up"] * 4
+    assert report.outcome("playouts_terminate").status != PASSED   # no playout got to its end

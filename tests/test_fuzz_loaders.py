@@ -138,3 +138,11 @@ def test_the_grounding_limit_is_a_positioned_spec_error():
     err = info.value
     assert isinstance(err, SpecError) and isinstance(err, ValueError)
     assert "exceeds 50 operators" in err.message and "Move" in err.source_line
+
+
+def test_a_float_option_too_large_for_a_float_is_a_spec_error():
+    text = (SPECS / "slippery_isolation.yaml").read_text()
+    huge = "9" * 400 + ".8"                        # YAML reads it as a float: inf
+    with pytest.raises(SpecError, match="too large for a number") as info:
+        framework.load_text(text.replace("hit: 0.8", f"hit: {huge}"), file="t.yaml")
+    assert info.value.line == 3

@@ -45,8 +45,8 @@ def run(args) -> int:
     if args.inputs < 1:
         raise ValueError("--inputs must be at least 1")
 
-    def progress(tally):
-        print(progress_line(tally), file=sys.stderr, flush=True)
+    def progress(tally, news=None):
+        print(news or progress_line(tally), file=sys.stderr, flush=True)
     tally = campaign(args.inputs, seed=args.seed, formats=args.format or FORMATS,
                      kinds=args.kind or KINDS, progress=progress)
     if args.json:

@@ -141,12 +141,19 @@ class Loader:
         self.folder = Path(tempfile.mkdtemp(prefix="plyspec-fuzz-"))
         self.partners = {}
 
-    def partner(self, fmt) -> str:
-        """The unmutated other half of a PDDL pair."""
-        if fmt not in self.partners:
-            other = "pddl-problem" if fmt == "pddl-domain" else "pddl-domain"
-            self.partners[fmt] = seed_texts()[other][0]
-        return self.partners[fmt]
+    def partner(self, fmt, text) -> str:
+        """The unmutated other half of a PDDL pair: the shipped one whose domain name the
+        (mutated) text still names, else the first."""
+        if not self.partners:
+            texts = seed_texts()
+            for domain, problem in zip(texts["pddl-domain"], texts["pddl-problem"]):
+                name = re.search(r"\(domain\s+([^\s()]+)", domain).group(1)
+                self.partners.setdefault(("pddl-domain", name), problem)
+                self.partners.setdefault(("pddl-problem", name), domain)
+                self.partners.setdefault(("pddl-domain", None), problem)
+                self.partners.setdefault(("pddl-problem", None), domain)
+        found = re.search(r"\(:?domain\s+([^\s()]+)", text)
+        return self.partners.get((fmt, found and found.group(1)), self.partners[(fmt, None)])
 
     def load(self, fmt: str, text: str) -> dict:
         """Runs the loader; returns {path: text} of the files given (for positions)."""
@@ -154,13 +161,17 @@ class Loader:
         import planners
         if fmt in ("yaml", "game"):
             game = framework.load_text(text, fmt, file=f"fuzz.{fmt}")
-            _start(game)
+            try:
+                _start(game)
+            except SpecError:   # a rule gone wrong in play (a value out of range): no position
+                pass
             return {}
         if fmt in ("plan-yaml", "plan"):
             path = self._write("spec.yaml" if fmt == "plan-yaml" else "spec.plan", text)
             planners.ground(planners.load(path), max_operators=MAX_OPERATORS)
             return {}
-        domain, problem = (text, self.partner(fmt)) if fmt == "pddl-domain" else (self.partner(fmt), text)
+        other = self.partner(fmt, text)
+        domain, problem = (text, other) if fmt == "pddl-domain" else (other, text)
         d, p = self._write("domain.pddl", domain), self._write("problem.pddl", problem)
         planners.ground(planners.load(d, p), max_operators=MAX_OPERATORS)
         return {}
@@ -177,7 +188,7 @@ class Loader:
         universal = re.sub("\r\n?", "\n", text)          # Path.read_text's newline translation
         if fmt in ("plan-yaml", "plan"):
             return {str(self.folder / ("spec.yaml" if fmt == "plan-yaml" else "spec.plan")): universal}
-        other = re.sub("\r\n?", "\n", self.partner(fmt))
+        other = re.sub("\r\n?", "\n", self.partner(fmt, text))
         d, p = str(self.folder / "domain.pddl"), str(self.folder / "problem.pddl")
         return {d: universal, p: other} if fmt == "pddl-domain" else {d: other, p: universal}
 
@@ -368,7 +379,10 @@ def campaign(inputs: int, *, seed: int | None = None, formats=FORMATS, kinds=KIN
 
 def _runner(loader, fmt, tally, progress, start, last):
     def one(text):
-        run_one(loader, fmt, text, tally)
+        known = len(tally.findings)
+        finding = run_one(loader, fmt, text, tally)
+        if progress and finding and len(tally.findings) > known:     # a new kind: say so now
+            progress(tally, f"new finding: {finding}")
         now = time.perf_counter()
         if progress and now - last[0] >= 5:
             last[0] = now

@@ -28,7 +28,7 @@ STEP_WALK = 1_000                # plies of a playout on which every state is ch
 SHORTEST_BUDGET = 20_000         # states the search for a shorter counterexample may visit
 TOLERANCE = 1e-9
 
-STEP_PROPERTIES = ("actions_exist_exactly_at_nonterminal_states", "action_text_round_trip",
+STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nonterminal_states", "action_text_round_trip",
                    "result_does_not_mutate", "replay_gives_equal_states",
                    "equal_states_hash_equal", "pickle_round_trip", "utilities_within_bounds",
                    "utilities_sum_as_declared", "chance_outcomes_well_formed")
@@ -47,43 +47,61 @@ class Violation(Exception):
 
 
 # ------------------------------------------------------------------------- playouts
-def walk(game, choices, seed, limit, visit=None):
+def walk(game, choices, seed, limit, visit=None, errors=True):
     """Play from the initial state: action `choices[i] % n` at step i, then seeded random
     choices; stop at a terminal state or after `limit` plies.  `visit(state, path, parent,
     action)` is called at every state (parent and action None at the root).  Returns
-    (path, states, terminated)."""
+    (path, states, terminated).  An exception raised by the game's rules is a Violation of
+    `playing_raises_no_error` (or, with `errors=False`, ends the playout)."""
     rng = random.Random(seed)
-    state = game.initial_state()
-    path, states = [], [state]
-    if visit:
-        visit(state, path, None, None)
-    while not state.terminal_test():
-        if len(path) >= limit:
-            return path, states, False
-        moves = state.actions()
-        if not moves:
-            return path, states, False        # reported by the actions property
-        i = len(path)
-        action = moves[choices[i] % len(moves) if i < len(choices) else rng.randrange(len(moves))]
-        parent, state = state, state.result(action)
-        path.append(action)
+    path, states = [], []
+    state = None
+    try:
+        state = game.initial_state()
         states.append(state)
         if visit:
-            visit(state, path, parent, action)
-    return path, states, True
+            visit(state, path, None, None)
+        while not state.terminal_test():
+            if len(path) >= limit:
+                return path, states, False
+            moves = state.actions()
+            if not moves:
+                return path, states, False        # reported by the actions property
+            i = len(path)
+            action = moves[choices[i] % len(moves) if i < len(choices) else rng.randrange(len(moves))]
+            path.append(action)
+            parent, state = state, state.result(action)
+            states.append(state)
+            if visit:
+                visit(state, path, parent, action)
+        return path, states, True
+    except Violation:
+        raise
+    except Exception as exc:                  # noqa: BLE001 - any error of the rules is reported
+        if not errors:
+            del path[max(0, len(states) - 1):]     # not the action that failed
+            return path, states, False
+        raise Violation("playing_raises_no_error", error_text(exc), path, state) from None
+
+
+def error_text(exc) -> str:
+    """One line naming an exception raised by a game's rules."""
+    text = exc.message if isinstance(exc, SpecError) else str(exc)
+    return f"{type(exc).__name__}: {text}".split("\n")[0]
 
 
 def path_text(game, path) -> list:
     """The canonical texts of a sequence of actions from the initial state; a chance
     outcome is written `var=value` after the action that led to it."""
     texts, state, last = [], game.initial_state(), None
-    for action in path:
+    for i, action in enumerate(path):
         if state.is_chance():
             texts.append(f"{_chance_var(game, last)}={_value_text(action)}")
         else:
             texts.append(game.action_text(action))
             last = action
-        state = state.result(action)
+        if i + 1 < len(path):                 # the last action may be the one that fails
+            state = state.result(action)
     return texts
 
 
@@ -140,6 +158,21 @@ class StepChecks:
 
     def fail(self, name, message, path, state):
         raise Violation(name, message, path, state)
+
+    def playing_raises_no_error(self, state, path, parent, action):
+        """The queries of the course interface run without an exception (the playout runs
+        the moves themselves)."""
+        try:
+            str(state)
+            if state.terminal_test():
+                state.returns()
+            elif state.is_chance():
+                state.chance_outcomes()
+            else:
+                state.actions()
+                state.player()
+        except Exception as exc:                 # noqa: BLE001
+            self.fail("playing_raises_no_error", error_text(exc), path, state)
 
     def actions_exist_exactly_at_nonterminal_states(self, state, path, parent, action):
         name = "actions_exist_exactly_at_nonterminal_states"
@@ -292,10 +325,17 @@ def run_examples(test, strategy, examples, seed, shrink=True):
     wrapped = config(given(strategy)(test))
     if seed is not None:
         wrapped = seeded(seed)(wrapped)
+    from hypothesis.errors import Flaky
     try:
         wrapped()
     except Violation as violation:
         return violation
+    except Flaky as flaky:                    # the same example failed once, then passed
+        found = [e for e in getattr(flaky, "exceptions", ()) if isinstance(e, Violation)]
+        if not found:
+            raise
+        found[0].message += " (not reproducible: the game behaves differently on a replay)"
+        return found[0]
     return None
 
 
@@ -325,7 +365,12 @@ def _breadth_first(game, check, longest, budget):
         if len(path) >= longest or state.terminal_test():
             continue
         for a in state.actions():
-            child = state.result(a)
+            try:
+                child = state.result(a)
+            except Exception as exc:          # noqa: BLE001 - the rules fail on this move
+                if check.__name__ == "playing_raises_no_error":
+                    return Violation(check.__name__, error_text(exc), [*path, a], state)
+                raise
             if child not in seen:
                 seen.add(child)
                 queue.append((child, [*path, a], state, a))
@@ -353,23 +398,28 @@ class GameChecker:
     # -- termination
     def termination(self):
         name = "playouts_terminate"
-        longest, played = [0], [0]
+        longest, played, broken = [0], [0], [0]
         limit = self.limit
 
         def test(example):
             choices, seed = example
-            path, _, ended = walk(self.game, choices, seed, limit)
+            path, states, ended = walk(self.game, choices, seed, limit, errors=False)
             longest[0] = max(longest[0], len(path))
             played[0] += 1
-            if not ended and self.limit_is_failure:
+            broken[0] += not ended and len(path) < limit
+            if not ended and self.limit_is_failure and len(path) >= limit:
                 raise Violation(name, f"no terminal state after {limit:,} plies (limit: "
                                 f"{self.limit_source})", path)
         violation = run_examples(test, _playout_strategy(), self.examples, self.seed, shrink=False)
+        if violation is None and broken[0] == played[0]:
+            return [Outcome(name, NOT_APPLICABLE, "every playout stopped at an error of the rules "
+                            "(see playing_raises_no_error)")]
         if violation is None and not self.limit_is_failure:
             return [Outcome(name, NOT_APPLICABLE, f"a puzzle without max_length ends only at its goal; "
                             f"random walks of {limit} plies were checked instead")]
-        return [self.outcome(name, violation, f"{played[0]:,} playouts, longest {longest[0]:,} "
-                             f"plies (limit {limit:,})")]
+        stopped = f", {broken[0]:,} stopped by an error of the rules" if broken[0] else ""
+        return [self.outcome(name, violation, f"{played[0]:,} playouts{stopped}, longest "
+                             f"{longest[0]:,} plies (limit {limit:,})")]
 
     # -- properties checked at every state
     def steps(self):
@@ -393,8 +443,11 @@ class GameChecker:
             def visit(state, path, parent, action):
                 counts["states"] += 1
                 checks(state, path, parent, action)
-            path, states, _ = walk(game, choices, seed, min(self.limit, STEP_WALK), visit)
+            path, states, _ = walk(game, choices, seed, min(self.limit, STEP_WALK), visit,
+                                   errors="playing_raises_no_error" in active)
             counts["playouts"] += 1
+            if not states:
+                return
             counts["terminal"] += states[-1].terminal_test()
             if checks.replay:
                 checks.replay_gives_equal_states(states[-1], path, None, None)
@@ -428,7 +481,7 @@ class GameChecker:
 
         def test(example):
             (choices, seed), fraction = example
-            path, states, _ = walk(game, choices, seed, limit)
+            path, states, _ = walk(game, choices, seed, limit, errors=False)
             live = [i for i, s in enumerate(states) if not s.terminal_test() and not s.is_chance()]
             if not live:
                 return
@@ -546,7 +599,14 @@ class GameChecker:
             return Outcome(name, FAILED, f"perft to ply {depth}: {perft(a, depth)} vs {perft(b, depth)}")
 
         def test(example):
-            choices, seed = example
+            try:
+                lockstep(*example)
+            except Violation:
+                raise
+            except Exception:                    # noqa: BLE001 - errors of play: playing_raises_no_error
+                return
+
+        def lockstep(choices, seed):
             rng = random.Random(seed)
             x, y, path = a, b, []
             while not x.terminal_test() and len(path) < self.limit:

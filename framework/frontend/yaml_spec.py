@@ -7,6 +7,7 @@ the file.  The result is a `framework.ast.GameSpec`; semantic checks live in the
 """
 from __future__ import annotations
 
+import math
 import re
 
 import yaml
@@ -151,9 +152,12 @@ class YamlReader:
                 raise self.error(node, f"{what}: {shorten(node.value)!r} is not a whole number") from None
         if node.tag.endswith(":float"):
             try:
-                return float(node.value.replace("_", ""))
+                value = float(node.value.replace("_", ""))
             except ValueError:
                 raise self.error(node, f"{what}: {shorten(node.value)!r} is not a number") from None
+            if not math.isfinite(value):
+                raise self.error(node, f"{what}: {shorten(node.value)!r} is too large for a number")
+            return value
         raise self.error(node, f"{what} must be a number, a boolean or a list of numbers, "
                          f"not {shorten(node.value)!r}")
 
