@@ -37,6 +37,7 @@ from planners.check import check
 TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
             "init", "goal")
 ACTION_KEYS = ("pre", "add", "del", "cost")
+MAX_GENERATED = 100_000          # items one `for` generator may stand for
 
 _PARSER = Lark.open(str(Path(__file__).with_name("planning_spec.lark")), parser="lalr",
                     start=["signature_item", "condition_item", "name_item"],
@@ -259,8 +260,12 @@ class _Builder:
             if var in self.options:
                 raise self.src.error(node, f"`{var}` is an option; pick another loop variable",
                                      offset=var.column - 1, length=len(var))
-            envs = [{**env, str(var): i} for env in envs
-                    for i in range(self.value(low, env, node), self.value(high, env, node) + 1)]
+            ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
+                      for env in envs]
+            if sum(len(r) for _, r in ranges) > MAX_GENERATED:
+                raise self.src.error(node, f"this item stands for more than {MAX_GENERATED:,} "
+                                     "items", "use a smaller option value or fewer `for` clauses")
+            envs = [{**env, str(var): i} for env, r in ranges for i in r]
         for env in envs:
             yield item, env
 

@@ -10,10 +10,11 @@ import pytest
 from framework.cli import main
 from framework.conformance import FAILED, NOT_APPLICABLE, PASSED, check_spec, check_text
 from framework.conformance.discover import shipped_specs, spec_kind
+from framework.conformance.games import PROPERTIES
 from framework.conformance.golden import golden_path, read_golden
 from tests.conftest import ROOT
 
-EXAMPLES = 30
+EXAMPLES = 50
 SPECS = [p if p.is_absolute() else ROOT / p for p in shipped_specs()]
 GAMES = [p for p in SPECS if spec_kind(p) == "game"]
 
@@ -32,7 +33,9 @@ def test_shipped_spec_conforms(spec):
     report = check_spec(spec, examples=EXAMPLES)
     assert not report.failed, report.text()
     assert report.outcome("loads").status == PASSED
-    if report.kind == "planning":
+    if report.kind == "game":
+        assert [o.name for o in report.outcomes] == list(PROPERTIES)
+    else:
         assert report.outcome("plan_replays_to_goal").status == PASSED, report.text()
 
 
@@ -167,3 +170,24 @@ def test_a_rule_that_fails_during_play_is_reported_with_the_shortest_sequence():
     assert bad.status == FAILED and "outside its range 0..3" in bad.detail
     assert bad.counterexample == ["up"] * 4
     assert report.outcome("playouts_terminate").status != PASSED   # no playout got to its end
+
+
+def test_perft_write_golden_fills_the_file_the_suite_reads(tmp_path, capsys):
+    spec = tmp_path / "nim.yaml"
+    spec.write_text((ROOT / "game_specs" / "nim.yaml").read_text())
+    assert main(["perft", str(spec), "-d", "2", "--write-golden"]) == 0
+    assert main(["perft", str(spec), "-d", "4", "--set", "heaps=[2,2]", "--write-golden"]) == 0
+    capsys.readouterr()
+    assert read_golden(tmp_path / "golden" / "nim.perft.json") == [({}, [12, 113]),
+                                                                   ({"heaps": [2, 2]}, [4, 10, 12, 6])]
+    assert check_spec(spec, examples=3).outcome("perft_matches_golden").status == PASSED
+
+
+def test_yaml_and_plan_versions_that_disagree_are_reported(tmp_path):
+    problems = ROOT / "planners" / "problems"
+    (tmp_path / "hanoi.yaml").write_text((problems / "hanoi.yaml").read_text())
+    (tmp_path / "hanoi.plan").write_text((problems / "hanoi.plan").read_text()
+                                         .replace("On(D{disks}, P3)", "On(D{disks}, P2)"))
+    report = check_spec(tmp_path / "hanoi.yaml")
+    bad = report.outcome("syntaxes_agree")
+    assert bad.status == FAILED and "the goal differ" in bad.detail

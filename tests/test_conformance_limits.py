@@ -81,3 +81,14 @@ def test_a_nim_heap_of_5000_through_the_cli(capsys):
         assert main(["solve", nim, "--set", "heaps=[5000]", "--algo", algo, "--depth", "1",
                      "--json"]) == 0, algo
         assert json.loads(capsys.readouterr().out)["best_action"] is not None
+
+
+def test_a_planning_generator_over_100000_items_is_a_spec_error(tmp_path):
+    import planners
+    spec = tmp_path / "grid.yaml"
+    spec.write_text("problem: Grid\noptions: {n: 400}\nobjects: {cell: ['C{i} for i in 1..n']}\n"
+                    "predicates: [Next(a - cell, b - cell)]\nactions: {}\n"
+                    "init: ['Next(C{i}, C{j}) for i in 1..n for j in 1..n']\ngoal: []\n")
+    with pytest.raises(SpecError, match="more than 100,000 items") as info:
+        planners.load(spec)
+    assert info.value.line == 6

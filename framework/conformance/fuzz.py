@@ -35,7 +35,7 @@ from framework.errors import SpecError, split_lines
 
 FORMATS = ("yaml", "game", "plan-yaml", "plan", "pddl-domain", "pddl-problem")
 KINDS = ("mutations", "yaml_structures", "random_text")
-INPUT_SECONDS = 10           # an input that takes longer is a "slow" finding
+INPUT_SECONDS = 30           # an input that takes longer is a "slow" finding
 MAX_OPERATORS = 20_000       # grounding limit while fuzzing (its SpecError is part of the test)
 
 HUGE = "9" * 5000
@@ -121,7 +121,8 @@ def _time_limit(seconds):
     def expire(signum, frame):
         raise _Timeout()
     old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)   # again every second, in case a
+    # handler that swallows exceptions (a gc callback, say) was running at the first one
     try:
         yield
     finally:
