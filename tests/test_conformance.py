@@ -191,3 +191,10 @@ def test_yaml_and_plan_versions_that_disagree_are_reported(tmp_path):
     report = check_spec(tmp_path / "hanoi.yaml")
     bad = report.outcome("syntaxes_agree")
     assert bad.status == FAILED and "the goal differ" in bad.detail
+
+
+def test_a_chance_outcome_in_a_counterexample_is_written_with_its_variable():
+    die = LEAKY_DIE.replace("1 / 4", "1 / 3").replace("rolls == 3", "rolls == 1") + "utility_bounds: [0, 2]\n"
+    report = check_text(die, examples=20)
+    (bad,) = report.failed
+    assert bad.name == "utilities_within_bounds" and bad.counterexample == ["roll", "d=3"]

@@ -1,10 +1,12 @@
 """The conformance properties of a game spec.
 
-`check_game(path, options, examples, seed)` returns one `Outcome` per property.  Random
-playouts are drawn by Hypothesis: an example is a list of indexes into the legal actions
-(or chance outcomes) of the successive states, continued by a seeded random choice once the
-list runs out, so any game length can be played; a violated property stops the playout, and
-Hypothesis shrinks the example.  The failing sequence is then shortened further by a
+`check_game(path, options, examples, seed)` returns one `Outcome` per property.  The
+properties checked at every state are first checked on the states nearest the start,
+breadth-first (`SWEEP_STATES`), which finds shallow failures with their shortest sequence
+whatever the luck of the draw; then on random playouts, drawn by Hypothesis: an example
+is a list of indexes into the legal actions (or chance outcomes) of the successive states,
+continued by a seeded random choice once the list runs out, so any game length can be
+played; a violated property stops the playout, and Hypothesis shrinks the example.  The failing sequence is then shortened further by a
 breadth-first search for the shortest action sequence from the initial state that violates
 the same property (within a small node budget), and reported in the spec's action notation.
 """
@@ -26,6 +28,7 @@ DEFAULT_MAX_LENGTH = 10_000      # plies a playout may take when the spec declar
 PUZZLE_WALK = 200                # plies of a random walk in a puzzle that declares no max_length
 STEP_WALK = 1_000                # plies of a playout on which every state is checked
 SHORTEST_BUDGET = 20_000         # states the search for a shorter counterexample may visit
+SWEEP_STATES = 2_000             # states nearest the start checked exhaustively, before playouts
 TOLERANCE = 1e-9
 
 STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nonterminal_states",
@@ -322,13 +325,13 @@ def run_examples(test, strategy, examples, seed, shrink=True):
     example, or None."""
     from hypothesis import Phase, given
     from hypothesis import seed as seeded
+    from hypothesis.errors import Flaky
     config = _settings(examples, seed)
     if not shrink:
         config = type(config)(config, phases=[Phase.generate])
     wrapped = config(given(strategy)(test))
     if seed is not None:
         wrapped = seeded(seed)(wrapped)
-    from hypothesis.errors import Flaky
     try:
         wrapped()
     except Violation as violation:
@@ -342,42 +345,46 @@ def run_examples(test, strategy, examples, seed, shrink=True):
     return None
 
 
-def shortest(game, check, longest, budget=SHORTEST_BUDGET):
+def shortest(game, name, check, longest, budget=SHORTEST_BUDGET):
     """The shortest action sequence (at most `longest` actions) from the initial state at
-    whose end `check(state, path, parent, action)` raises Violation, by breadth-first search
-    over distinct states within `budget` visits; None when none is found."""
+    whose end `check(state, path, parent, action)` raises a Violation of property `name`,
+    or None when the search finds none within `budget` states."""
+    return sweep(game, {name: check}, longest, budget).get(name)
+
+
+def sweep(game, checks: dict, longest, budget) -> dict:
+    """Breadth-first over the distinct states reachable from the initial state (at most
+    `budget` of them, at most `longest` plies deep), running every check of `checks`
+    (property name -> check) at each: {name: the first, so shortest, Violation}."""
+    found = {}
     try:
-        return _breadth_first(game, check, longest, budget)
-    except Violation:
-        raise
-    except Exception:           # e.g. unhashable states: keep the counterexample found
-        return None
-
-
-def _breadth_first(game, check, longest, budget):
-    start = game.initial_state()
-    queue = deque([(start, [], None, None)])
-    seen = {start}
-    while queue and budget > 0:
-        state, path, parent, action = queue.popleft()
-        budget -= 1
-        try:
-            check(state, path, parent, action)
-        except Violation as violation:
-            return violation
-        if len(path) >= longest or state.terminal_test():
-            continue
-        for a in state.actions():
-            try:
-                child = state.result(a)
-            except Exception as exc:          # noqa: BLE001 - the rules fail on this move
-                if check.__name__ == "playing_raises_no_error":
-                    return Violation(check.__name__, error_text(exc), [*path, a], state)
-                raise
-            if child not in seen:
-                seen.add(child)
-                queue.append((child, [*path, a], state, a))
-    return None
+        start = game.initial_state()
+        queue = deque([(start, [], None, None)])
+        seen = {start}
+        while queue and budget > 0 and len(found) < len(checks):
+            state, path, parent, action = queue.popleft()
+            budget -= 1
+            for name, check in checks.items():
+                if name not in found:
+                    try:
+                        check(state, path, parent, action)
+                    except Violation as violation:
+                        found[name] = violation
+            if len(path) >= longest or state.terminal_test():
+                continue
+            for a in state.actions():
+                try:
+                    child = state.result(a)
+                except Exception as exc:          # noqa: BLE001 - the rules fail on this move
+                    found.setdefault("playing_raises_no_error", Violation(
+                        "playing_raises_no_error", error_text(exc), [*path, a], state))
+                    continue
+                if child not in seen:
+                    seen.add(child)
+                    queue.append((child, [*path, a], state, a))
+    except Exception:             # noqa: BLE001 - e.g. unhashable states: the playouts report it
+        pass
+    return {name: v for name, v in found.items() if name in checks}
 
 
 # ------------------------------------------------------------------------ the checks
@@ -455,16 +462,22 @@ class GameChecker:
             if checks.replay:
                 checks.replay_gives_equal_states(states[-1], path, None, None)
 
+        checks = StepChecks(game, active)      # first every state near the start, in order
+        swept = sweep(game, {name: getattr(checks, name) for name in active}, math.inf, SWEEP_STATES)
+        for name, violation in swept.items():
+            results[name] = self.outcome(name, violation, "")
+            active.discard(name)
         while active:
             violation = run_examples(test, _playout_strategy(), self.examples, self.seed)
             if violation is None or violation.prop not in active:
                 break
-            better = shortest(game, getattr(StepChecks(game, {violation.prop}), violation.prop),
-                              len(violation.path) - 1) if violation.path else None
+            check = getattr(StepChecks(game, {violation.prop}), violation.prop)
+            better = shortest(game, violation.prop, check, len(violation.path) - 1) \
+                if violation.path else None
             results[violation.prop] = self.outcome(violation.prop, better or violation, "")
             active.discard(violation.prop)
-        detail = (f"{counts['states']:,} states on {counts['playouts']:,} playouts "
-                  f"({counts['terminal']:,} reached the end)")
+        detail = (f"up to {SWEEP_STATES:,} states breadth-first, and {counts['states']:,} states "
+                  f"on {counts['playouts']:,} playouts ({counts['terminal']:,} reached the end)")
         out = []
         for name in STEP_PROPERTIES:
             if name in results:
