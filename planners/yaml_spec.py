@@ -29,6 +29,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
 from framework.errors import LINE_BREAK, SpecError, did_you_mean, line_and_column, shorten, split_lines
+from framework.frontend.yaml_spec import directive_line
 from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
                           PlanningProblem, Pos, PredicateDef, Term, TypeDef)
@@ -453,6 +454,10 @@ def load_yaml(path, **options) -> PlanningProblem:
         line, col = line_and_column(text, getattr(err, "position", 0) or 0)
         raise SpecError(f"not valid YAML: {err}", file=str(path), line=line, col=col,
                         source_line=source.lines[line - 1]) from None
+    except ValueError as err:            # PyYAML reads a %YAML directive's version with int()
+        line = directive_line(source.lines)
+        raise SpecError(f"not valid YAML: cannot read a directive ({shorten(str(err), 60)})",
+                        file=str(path), line=line, col=1, source_line=source.lines[line - 1]) from None
     if root is None:
         raise SpecError("the planning spec is empty", file=str(path), line=1, col=1)
     return _Builder(source, root, options).build()

@@ -198,3 +198,12 @@ def test_a_chance_outcome_in_a_counterexample_is_written_with_its_variable():
     report = check_text(die, examples=20)
     (bad,) = report.failed
     assert bad.name == "utilities_within_bounds" and bad.counterexample == ["roll", "d=3"]
+
+
+def test_an_initial_state_that_cannot_be_built_is_a_failure_not_a_crash(capsys, tmp_path):
+    spec = tmp_path / "bad_start.yaml"
+    spec.write_text("game: Bad start\nplayers: [A]\nstate:\n  n: {type: 0..3, initial: 0}\n"
+                    "init: n += 5\nactions:\n  up: n += 1\nterminal: n == 3\nutility: {A: n}\n")
+    code, out = run_cli(capsys, spec, "--examples", 3)
+    assert code == 1 and "failed  playing_raises_no_error" in out
+    assert "the initial state cannot be built: SpecError: state variable `n` would become 5" in out

@@ -146,3 +146,10 @@ def test_a_float_option_too_large_for_a_float_is_a_spec_error():
     with pytest.raises(SpecError, match="too large for a number") as info:
         framework.load_text(text.replace("hit: 0.8", f"hit: {huge}"), file="t.yaml")
     assert info.value.line == 3
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "plan-yaml"])
+def test_a_yaml_directive_with_a_5000_digit_version_is_a_spec_error(tmp_path, fmt):
+    text = "# a spec\n%YAML " + HUGE + "\n---\n" + ("game: x\n" if fmt == "yaml" else "problem: x\n")
+    err = error_of(fmt, text, tmp_path)
+    assert "cannot read a directive" in err.message and err.line == 2

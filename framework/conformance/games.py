@@ -96,6 +96,8 @@ def error_text(exc) -> str:
 def path_text(game, path) -> list:
     """The canonical texts of a sequence of actions from the initial state; a chance
     outcome is written `var=value` after the action that led to it."""
+    if not path:
+        return []
     texts, state, last = [], game.initial_state(), None
     for i, action in enumerate(path):
         if state.is_chance():
@@ -403,6 +405,12 @@ class GameChecker:
                        str(violation.state) if violation.state is not None else None)
 
     def run(self) -> list:
+        try:
+            self.game.initial_state()
+        except Exception as exc:                  # noqa: BLE001 - nothing else can be checked
+            return [Outcome(name, FAILED, f"the initial state cannot be built: {error_text(exc)}", [])
+                    if name == "playing_raises_no_error" else
+                    Outcome(name, NOT_APPLICABLE, "no initial state") for name in PROPERTIES[1:]]
         return [*self.termination(), *self.steps(), *self.searches(), self.perft(), self.syntaxes()]
 
     # -- termination

@@ -260,6 +260,10 @@ def compose(text: str, file: str | None):
         line, col = line_and_column(text, getattr(err, "position", 0) or 0)
         raise SpecError(f"YAML syntax: {err}", file=file, line=line, col=col,
                         source_line=reader.lines[line - 1]) from None
+    except ValueError as err:            # PyYAML reads a %YAML directive's version with int()
+        line = directive_line(reader.lines)
+        raise SpecError(f"YAML syntax: cannot read a directive ({shorten(str(err), 60)})", file=file,
+                        line=line, col=1, source_line=reader.lines[line - 1]) from None
     except RecursionError:
         raise SpecError("YAML is nested too deeply", file=file, line=1, col=1,
                         source_line=reader.lines[0] if reader.lines else None) from None
@@ -268,6 +272,11 @@ def compose(text: str, file: str | None):
                         hint="start with `game: NAME` and `players: [A, B]`")
     _check_tags(reader, root)
     return reader, root
+
+
+def directive_line(lines) -> int:
+    """The line of the first YAML directive (`%YAML 1.1`), else 1."""
+    return next((i + 1 for i, line in enumerate(lines) if line.startswith("%")), 1)
 
 
 def _yaml_hint(err, src):
