@@ -1,6 +1,8 @@
 """Limits: sizes a spec may not exceed give clear SpecErrors, a playout has a length limit,
-and deep games (a 5,000-ply line, a Nim heap of 5,000) raise no RecursionError in any
-searcher of the registry, in perft or through the CLI."""
+deep games (a 5,000-ply line, a Nim heap of 5,000) raise no RecursionError in any searcher
+of the registry, in perft or through the CLI, every searcher honours its time and node
+budgets, and Ctrl-C during `plyspec plan` exits cleanly with what it has (for `solve`,
+see test_search_adversarial)."""
 from __future__ import annotations
 
 import json
@@ -92,3 +94,40 @@ def test_a_planning_generator_over_100000_items_is_a_spec_error(tmp_path):
     with pytest.raises(SpecError, match="more than 100,000 items") as info:
         planners.load(spec)
     assert info.value.line == 6
+
+
+@pytest.mark.parametrize("name", sorted(GAME_SEARCHERS))
+def test_every_game_searcher_honours_time_and_node_budgets(name):
+    import time
+    game = framework.load(SPECS / ("pig.yaml" if name == "expectimax" else
+                                   "isolation3.yaml" if name in ("maxn", "paranoid") else "othello.yaml"))
+    start = time.perf_counter()
+    result = searcher(name)(game, time_limit=0.3)
+    assert time.perf_counter() - start < 3 and result.best_action is not None
+    result = searcher(name)(game, node_limit=500)
+    assert result.stats.nodes <= 501 and result.best_action is not None
+
+
+@pytest.mark.parametrize("name", sorted(PLANNING_SEARCHERS))
+def test_every_single_agent_searcher_honours_a_node_budget(name):
+    import planners
+    task = planners.ground(planners.load(SPECS.parent / "planners" / "problems" / "hanoi.yaml", disks=8))
+    result = searcher(name)(task, node_limit=300)
+    assert not result.complete and result.stats.nodes <= 300 + len(task.operators)
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_plan_exits_cleanly_with_what_it_has():
+    import signal
+    import subprocess
+    import sys
+    process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/problems/hanoi.yaml",
+                                "--set", "disks=14", "--progress", "--json"], cwd=SPECS.parent,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = process.stderr.readline()                     # the search is under way
+    assert first.startswith("[bfs] expanded"), first
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    out = json.loads(stdout)
+    assert out["solved"] is False and out["reason"] == "interrupted" and out["expanded"] > 0
