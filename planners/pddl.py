@@ -9,6 +9,7 @@ fluents ...) is refused with a SpecError that names the feature and points at it
 """
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 
@@ -213,8 +214,14 @@ class _Builder(Transformer):
             raise target.pos.error(f"unsupported PDDL feature: numeric fluent `{target.function}`"
                                    " (only (increase (total-cost) ...) is supported)", SUPPORTED_HINT)
         if isinstance(value, Token):
-            return ("cost", float(value))
+            return ("cost", self.number(value))
         return ("cost", value)
+
+    def number(self, token):
+        value = float(token)
+        if not math.isfinite(value):
+            raise self.pos(token).error(f"the number {str(token)[:20]}... is too large")
+        return value
 
     def unsupported_head(self, children):
         token = children[0]
@@ -235,7 +242,7 @@ class _Builder(Transformer):
 
     def function_value(self, children):
         term, number = children
-        return FunctionValue(term, float(number))
+        return FunctionValue(term, self.number(number))
 
     def goal(self, children):
         return ("goal", self._conditions(children[0]))

@@ -21,6 +21,7 @@ through generators such as `"On(d{i}, d{i+1}) for i in 1..disks-1"`.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from pathlib import Path
 
@@ -431,6 +432,8 @@ class _Builder:
                 cost = float(self.scalar(node, "cost"))
             except ValueError:
                 raise self.src.error(node, f"the cost of {name} must be a number") from None
+            if not math.isfinite(cost):
+                raise self.src.error(node, f"the cost of {name} must be a finite number")
             cost = int(cost) if cost.is_integer() else cost
         return ActionDef(name, params, pre, effects["add"], effects["del"], cost, pos)
 
