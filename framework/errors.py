@@ -11,6 +11,35 @@ line, and a one-line hint, and renders like a compiler diagnostic::
 from __future__ import annotations
 
 import difflib
+import re
+
+# Line ends, the same in every front-end: YAML's (which PyYAML's marks count) and the ones
+# the Lark front-ends see once `normalise_line_breaks` has turned them into "\n".  Not
+# str.splitlines(), which also splits at \v, \f and \x1c-\x1e.
+LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list:
+    """The lines of `text`, as positions (line numbers) count them."""
+    return LINE_BREAK.split(text)
+
+
+def normalise_line_breaks(text: str) -> str:
+    """`text` with every line end as "\n" (for parsers that count lines by "\n")."""
+    return LINE_BREAK.sub("\n", text)
+
+
+def line_and_column(text: str, index: int) -> tuple:
+    """1-based (line, column) of the character at `index` of `text`."""
+    line, start = 1, 0
+    for m in LINE_BREAK.finditer(text, 0, max(0, index)):
+        line, start = line + 1, m.end()
+    return line, index - start + 1
+
+
+def shorten(text: str, most: int = 40) -> str:
+    """`text` cut to `most` characters for a message (a 5,000-digit number, say)."""
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 class SpecError(Exception):
@@ -50,6 +79,11 @@ class SpecError(Exception):
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
+
+
+class LimitError(SpecError, ValueError):
+    """A spec within the language but beyond a size limit (a grounding with too many
+    operators, say); also a ValueError, for callers that catch those."""
 
 
 def did_you_mean(name: str, candidates) -> str | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from framework.errors import LimitError
 from planners.ast import Equality, FunctionTerm, PlanningProblem
 from planners.check import subtypes
 from planners.task import Operator, Task
@@ -182,8 +183,12 @@ def _reachable(schemas, init: set, max_operators: int):
                     continue
                 found[key] = (schema, full)
                 if len(found) > max_operators:
-                    raise ValueError(f"grounding exceeds {max_operators:,} operators; pass a "
-                                     "larger max_operators or state the problem more tightly")
+                    pos = schema.action.pos
+                    raise LimitError(f"grounding exceeds {max_operators:,} operators (here at "
+                                     f"action `{schema.action.name}`)", file=pos.file,
+                                     line=pos.line, col=pos.col, source_line=pos.source_line,
+                                     hint="pass a larger max_operators (--max-operators) or "
+                                          "state the problem more tightly")
                 for atom in schema.action.add:
                     if facts.add(*schema.ground_atom(atom, full)):
                         changed = True

@@ -9,13 +9,15 @@ fluents ...) is refused with a SpecError that names the feature and points at it
 """
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from framework.errors import SpecError
+from framework.errors import SpecError, normalise_line_breaks
+from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
                           FunctionValue, Literal, ObjectDef, Param, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
@@ -212,8 +214,14 @@ class _Builder(Transformer):
             raise target.pos.error(f"unsupported PDDL feature: numeric fluent `{target.function}`"
                                    " (only (increase (total-cost) ...) is supported)", SUPPORTED_HINT)
         if isinstance(value, Token):
-            return ("cost", float(value))
+            return ("cost", self.number(value))
         return ("cost", value)
+
+    def number(self, token):
+        value = float(token)
+        if not math.isfinite(value):
+            raise self.pos(token).error(f"the number {str(token)[:20]}... is too large")
+        return value
 
     def unsupported_head(self, children):
         token = children[0]
@@ -234,7 +242,7 @@ class _Builder(Transformer):
 
     def function_value(self, children):
         term, number = children
-        return FunctionValue(term, float(number))
+        return FunctionValue(term, self.number(number))
 
     def goal(self, children):
         return ("goal", self._conditions(children[0]))
@@ -282,7 +290,8 @@ _PARSER_LOCK = threading.Lock()
 def parse_pddl(text: str, file: str = "<pddl>"):
     """Parses one PDDL file; returns ("domain", name_token, items) or
     ("problem", name_token, domain_token, items)."""
-    lines = text.splitlines()
+    text = normalise_line_breaks(text)
+    lines = text.split("\n")
     with _PARSER_LOCK:
         _BUILDER.file, _BUILDER.lines = file, lines
         try:
@@ -297,7 +306,7 @@ def load_pddl(domain_path, problem_path) -> PlanningProblem:
 
     parsed = []
     for path, expected in ((domain_path, "domain"), (problem_path, "problem")):
-        result = parse_pddl(Path(path).read_text(), str(path))
+        result = parse_pddl(read_text(path), str(path))
         if result[0] != expected:
             raise SpecError(f"{path} is a PDDL {result[0]} file, expected a {expected} file",
                             file=str(path), line=1, col=1,
@@ -305,7 +314,7 @@ def load_pddl(domain_path, problem_path) -> PlanningProblem:
         parsed.append(result)
     (_, domain_name, domain_items), (_, problem_name, domain_ref, problem_items) = parsed
     builder = _Builder()
-    builder.file, builder.lines = str(problem_path), Path(problem_path).read_text().splitlines()
+    builder.file, builder.lines = str(problem_path), normalise_line_breaks(read_text(problem_path)).split("\n")
     if domain_ref.lower() != domain_name.lower():
         raise builder.pos(domain_ref).error(
             f"problem is for domain `{domain_ref.lower()}`, the domain file defines "

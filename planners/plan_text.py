@@ -26,7 +26,8 @@ import yaml
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from framework.errors import SpecError
+from framework.errors import SpecError, normalise_line_breaks
+from framework.loader import read_text
 from planners.ast import ROOT_TYPE, PlanningProblem
 from planners.yaml_spec import build_from_nodes
 
@@ -135,8 +136,8 @@ class _Nodes:
 
 def load_plan_text(path, **options) -> PlanningProblem:
     """A checked planning problem from a `.plan` file; `options` override its defaults."""
-    text = Path(path).read_text()
-    lines = text.splitlines()
+    text = normalise_line_breaks(read_text(path))
+    lines = text.split("\n")
     try:
         tree = _PARSER.parse(text)
     except UnexpectedInput as err:

@@ -21,14 +21,17 @@ through generators such as `"On(d{i}, d{i+1}) for i in 1..disks-1"`.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from pathlib import Path
 
 import yaml
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedInput
+from lark.exceptions import UnexpectedInput, VisitError
 
-from framework.errors import SpecError, did_you_mean
+from framework.errors import LINE_BREAK, SpecError, did_you_mean, line_and_column, shorten, split_lines
+from framework.frontend.yaml_spec import directive_line
+from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
                           PlanningProblem, Pos, PredicateDef, Term, TypeDef)
 from planners.check import check
@@ -36,6 +39,7 @@ from planners.check import check
 TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
             "init", "goal")
 ACTION_KEYS = ("pre", "add", "del", "cost")
+MAX_GENERATED = 100_000          # items one `for` generator may stand for
 
 _PARSER = Lark.open(str(Path(__file__).with_name("planning_spec.lark")), parser="lalr",
                     start=["signature_item", "condition_item", "name_item"],
@@ -48,10 +52,8 @@ class _Source:
     def __init__(self, file: str, text: str):
         self.file = file
         self.text = text
-        self.lines = text.splitlines()
-        self.line_starts = [0]
-        for line in text.splitlines(keepends=True):
-            self.line_starts.append(self.line_starts[-1] + len(line))
+        self.lines = split_lines(text)
+        self.line_starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
 
     def flow_items(self, node) -> list:
         """The entries of a flow list `[...]` split at the commas outside parentheses
@@ -85,8 +87,15 @@ class _Source:
         mark = node.start_mark
         line = mark.line + 1
         quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
-        col = mark.column + 1 + offset + (1 if quoted else 0)
+        col = mark.column + 1 + (1 if quoted else 0)
         source = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        last = min(len(self.lines), node.end_mark.line + 1)
+        while source is not None and col + offset > len(source.rstrip()) + 1 and line < last:
+            offset -= len(source.rstrip()) - col + 2      # YAML folded the line break to a space
+            line += 1
+            source = self.lines[line - 1]
+            col = len(source) - len(source.lstrip()) + 1
+        col = col + offset if source is None else max(1, min(col + offset, len(source) + 1))
         end = col + length if length else (col + len(node.value) if isinstance(node, yaml.ScalarNode)
                                            and offset == 0 else None)
         return Pos(self.file, line, col, source, end)
@@ -204,6 +213,8 @@ class _Builder:
     def parse(self, node, start: str):
         try:
             return _ITEMS.transform(_PARSER.parse(node.value, start=start))
+        except VisitError as err:        # a number Python will not read (over 4,300 digits)
+            raise self.src.error(node, f"cannot read `{shorten(node.value)}`: {err.orig_exc}") from None
         except UnexpectedInput as err:
             column = getattr(err, "column", 1) or 1
             token = getattr(err, "token", None)
@@ -251,8 +262,12 @@ class _Builder:
             if var in self.options:
                 raise self.src.error(node, f"`{var}` is an option; pick another loop variable",
                                      offset=var.column - 1, length=len(var))
-            envs = [{**env, str(var): i} for env in envs
-                    for i in range(self.value(low, env, node), self.value(high, env, node) + 1)]
+            ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
+                      for env in envs]
+            if sum(len(r) for _, r in ranges) > MAX_GENERATED:
+                raise self.src.error(node, f"this item stands for more than {MAX_GENERATED:,} "
+                                     "items", "use a smaller option value or fewer `for` clauses")
+            envs = [{**env, str(var): i} for env, r in ranges for i in r]
         for env in envs:
             yield item, env
 
@@ -346,7 +361,11 @@ class _Builder:
             for key, value in self.mapping(section[1], "options"):
                 if not value.tag.endswith(":int"):
                     raise self.src.error(value, f"option `{key.value}` must default to an integer")
-                declared[key.value] = int(value.value)
+                try:
+                    declared[key.value] = int(value.value.replace("_", ""), 0)
+                except ValueError:
+                    raise self.src.error(value, f"option `{key.value}`: cannot read "
+                                         f"`{shorten(value.value)}` as an integer") from None
         for name, given in self.given_options.items():
             if name not in declared:
                 where = section[0] if section is not None else self.root
@@ -413,6 +432,8 @@ class _Builder:
                 cost = float(self.scalar(node, "cost"))
             except ValueError:
                 raise self.src.error(node, f"the cost of {name} must be a number") from None
+            if not math.isfinite(cost):
+                raise self.src.error(node, f"the cost of {name} must be a finite number")
             cost = int(cost) if cost.is_integer() else cost
         return ActionDef(name, params, pre, effects["add"], effects["del"], cost, pos)
 
@@ -420,7 +441,7 @@ class _Builder:
 def load_yaml(path, **options) -> PlanningProblem:
     """A checked planning problem from a YAML planning spec; `options` override the
     defaults the spec declares."""
-    text = Path(path).read_text()
+    text = read_text(path)
     source = _Source(str(path), text)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -432,6 +453,14 @@ def load_yaml(path, **options) -> PlanningProblem:
                         source_line=source.lines[line - 1] if line <= len(source.lines) else None,
                         hint="check the indentation and quote strings containing `: ` or `#`") \
             from None
+    except yaml.YAMLError as err:        # e.g. a ReaderError: a character YAML refuses
+        line, col = line_and_column(text, getattr(err, "position", 0) or 0)
+        raise SpecError(f"not valid YAML: {err}", file=str(path), line=line, col=col,
+                        source_line=source.lines[line - 1]) from None
+    except ValueError as err:            # PyYAML reads a %YAML directive's version with int()
+        line = directive_line(source.lines)
+        raise SpecError(f"not valid YAML: cannot read a directive ({shorten(str(err), 60)})",
+                        file=str(path), line=line, col=1, source_line=source.lines[line - 1]) from None
     if root is None:
         raise SpecError("the planning spec is empty", file=str(path), line=1, col=1)
     return _Builder(source, root, options).build()

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import framework
 from framework import ast
 from framework.cli import convert_cmd
-from framework.errors import SpecError
+from framework.errors import SpecError, split_lines
 from framework.frontend.expressions import parse_effects, parse_expression, text_origin
 from framework.frontend.game_format import load_game_spec
 from framework.frontend.printer import effects_text, expression_text, spec_fields, to_game, to_yaml
@@ -235,7 +235,7 @@ def check_position(text):
     try:
         load_game_spec(text, "t.game")
     except SpecError as error:
-        lines = re.sub(r"\r\n?", "\n", text).split("\n")
+        lines = split_lines(text)          # the line ends of every front-end
         assert error.file == "t.game"
         assert 1 <= error.line <= len(lines)
         assert 1 <= error.col <= len(lines[error.line - 1]) + 1

@@ -10,7 +10,8 @@ import sys
 from framework.errors import SpecError
 
 # sub-command modules, in the order `plyspec --help` lists them
-COMMANDS = ["check", "perft", "compile", "convert", "solve", "tree", "play", "match", "book", "plan"]
+COMMANDS = ["check", "perft", "compile", "convert", "solve", "tree", "play", "match", "book",
+            "plan", "test", "fuzz"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,11 +1,11 @@
 """`plyspec perft SPEC --depth N`: count nodes per ply (every edge a ply, terminals not expanded)."""
 from __future__ import annotations
 
-import json
+import sys
 import time
-from pathlib import Path
 
 from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.conformance.golden import golden_path, options_key, write_golden
 
 
 def add_parser(sub):
@@ -19,7 +19,8 @@ def add_parser(sub):
     p.add_argument("--json", action="store_true",
                    help='print {"counts": [...], "depth": N, "nodes": total, "time_s": T}')
     p.add_argument("--write-golden", metavar="FILE", nargs="?", const="",
-                   help="write the counts as a golden file (default: SPEC with .perft.json) for review")
+                   help="add the counts (under the --set options) to a golden file for review "
+                        "(default: golden/STEM.perft.json next to SPEC, read by `plyspec test`)")
     p.set_defaults(func=run)
 
 
@@ -34,13 +35,8 @@ def run(args) -> int:
     counts = perft(game.initial_state(), args.depth)
     elapsed = time.perf_counter() - start
     if args.write_golden is not None:
-        target = Path(args.write_golden or Path(args.spec).with_suffix(".perft.json"))
-        golden = json.loads(target.read_text()) if target.exists() else {}
-        key = json.dumps(options, sort_keys=True) if options else "default"
-        golden[key] = counts
-        tmp = target.with_suffix(".tmp")
-        tmp.write_text(json.dumps(golden, indent=1) + "\n")
-        tmp.replace(target)
+        target = write_golden(args.write_golden or golden_path(args.spec), options, counts)
+        print(f"wrote {target} ({options_key(options)}: {len(counts)} plies)", file=sys.stderr)
     if args.json:
         print_json({"spec": args.spec, "depth": args.depth, "counts": counts, "nodes": sum(counts),
                     "time_s": round(elapsed, 6), "options": game.options})

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Callable
 
 from lark import Lark, Transformer, v_args, Token
-from lark.exceptions import UnexpectedInput, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF
+from lark.exceptions import (UnexpectedInput, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF,
+                             VisitError)
 
 from framework import ast
-from framework.errors import SpecError
+from framework.errors import SpecError, shorten
 
 GRAMMAR_FILE = Path(__file__).with_name("expressions.lark")
 
@@ -75,8 +76,7 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def number(self, meta, children):
         (tok,) = children
-        value = float(tok) if "." in tok else int(tok)
-        return ast.Num(value, self._tok(tok))
+        return ast.Num(number_value(tok, self._tok(tok)), self._tok(tok))
 
     @v_args(meta=True)
     def name(self, meta, children):
@@ -163,6 +163,20 @@ class _ToAst(Transformer):
                              self._pos(meta))
 
 
+MAX_NUMBER_DIGITS = 100
+
+
+def number_value(text: str, pos: ast.Pos):
+    """The int or float a NUMBER token spells; a SpecError for numbers too long to be
+    meant (Python refuses ints over 4,300 digits; long floats become inf)."""
+    if len(text) > MAX_NUMBER_DIGITS:
+        raise SpecError(f"cannot read this number: {shorten(text)} has {len(text):,} digits "
+                        f"(at most {MAX_NUMBER_DIGITS})", file=pos.file, line=pos.line, col=pos.col,
+                        end_col=pos.end_col, source_line=pos.source_line,
+                        hint="use an option or a smaller number")
+    return float(text) if "." in text else int(text)
+
+
 _TOKEN_WORDS = {"MINUS": "`-`", "QUANT": "a quantifier", "CMP": "a comparison", "ASSIGN": "`=`",
                 "DOTDOT": "`..`", "IN": "`in`", "IF": "`if`", "ELSE": "`else`", "THEN": "`then`",
                 "DO": "`do`", "RPAR": "`)`", "LPAR": "`(`", "RSQB": "`]`", "LSQB": "`[`", "COMMA": "`,`",
@@ -215,4 +229,9 @@ def _parse(text: str, origin: Origin, start: str, what: str):
         pos = origin(1, 1)
         raise SpecError(f"{what} is nested too deeply", file=pos.file, line=pos.line, col=pos.col,
                         source_line=pos.source_line, hint="split it into helper definitions") from None
-    return _ToAst(origin).transform(tree)
+    try:
+        return _ToAst(origin).transform(tree)
+    except VisitError as err:           # a SpecError raised while building a node
+        if isinstance(err.orig_exc, SpecError):
+            raise err.orig_exc from None
+        raise

@@ -12,7 +12,6 @@ and hint; semantic checks live in the checker.
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -23,8 +22,9 @@ from lark.lexer import PatternStr
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
 from framework import ast
-from framework.errors import SpecError, did_you_mean
-from framework.frontend.expressions import GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, text_origin
+from framework.errors import SpecError, did_you_mean, normalise_line_breaks
+from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
+                                           text_origin)
 
 GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
 
@@ -287,10 +287,10 @@ class _GameToAst(_ToAst):
 
     # ---- constants
     def positive(self, children):
-        return _number(children[0])
+        return number_value(children[0], self._tok(children[0]))
 
     def negative(self, children):
-        return -_number(children[0])
+        return -number_value(children[0], self._tok(children[0]))
 
     def constant_list(self, children):
         return tuple(children)
@@ -303,10 +303,6 @@ class _GameToAst(_ToAst):
 
     def boolean(self, children):
         return children[0]
-
-
-def _number(tok: Token):
-    return float(tok) if "." in tok else int(tok)
 
 
 def _string(tok: Token, pos: ast.Pos) -> str:
@@ -422,7 +418,7 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
 # ---------------------------------------------------------------------------- the spec
 def load_game_spec(text: str, file: str | None = None) -> ast.GameSpec:
     """Parse a `.game` text into a `GameSpec`; any mistake raises `SpecError`."""
-    text = re.sub(r"\r\n?", "\n", text)
+    text = normalise_line_breaks(text)
     tree = _feed(text, file)
     origin = text_origin(text, file)
     try:

@@ -7,13 +7,14 @@ the file.  The result is a `framework.ast.GameSpec`; semantic checks live in the
 """
 from __future__ import annotations
 
+import math
 import re
 
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from framework import ast
-from framework.errors import SpecError, did_you_mean
+from framework.errors import SpecError, did_you_mean, line_and_column, shorten, split_lines
 from framework.frontend.expressions import parse_expression, parse_effects, parse_domain
 
 SECTIONS = {
@@ -43,7 +44,7 @@ class YamlReader:
     def __init__(self, text: str, file: str | None):
         self.text = text
         self.file = file
-        self.lines = re.split("\r\n|[\r\n\x85\u2028\u2029]", text)
+        self.lines = split_lines(text)
 
     # ---- positions and errors
     def pos(self, node) -> ast.Pos:
@@ -74,18 +75,24 @@ class YamlReader:
             col0 = mark.column + 1 + (1 if style in ("'", '"') else 0)
             cont = None
 
+        folded = style == ">" or (cont is None and node.start_mark.line != node.end_mark.line)
+
         def origin(line, col, end_col=None):
             fline = line0 + line - 1
             src = self.lines[fline - 1] if 0 < fline <= len(self.lines) else None
-            if line == 1 and cont is None and node.start_mark.line != node.end_mark.line:
+            if line == 1 and folded:      # YAML joined the scalar's lines into one
                 fline, c = self._unfold(line0, col0, col - 1)
-                src = self.lines[fline - 1]
+                src = self.lines[fline - 1] if fline <= len(self.lines) else None
             elif line == 1:
                 c = col0 + col - 1
             elif cont is not None:
                 c = cont + col - 1
             else:   # a plain multi-line scalar: YAML folded the line; point at its start
                 c = len(src) - len(src.lstrip()) + col if src else col
+            if src is None:               # never point outside the input
+                fline = max(1, min(fline, len(self.lines)))
+                src = self.lines[fline - 1]
+            c = max(1, min(c, len(src) + 1))
             e = None if end_col is None else c + (end_col - col)
             return ast.Pos(self.file, fline, c, e, src)
         return origin
@@ -143,14 +150,17 @@ class YamlReader:
             try:
                 return int(node.value.replace("_", ""), 0)
             except ValueError:
-                raise self.error(node, f"{what}: {node.value!r} is not a whole number") from None
+                raise self.error(node, f"{what}: {shorten(node.value)!r} is not a whole number") from None
         if node.tag.endswith(":float"):
             try:
-                return float(node.value.replace("_", ""))
+                value = float(node.value.replace("_", ""))
             except ValueError:
-                raise self.error(node, f"{what}: {node.value!r} is not a number") from None
+                raise self.error(node, f"{what}: {shorten(node.value)!r} is not a number") from None
+            if not math.isfinite(value):
+                raise self.error(node, f"{what}: {shorten(node.value)!r} is too large for a number")
+            return value
         raise self.error(node, f"{what} must be a number, a boolean or a list of numbers, "
-                         f"not {node.value!r}")
+                         f"not {shorten(node.value)!r}")
 
     def expr(self, node, what):
         if isinstance(node, ScalarNode) and node.tag.endswith((":int", ":float", ":bool", ":null")):
@@ -247,9 +257,14 @@ def compose(text: str, file: str | None):
         src = reader.lines[line - 1] if 0 < line <= len(reader.lines) else None
         raise SpecError(f"YAML syntax: {err.problem or err.context}", file=file, line=line, col=col,
                         source_line=src, hint=_yaml_hint(err, src)) from None
-    except yaml.YAMLError as err:
-        raise SpecError(f"YAML syntax: {err}", file=file, line=1, col=1,
-                        source_line=reader.lines[0] if reader.lines else None) from None
+    except yaml.YAMLError as err:        # e.g. a ReaderError: a character YAML refuses
+        line, col = line_and_column(text, getattr(err, "position", 0) or 0)
+        raise SpecError(f"YAML syntax: {err}", file=file, line=line, col=col,
+                        source_line=reader.lines[line - 1]) from None
+    except ValueError as err:            # PyYAML reads a %YAML directive's version with int()
+        line = directive_line(reader.lines)
+        raise SpecError(f"YAML syntax: cannot read a directive ({shorten(str(err), 60)})", file=file,
+                        line=line, col=1, source_line=reader.lines[line - 1]) from None
     except RecursionError:
         raise SpecError("YAML is nested too deeply", file=file, line=1, col=1,
                         source_line=reader.lines[0] if reader.lines else None) from None
@@ -258,6 +273,11 @@ def compose(text: str, file: str | None):
                         hint="start with `game: NAME` and `players: [A, B]`")
     _check_tags(reader, root)
     return reader, root
+
+
+def directive_line(lines) -> int:
+    """The line of the first YAML directive (`%YAML 1.1`), else 1."""
+    return next((i + 1 for i, line in enumerate(lines) if line.startswith("%")), 1)
 
 
 def _yaml_hint(err, src):

@@ -1,0 +1,59 @@
+"""Which files are specs, of which kind, and which game has versions in both syntaxes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+SPEC_SUFFIXES = (".yaml", ".yml", ".game", ".plan")
+
+
+def spec_kind(path) -> str:
+    """"game" or "planning": `.plan` files and YAML files with a `problem:` or `domain:`
+    key are planning problems; everything else is taken for a game spec (so that a broken
+    game spec is reported by the game checks)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".plan", ".game"):
+        return "planning" if suffix == ".plan" else "game"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return "game"
+    return "planning" if isinstance(data, dict) and ("problem" in data or "domain" in data) else "game"
+
+
+def twin(path) -> Path | None:
+    """The same game in the other syntax (`x.yaml` <-> `x.game`), when it exists."""
+    path = Path(path)
+    other = {".yaml": ".game", ".yml": ".game", ".game": ".yaml"}.get(path.suffix.lower())
+    if other is None:
+        return None
+    candidate = path.with_suffix(other)
+    return candidate if candidate.exists() else None
+
+
+def shipped_spec_dirs() -> list:
+    """`game_specs/` of the source tree (or the working directory) and the planning
+    problems shipped in the `planners` package."""
+    import planners
+    root = Path(__file__).resolve().parents[2]
+    dirs = [d for d in (root / "game_specs", Path.cwd() / "game_specs") if d.is_dir()]
+    dirs.append(Path(planners.PROBLEMS_DIR))
+    unique = []
+    for d in dirs:
+        if d.resolve() not in [u.resolve() for u in unique]:
+            unique.append(d)
+    return unique
+
+
+def shipped_specs() -> list:
+    """Every spec file in the shipped spec directories, sorted (golden files excluded),
+    relative to the working directory when they are below it."""
+    here = Path.cwd().resolve()
+    found = []
+    for d in shipped_spec_dirs():
+        for p in sorted(d.resolve().iterdir()):
+            if p.is_file() and p.suffix.lower() in SPEC_SUFFIXES:
+                found.append(p.relative_to(here) if p.is_relative_to(here) else p)
+    return found
