@@ -124,7 +124,8 @@ def _check_name(name: str, pos, what: str):
         raise err(pos, f"{what} `{name}` is not allowed: names may not start or end with `__`",
                   "pick a plain name")
     if len(name) > MAX_NAME:
-        raise err(pos, f"{what} name is {len(name)} characters long (at most {MAX_NAME})",
+        label = "name" if what == "name" else f"{what} name"
+        raise err(pos, f"{label} is {len(name)} characters long (at most {MAX_NAME})",
                   "pick a shorter name")
 
 

@@ -207,3 +207,13 @@ def test_an_initial_state_that_cannot_be_built_is_a_failure_not_a_crash(capsys, 
     code, out = run_cli(capsys, spec, "--examples", 3)      # the loader builds the initial state
     assert code == 1 and "failed  loads" in out
     assert "bad_start.yaml:4:3: error: state variable `n` would become 5, outside its range 0..3" in out
+
+
+def test_utilities_above_the_bound_on_their_sum_fail(capsys, tmp_path):
+    spec = tmp_path / "greedy.yaml"
+    spec.write_text("game: Greedy\nplayers: [A, B, C]\nstate:\n  n: {type: 0..3, initial: 0}\n"
+                    "actions:\n  up: n += 1\nterminal: n == 3\nutility: \"1 if n == 3 or me == mover else 0\"\n"
+                    "utility_bounds: [0, 0.5]\n")
+    code, out = run_cli(capsys, spec, "--examples", 3)
+    assert code == 1 and "failed  utilities_within_bounds" in out
+    assert "failed  utilities_sum_as_declared" in out and "above the game's bound 1.5 on their sum" in out
