@@ -610,9 +610,12 @@ def test_the_tree_recording_is_bounded_and_follows_iterations():
     alphabeta.search(game, trace=small, **PLAIN)
     assert small.kept == 5 and small.seen > 5 and small.to_dict(game)["truncated"]
     deep = TreeTrace()
-    result = alphabeta.search(game, trace=deep, **{**PLAIN, "id": True, "tt": True})
+    result = alphabeta.search(game, depth=4, trace=deep, **{**PLAIN, "id": True, "tt": True})
     depths = [iteration["depth"] for iteration in deep.iterations]
     assert depths == [1, 2, 3, 4] and deep.iterations[-1]["tree"]["value"] == result.value
+    solve = TreeTrace()                  # no depth and no budget: the depth doubles
+    assert alphabeta.search(game, trace=solve, **{**PLAIN, "id": True}).value == result.value
+    assert [iteration["depth"] for iteration in solve.iterations] == [1, 2, 4]
 
 
 @needs_specs

@@ -13,7 +13,11 @@ enhancements, each switchable by keyword (all on by default):
                       successive moves of a match)
     id=True           iterative deepening 1, 2, ... up to `depth` (until the game is solved
                       when no depth is given); with a time or node budget it returns the best
-                      move of the last completed iteration
+                      move of the last completed iteration.  An exact solve with neither a
+                      depth nor a budget doubles the depth instead (1, 2, 4, ...): its
+                      iterations only order moves and give Ctrl-C a move to return, and
+                      doubling keeps a long game (a Nim heap of 300: 300 plies) from costing
+                      one search per ply
     aspiration=True   each iteration after the first searches a window of +-`aspiration_delta`
                       around the previous value, re-searching on failure (needs id)
     pvs=True          principal-variation search: after the first move, prove each move
@@ -259,8 +263,11 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             evaluations += 1
             return terminal(root, me), None, 0, True
         target = INFINITE_DEPTH if depth is None else depth
-        if id:
-            depths = range(1, target + 1) if math.isfinite(target) else itertools.count(1)
+        if id and math.isfinite(target):
+            depths = range(1, target + 1)
+        elif id:
+            budgeted = time_limit is not None or node_limit is not None
+            depths = itertools.count(1) if budgeted else (2 ** k for k in itertools.count())
         else:
             depths = (target,)
         completed = None
