@@ -209,11 +209,11 @@ def test_an_initial_state_that_cannot_be_built_is_a_failure_not_a_crash(capsys, 
     assert "bad_start.yaml:4:3: error: state variable `n` would become 5, outside its range 0..3" in out
 
 
-def test_utilities_above_the_bound_on_their_sum_fail(capsys, tmp_path):
-    spec = tmp_path / "greedy.yaml"
-    spec.write_text("game: Greedy\nplayers: [A, B, C]\nstate:\n  n: {type: 0..3, initial: 0}\n"
-                    "actions:\n  up: n += 1\nterminal: n == 3\nutility: \"1 if n == 3 or me == mover else 0\"\n"
-                    "utility_bounds: [0, 0.5]\n")
-    code, out = run_cli(capsys, spec, "--examples", 3)
-    assert code == 1 and "failed  utilities_within_bounds" in out
-    assert "failed  utilities_sum_as_declared" in out and "above the game's bound 1.5 on their sum" in out
+def test_utilities_above_the_bound_on_their_sum_fail(monkeypatch):
+    path = ROOT / "game_specs" / "tictactoe3.yaml"
+    text = path.read_text()
+    assert check_spec(path, examples=3).outcome("utilities_sum_as_declared").status == PASSED
+    from framework.checker import Checker       # as if the checker inferred a wrong bound
+    monkeypatch.setattr(Checker, "_max_utility_sum", lambda self, n: 0.5)
+    bad = check_text(text, examples=30).outcome("utilities_sum_as_declared")
+    assert bad.status == FAILED and "above the game's bound 0.5 on their sum" in bad.detail

@@ -287,7 +287,8 @@ class StepChecks:
             kind = "zero-sum" if game.zero_sum else f"constant-sum {target:g}"
             self.fail("utilities_sum_as_declared", f"utilities {state.returns()} sum to {total:g}; "
                       f"the game is declared {kind}", path, state)
-        elif total > game.max_utility_sum and not _close(total, game.max_utility_sum):
+        elif game.max_utility_sum < game.num_players * game.utility_bounds[1] and \
+                total > game.max_utility_sum and not _close(total, game.max_utility_sum):
             self.fail("utilities_sum_as_declared", f"utilities {state.returns()} sum to {total:g}, "
                       f"above the game's bound {game.max_utility_sum:g} on their sum", path, state)
 
@@ -450,8 +451,10 @@ class GameChecker:
         not_applicable = {}
         if not game.chance:
             not_applicable["chance_outcomes_well_formed"] = "no chance nodes"
-        if not game.zero_sum and game.constant_sum is None and math.isinf(game.max_utility_sum):
-            not_applicable["utilities_sum_as_declared"] = "no constant sum and no bound on the sum"
+        if not game.zero_sum and game.constant_sum is None and \
+                not game.max_utility_sum < game.num_players * game.utility_bounds[1]:
+            not_applicable["utilities_sum_as_declared"] = "no constant sum and no bound on the sum " \
+                                                          "tighter than the utility bounds give"
         if game.state_class._namespace.get("GAME_KEY") is None:
             not_applicable["pickle_round_trip"] = "loaded from text: only games loaded from files unpickle"
         active -= set(not_applicable)
