@@ -121,7 +121,7 @@ def _build_initial_state(game, spec):
     end of an option list, a division by zero) is a SpecError at load time, not in play."""
     try:
         game.initial_state()
-    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+    except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
         pos = next((spec.positions[k] for k in ("init", "state", "board") if spec.positions.get(k)), spec.pos)
         raise SpecError(f"the initial state cannot be built: {error}", file=pos.file, line=pos.line,
                         col=pos.col, end_col=pos.end_col, source_line=pos.source_line,
