@@ -50,6 +50,7 @@ class Game:
     _evaluate: Callable | None = None
     _action_text: Callable | None = None
     _parse_action: Callable | None = None
+    _outcome_text: Callable | None = None
     _is_noisy: Callable | None = None
     _symmetries: Callable | None = None
     spec: Any = None                         # the checked AST (framework.ast.GameSpec)
@@ -84,6 +85,11 @@ class Game:
 
     def action_text(self, action) -> str:
         return self._action_text(action)
+
+    def outcome_text(self, state, outcome) -> str:
+        """Canonical text of a chance outcome of the chance node `state`, `var=value`
+        (`d=3` for a die, `at=(1,0)` for where a slipping move lands)."""
+        return self._outcome_text(state, outcome) if self._outcome_text else str(outcome)
 
     def parse_action(self, state, text: str):
         """The legal action of `state` whose canonical text is `text` (SpecError otherwise)."""

@@ -101,7 +101,8 @@ def compile_spec(spec, options=None) -> Game:
         source_file=spec.file, python_source=source, max_length=checked.max_length,
         has_evaluation=bool(checked.features), has_goal=checked.goal is not None,
         state_class=state_class, _initial=namespace["_initial"], spec=spec,
-        _action_text=info.action_text, _parse_action=info.parse_action)
+        _action_text=info.action_text, _parse_action=info.parse_action,
+        _outcome_text=info.outcome_text)
     if checked.features:
         evaluate = namespace["_evaluate"]
         game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
@@ -304,6 +305,14 @@ class _DisplayInfo:
             else:
                 parts.append(str(v))
         return f"{a.name}({','.join(parts)})"
+
+    def outcome_text(self, state, outcome) -> str:
+        """`var=value` for an outcome of the chance node `state`: the chance variable of
+        the action being resolved, and the value as a rule would write it."""
+        var, _, kind, _ = self.c.actions[state[-2][0]].chance
+        if kind == "cell":
+            return f"{var}=({outcome[0]},{outcome[1]})"
+        return f"{var}={self.c.players[outcome] if kind == 'player' else outcome}"
 
     def parse_action(self, state, text: str):
         cleaned = text.strip().replace(" ", "")

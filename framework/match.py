@@ -52,7 +52,8 @@ class Tally:
 
 def play_game(game, seated_agents, rng, *, max_plies=None, move_time=None, on_move=None) -> GameRecord:
     """One game; `seated_agents[p]` plays player p.  `on_move(state, action, mover)` is
-    called before each action is applied (mover is -1 at chance nodes)."""
+    called before each action is applied (mover is -1 at chance nodes, where `action` is
+    the outcome drawn)."""
     limit = max_plies or game.max_length or DEFAULT_MAX_PLIES
     state = game.initial_state()
     actions = []

@@ -123,3 +123,15 @@ def test_agent_text_rejects_what_it_cannot_read():
         parse_agent("alphabeta:evaluate=1")
     assert parse_agent("mcts:iterations=50,seed=4").options == {"iterations": 50, "seed": 4}
     assert parse_agent("maxn:time=0.5").options == {"time_limit": 0.5}
+
+
+def test_chance_outcomes_have_a_canonical_text():
+    pig = framework.load(SPECS / "pig.yaml")
+    rolled = pig.initial_state().result("roll")
+    assert [pig.outcome_text(rolled, o) for o, _ in rolled.chance_outcomes()] == [f"d={i}" for i in range(1, 7)]
+    slippery = framework.load(SPECS / "slippery_isolation.yaml")
+    state = slippery.initial_state()
+    while not state.is_chance():
+        state = state.result(state.actions()[0])
+    texts = [slippery.outcome_text(state, o) for o, _ in state.chance_outcomes()]
+    assert texts == [f"at=({c},{r})" for c, r in (o for o, _ in state.chance_outcomes())]

@@ -97,7 +97,7 @@ def run(args) -> int:
 
     def report(state, action, mover):
         if mover < 0:
-            print(f"chance: {game.action_text(action)}")
+            print(f"chance: {game.outcome_text(state, action)}")
         elif mover not in seats:
             last = getattr(computer, "last", None)
             detail = f"  (value {number_text(last.value)}, {last.stats.nodes:,} nodes)" if last else ""

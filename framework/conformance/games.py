@@ -95,34 +95,15 @@ def error_text(exc) -> str:
 
 def path_text(game, path) -> list:
     """The canonical texts of a sequence of actions from the initial state; a chance
-    outcome is written `var=value` after the action that led to it."""
+    outcome is written `var=value` (`game.outcome_text`)."""
     if not path:
         return []
-    texts, state, last = [], game.initial_state(), None
+    texts, state = [], game.initial_state()
     for i, action in enumerate(path):
-        if state.is_chance():
-            texts.append(f"{_chance_var(game, last)}={_value_text(action)}")
-        else:
-            texts.append(game.action_text(action))
-            last = action
+        texts.append(game.outcome_text(state, action) if state.is_chance() else game.action_text(action))
         if i + 1 < len(path):                 # the last action may be the one that fails
             state = state.result(action)
     return texts
-
-
-def _chance_var(game, action) -> str:
-    text = game.action_text(action) if action is not None else ""
-    name = text.split("(")[0]
-    for a in getattr(game.spec, "actions", ()):
-        if a.name == name and a.chance is not None:
-            return a.chance.var
-    return "outcome"
-
-
-def _value_text(value) -> str:
-    if isinstance(value, tuple):
-        return "(" + ",".join(str(v) for v in value) + ")"
-    return str(value)
 
 
 def _limit(game, override=None):
@@ -300,10 +281,11 @@ class StepChecks:
         values = [o for o, _ in outcomes]
         if len(set(values)) != len(values):
             dup = next(v for v in values if values.count(v) > 1)
-            self.fail(name, f"outcome {_value_text(dup)} is listed twice", path, state)
+            self.fail(name, f"outcome {self.game.outcome_text(state, dup)} is listed twice", path, state)
         for o, p in outcomes:
             if not _num(p) or not 0 < p <= 1:
-                self.fail(name, f"outcome {_value_text(o)} has probability {p!r}, not in (0, 1]", path, state)
+                self.fail(name, f"outcome {self.game.outcome_text(state, o)} has probability {p!r}, "
+                          "not in (0, 1]", path, state)
         total = sum(p for _, p in outcomes)
         exact = all(isinstance(p, (int, Fraction)) for _, p in outcomes)
         if (total != 1) if exact else abs(total - 1) > TOLERANCE:
