@@ -661,10 +661,13 @@ class Compiler:
     def row_mask(self, cond, pname, env):
         """For `board[(p, R)] == V` with p an int parameter over constant bounds inside the
         board and R a constant row: (the bits of row R from column lo on where V is, a
-        table from those bits to the tuple of values of p)."""
+        table from those bits to the tuple of values of p).  Only for ranges of at most
+        TABLE_BITS values: the table has 2^(range size) entries."""
         if not (isinstance(cond, ast.Binary) and cond.op == "==" and pname in self.param_ranges):
             return None
         lo, hi = self.param_ranges[pname]
+        if hi - lo + 1 > TABLE_BITS:
+            return None
         for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
             if self.is_board_read(a) and isinstance(a.index, ast.TupleExpr) and len(a.index.items) == 2 \
                     and _is_name(a.index.items[0], pname) and isinstance(a.index.items[1], ast.Num) \

@@ -265,3 +265,11 @@ winner: X if board[cell(3, 0)] == X or board[cell(-1, 0)] == empty else none
     for a in ((0, 0), (2, 0)):
         state = state.result(a)
     assert state.terminal_test() and state.returns() == (0, 0)
+
+
+def test_wide_boards_do_not_build_exponential_tables():
+    """Tables indexed by a row's bits are built only for rows of at most 12 columns; a
+    65-column Connect Four (from a fuzzed spec) loads at once and counts right."""
+    game = framework.load(SPECS / "connect_four.yaml", width=65)
+    assert perft(game.initial_state(), 2) == [65, 65 * 65]
+    assert "range(4096)" not in game.python_source and "range(1 << 65)" not in game.python_source
