@@ -114,9 +114,7 @@ class Checked:
 
 
 def err(pos: ast.Pos, message: str, hint: str | None = None) -> SpecError:
-    pos = pos or ast.NOPOS
-    return SpecError(message, file=pos.file, line=pos.line, col=pos.col, end_col=pos.end_col,
-                     source_line=pos.source_line, hint=hint)
+    return SpecError.at(pos, message, hint)
 
 
 def _check_name(name: str, pos, what: str):

@@ -531,13 +531,6 @@ class Compiler:
             self.names.append(name)
 
     # ------------------------------------------------------------------ actions
-    def conjuncts(self, node):
-        if node is None:
-            return []
-        if isinstance(node, ast.Binary) and node.op == "and":
-            return self.conjuncts(node.left) + self.conjuncts(node.right)
-        return [node]
-
     def legal(self, out: _Source, mode: str, ret: str = "acts"):
         """Statements that return the mover's legal actions (mode "list", returning `ret`),
         whether there is one ("any") or how many ("count").  Conditions sit at the
@@ -552,7 +545,7 @@ class Compiler:
         for ai, a in enumerate(self.c.actions):
             out(f"# action {a.name}")
             self.note_param_ranges(a)
-            conds = self.conjuncts(a.precondition)
+            conds = _operands("and", a.precondition)
             params = [p[0] for p in a.params]
             depth_of = lambda cond: max([params.index(n) + 1 for n in _names(cond) if n in params] or [0])
             env = {}
@@ -978,7 +971,7 @@ class Compiler:
         self.mover_const, self.mover_code = None, "turn"
         kept, exact = [], True
         fields = set(self.fields[:-1])
-        for d in self.disjuncts(self.c.terminal) + self.disjuncts(self.c.goal):
+        for d in _operands("or", self.c.terminal) + _operands("or", self.c.goal):
             code = self.expr(d, {})
             names = set(_IDENT.findall(code))
             reads = (names & fields) | ({"mover"} if "turn" in names else set())
@@ -991,15 +984,8 @@ class Compiler:
             kept.append(f"(terminal and _terminal({self.sig_with_mover('turn')}))")
         return " or ".join(kept) or "False", exact
 
-    def disjuncts(self, node):
-        if node is None:
-            return []
-        if isinstance(node, ast.Binary) and node.op == "or":
-            return self.disjuncts(node.left) + self.disjuncts(node.right)
-        return [node]
-
     def _requires_default(self, a, pname):
-        for cond in self.conjuncts(a.precondition):
+        for cond in _operands("and", a.precondition):
             if isinstance(cond, ast.Binary) and cond.op == "==":
                 for x, y in ((cond.left, cond.right), (cond.right, cond.left)):
                     if self.is_board_read(x) and _is_name(x.index, pname) and self.const_value(y) == self.c.default_value:
@@ -1113,6 +1099,15 @@ class Compiler:
         out("return []")
         out.dedent()
         out()
+
+
+def _operands(op: str, node) -> list:
+    """The operands of a chain of `op` ("and" / "or"): [a, b, c] for a op b op c; [] for none."""
+    if node is None:
+        return []
+    if isinstance(node, ast.Binary) and node.op == op:
+        return _operands(op, node.left) + _operands(op, node.right)
+    return [node]
 
 
 def _is_name(node, name):

@@ -57,6 +57,15 @@ class SpecError(Exception):
         self.source_line = source_line
         self.hint = hint
 
+    @classmethod
+    def at(cls, pos, message: str, hint: str | None = None) -> "SpecError":
+        """The error at `pos`, a position with file, line, col, end_col and source_line
+        (a `framework.ast.Pos`); None gives an error without a place."""
+        if pos is None:
+            return cls(message, hint=hint)
+        return cls(message, file=pos.file, line=pos.line, col=pos.col, end_col=pos.end_col,
+                   source_line=pos.source_line, hint=hint)
+
     @property
     def location(self) -> str:
         if self.file is None and self.line is None:

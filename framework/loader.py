@@ -124,9 +124,8 @@ def _build_initial_state(game, spec):
         game.initial_state()
     except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
         pos = next((spec.positions[k] for k in ("init", "state", "board") if spec.positions.get(k)), spec.pos)
-        raise SpecError(f"the initial state cannot be built: {error}", file=pos.file, line=pos.line,
-                        col=pos.col, end_col=pos.end_col, source_line=pos.source_line,
-                        hint="check the initial values and `init` effects against the options") from None
+        raise SpecError.at(pos, f"the initial state cannot be built: {error}",
+                           "check the initial values and `init` effects against the options") from None
 
 
 def _namespace(compiler: Compiler, declared_at: dict) -> dict:

@@ -7,7 +7,6 @@ has one extra trailing entry so that indexing it with -1 yields "nothing".
 """
 from __future__ import annotations
 
-from framework import ast
 from framework.errors import SpecError
 
 
@@ -145,12 +144,10 @@ def out_of_range(variable: tuple, value, lo, hi, initial=False):
     computed from options): a SpecError at its declaration.  `variable` is (name, position
     of the declaration or None)."""
     name, pos = variable
-    pos = pos or ast.NOPOS
     if initial:
         message = f"the initial value of `{name}` would be {value}, outside its range {lo}..{hi}"
         hint = "check the options it is computed from"
     else:
         message = f"state variable `{name}` would become {value}, outside its range {lo}..{hi}"
         hint = "widen the type's range or guard the action with a precondition"
-    raise SpecError(message, file=pos.file, line=pos.line, col=pos.col, end_col=pos.end_col,
-                    source_line=pos.source_line, hint=hint)
+    raise SpecError.at(pos, message, hint)

@@ -106,6 +106,12 @@ def path_text(game, path) -> list:
     return texts
 
 
+def _bounds_the_sum(game) -> bool:
+    """True when the game's bound on the sum of the utilities says more than the bounds of
+    each utility do (players x upper bound)."""
+    return game.max_utility_sum < game.num_players * game.utility_bounds[1]
+
+
 def _limit(game, override=None):
     """(playout limit, whether running into it is a failure, where the limit comes from)."""
     if override is not None:
@@ -268,8 +274,7 @@ class StepChecks:
             kind = "zero-sum" if game.zero_sum else f"constant-sum {target:g}"
             self.fail("utilities_sum_as_declared", f"utilities {state.returns()} sum to {total:g}; "
                       f"the game is declared {kind}", path, state)
-        elif game.max_utility_sum < game.num_players * game.utility_bounds[1] and \
-                total > game.max_utility_sum and not _close(total, game.max_utility_sum):
+        elif _bounds_the_sum(game) and total > game.max_utility_sum and not _close(total, game.max_utility_sum):
             self.fail("utilities_sum_as_declared", f"utilities {state.returns()} sum to {total:g}, "
                       f"above the game's bound {game.max_utility_sum:g} on their sum", path, state)
 
@@ -433,8 +438,7 @@ class GameChecker:
         not_applicable = {}
         if not game.chance:
             not_applicable["chance_outcomes_well_formed"] = "no chance nodes"
-        if not game.zero_sum and game.constant_sum is None and \
-                not game.max_utility_sum < game.num_players * game.utility_bounds[1]:
+        if not game.zero_sum and game.constant_sum is None and not _bounds_the_sum(game):
             not_applicable["utilities_sum_as_declared"] = "no constant sum and no bound on the sum " \
                                                           "tighter than the utility bounds give"
         if game.state_class._namespace.get("GAME_KEY") is None:

@@ -170,10 +170,8 @@ def number_value(text: str, pos: ast.Pos):
     """The int or float a NUMBER token spells; a SpecError for numbers too long to be
     meant (Python refuses ints over 4,300 digits; long floats become inf)."""
     if len(text) > MAX_NUMBER_DIGITS:
-        raise SpecError(f"cannot read this number: {shorten(text)} has {len(text):,} digits "
-                        f"(at most {MAX_NUMBER_DIGITS})", file=pos.file, line=pos.line, col=pos.col,
-                        end_col=pos.end_col, source_line=pos.source_line,
-                        hint="use an option or a smaller number")
+        raise SpecError.at(pos, f"cannot read this number: {shorten(text)} has {len(text):,} digits "
+                                f"(at most {MAX_NUMBER_DIGITS})", "use an option or a smaller number")
     return float(text) if "." in text else int(text)
 
 

@@ -85,8 +85,7 @@ def _terminal_spelling() -> dict:
 
 
 def _error(pos: ast.Pos, message: str, hint: str | None = None) -> SpecError:
-    return SpecError(message, file=pos.file, line=pos.line, col=pos.col, end_col=pos.end_col,
-                     source_line=pos.source_line, hint=hint)
+    return SpecError.at(pos, message, hint)
 
 
 class _GameToAst(_ToAst):
