@@ -26,9 +26,10 @@ from bisect import bisect_right
 from pathlib import Path
 
 import yaml
-from lark import Lark, Token, Transformer, v_args
+from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
+from framework.frontend.lark_cache import cached_lark
 from framework.errors import LINE_BREAK, SpecError, did_you_mean, line_and_column, shorten, split_lines
 from framework.frontend.yaml_spec import directive_line
 from framework.loader import read_text
@@ -41,8 +42,8 @@ TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "a
 ACTION_KEYS = ("pre", "add", "del", "cost")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
 
-_PARSER = Lark.open(str(Path(__file__).with_name("planning_spec.lark")), parser="lalr",
-                    start=["signature_item", "condition_item", "name_item"],
+_PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
+                       start=["signature_item", "condition_item", "name_item"],
                     maybe_placeholders=True)
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 
 def add_parser(sub):
     p = sub.add_parser(
-        "book", help="build an opening book by random rollouts or self-play",
+        "book", help=COMMANDS["book"],
         description="Play GAMES games whose first PLIES moves are random, finish each by "
                     "random moves (default) or by alpha-beta self-play at --depth, and record "
                     "for every opening position the mean outcome of each move (merged over the "

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import sys
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 from framework.errors import SpecError
 
 
 def add_parser(sub):
-    p = sub.add_parser("check", help="check specs for errors and show what they declare",
+    p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Parse, check and compile each SPEC (.yaml or .game). Errors are "
                                    "printed as FILE:LINE:COL with the source line, a caret and a hint; "
                                    "exit status 1 if any spec has an error.")

@@ -16,6 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from framework.cli import COMMANDS
 from framework.frontend.printer import spec_fields, to_game, to_yaml
 from framework.loader import parse_spec, parse_text
 
@@ -25,7 +26,7 @@ PRINTERS = {"yaml": to_yaml, "game": to_game}
 
 def add_parser(sub):
     p = sub.add_parser(
-        "convert", help="write a game spec as YAML or .game",
+        "convert", help=COMMANDS["convert"],
         description="Parse SPEC (.yaml, .yml or .game) and write the same game in the format "
                     "given by --to.  The result is read back and checked to describe the same "
                     "game before it is written.  Comments are not carried over.",

@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from framework.cli import COMMANDS
 from framework.cli.common import print_json
 
 
 def add_parser(sub):
     from framework.conformance.fuzz import FORMATS, KINDS
     p = sub.add_parser(
-        "fuzz", help="fuzz the spec loaders: only positioned SpecErrors may escape",
+        "fuzz", help=COMMANDS["fuzz"],
         description="Feed the spec loaders (game YAML, .game, planning YAML, .plan, PDDL domain "
                     "and problem) generated inputs: mutations of every shipped spec, random YAML "
                     "documents built from the sections' own keys, and random text. Each input must "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets, print_json
 
 AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabeta:depth=4, "
@@ -14,7 +15,7 @@ AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabe
 
 def add_parser(sub):
     p = sub.add_parser(
-        "match", help="play games between agents and tally wins, draws and losses",
+        "match", help=COMMANDS["match"],
         description="Play --games games of SPEC between the given agents (one --agent per "
                     "player; they take turns in each seat) and report, per agent, wins, draws, "
                     "losses, mean return and seconds per move.  " + AGENT_HELP + ".")

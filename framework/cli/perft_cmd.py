@@ -4,12 +4,13 @@ from __future__ import annotations
 import sys
 import time
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 from framework.conformance.golden import golden_path, options_key, write_golden
 
 
 def add_parser(sub):
-    p = sub.add_parser("perft", help="count the positions at each depth",
+    p = sub.add_parser("perft", help=COMMANDS["perft"],
                        description="Count the nodes exactly 1..N plies below the initial state. "
                                    "Every edge is a ply (a forced pass too); a terminal node is "
                                    "counted at its depth and not expanded.")

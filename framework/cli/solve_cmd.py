@@ -20,6 +20,7 @@ import inspect
 import math
 import sys
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets, print_json
 
 SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
@@ -42,7 +43,7 @@ INTERRUPTED = 130
 def add_parser(sub):
     from framework.search.registry import GAME_SEARCHERS
     p = sub.add_parser(
-        "solve", help="search a game: value, best action, principal variation, statistics",
+        "solve", help=COMMANDS["solve"],
         description="Search SPEC from its initial state and print the value for the player to "
                     "move, the best action, the principal variation and the search statistics. "
                     "Without --depth the game is solved exactly (may take long on big games); "

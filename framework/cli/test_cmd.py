@@ -5,12 +5,13 @@ import argparse
 import sys
 import time
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 
 def add_parser(sub):
     p = sub.add_parser(
-        "test", help="run the conformance suite on specs (every shipped spec by default)",
+        "test", help=COMMANDS["test"],
         description="Check that each SPEC (a game spec .yaml/.game, or a planning problem "
                     ".yaml/.plan) has the properties every spec must have: it loads; random "
                     "playouts end within the spec's max_length (or --max-length); actions exist "

@@ -15,13 +15,14 @@ import html
 import math
 from pathlib import Path
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets
 
 LEVEL_HEIGHT, LEAF_WIDTH, MARGIN = 90, 64, 30
 
 
 def add_parser(sub):
-    p = sub.add_parser("tree", help="draw the search tree of minimax or alpha-beta (text, SVG or DOT)",
+    p = sub.add_parser("tree", help=COMMANDS["tree"],
                        description=__doc__.split("\n\n", 1)[1].replace("`", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("spec", metavar="SPEC")

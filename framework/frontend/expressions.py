@@ -15,6 +15,7 @@ from lark import Lark, Transformer, v_args, Token
 from lark.exceptions import (UnexpectedInput, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF,
                              VisitError)
 
+from framework.frontend.lark_cache import cached_lark
 from framework import ast
 from framework.errors import SpecError, shorten
 
@@ -42,7 +43,7 @@ def _parser(start: str) -> Lark:
     grammar = GRAMMAR_FILE.read_text()
     if start in ("expr", "domain"):
         grammar += "\n%ignore _NEWLINE\n"
-    return Lark(grammar, start=start, parser="lalr", propagate_positions=True,
+    return cached_lark(grammar, start=start, parser="lalr", propagate_positions=True,
                 maybe_placeholders=False)
 
 
