@@ -20,6 +20,7 @@ COMMANDS = {
     "tree": "draw the search tree of minimax or alpha-beta (text, SVG or DOT)",
     "play": "play a game against the computer in the terminal",
     "match": "play games between agents and tally wins, draws and losses",
+    "tournament": "round-robin of agents on one or more games, on all cores or a Ray cluster",
     "book": "build an opening book by random rollouts or self-play",
     "plan": "find and validate a plan for a STRIPS planning problem",
     "test": "run the conformance suite on specs (every shipped spec by default)",

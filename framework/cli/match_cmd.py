@@ -8,6 +8,7 @@ import sys
 
 from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets, print_json
+from framework.cli.parallel_options import add_parallel_options, drive
 
 AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabeta:depth=4, "
               "mcts:iterations=1000, expectimax:depth=3, maxn:time=0.5 (one per player, in seat order)")
@@ -32,6 +33,7 @@ def add_parser(sub):
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
+    add_parallel_options(p)
     p.set_defaults(func=run)
 
 
@@ -47,7 +49,10 @@ def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
     from framework.errors import SpecError
-    from framework.match import run_match
+    from framework.match import GameRecord, Tally, tally
+    from framework.parallel import Failure
+    from framework.parallel.tasks import spec_payload
+    from framework.parallel.tournament import REF
     game = load(args.spec, **parse_sets(args.set))
     agents = [parse_agent(text) for text in args.agent]
     if len(agents) != game.num_players:
@@ -55,23 +60,37 @@ def run(args) -> int:
                         hint="give one --agent per player, in seat order")
     if any(a.is_human for a in agents):
         raise SpecError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
+    payload = spec_payload(args.spec)
+    tasks = [(i, (payload, game.options, args.agent, i, args.seed, args.max_plies, args.move_time))
+             for i in range(args.games)]
 
     def progress(i, record):
         if args.quiet:
             return
-        if record.returns is None:
+        if isinstance(record, Failure):
+            outcome = f"failed ({record.kind}): {record.message}"
+        elif record["returns"] is None:
             outcome = "unfinished"
         else:
-            outcome = ", ".join(f"{agents[a].text} {number_text(record.returns[seat])}"
-                                for seat, a in enumerate(record.seats))
-        print(f"game {i + 1}/{args.games}: {record.plies} plies; {outcome}", file=sys.stderr, flush=True)
+            outcome = ", ".join(f"{agents[a].text} {number_text(record['returns'][seat])}"
+                                for seat, a in enumerate(record["seats"]))
+        plies = "" if isinstance(record, Failure) else f"{record['plies']} plies; "
+        print(f"game {i + 1}/{args.games}: {plies}{outcome}", file=sys.stderr, flush=True)
 
-    try:
-        tallies, records = run_match(game, agents, args.games, seed=args.seed, max_plies=args.max_plies,
-                                     move_time=args.move_time, progress=progress)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    header = {"command": "match", "spec": args.spec, "agents": args.agent, "games": args.games,
+              "seed": args.seed, "options": game.options, "move_time": args.move_time,
+              "max_plies": args.max_plies}
+    results, interrupted = drive(args, REF, tasks, header=header, label="games",
+                                 on_result=progress)
+    tallies = [Tally(a.text) for a in agents]
+    records, failures = [], []
+    for i in sorted(results):
+        if isinstance(results[i], Failure):
+            failures.append((i, results[i]))
+            continue
+        record = GameRecord.from_summary(results[i])
+        tally(tallies, record)
+        records.append(record)
     if args.json:
         print_json({"spec": args.spec, "game": game.name, "options": game.options, "games": args.games,
                     "seed": args.seed, "agents": [t.to_json() for t in tallies],
@@ -80,7 +99,12 @@ def run(args) -> int:
                                  "plies": r.plies} for r in records]})
     else:
         _print_table(game, args, tallies)
-    return 0
+    for i, failure in failures:
+        print(f"game {i + 1} failed ({failure.kind}): {failure.message}", file=sys.stderr)
+    if interrupted:
+        print(f"interrupted after {len(results)} of {args.games} games", file=sys.stderr)
+        return 130
+    return 1 if failures else 0
 
 
 def _print_table(game, args, tallies) -> None:
