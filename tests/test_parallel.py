@@ -102,6 +102,14 @@ def test_solve_split_over_root_moves_gives_the_solved_value(capsys):
     assert _json_of(capsys, nim + ["--workers", "2"])["value"] == _json_of(capsys, nim)["value"]
 
 
+def test_conformance_over_workers_reports_the_same_as_one_worker(capsys):
+    argv = ["test", str(SPECS / "nim.yaml"), str(SPECS / "tictactoe.game"), str(SPECS / "pig.yaml"),
+            "--examples", "10", "--json"]
+    one = _json_of(capsys, argv + ["--workers", "1"])
+    assert one == _json_of(capsys, argv + ["--workers", "2"])
+    assert [s["spec"] for s in one["specs"]] == argv[1:4] and one["ok"]
+
+
 def test_results_stream_to_a_file_and_an_interrupted_run_resumes(tmp_path, capsys):
     out = tmp_path / "t.jsonl"
     argv = ["tournament", str(SPECS / "nim.yaml"), "--agent", "random", "--agent", "first",

@@ -47,7 +47,7 @@ def executor(args):
     return make_executor(args.workers, args.ray, memory_mb=args.memory_mb)
 
 
-def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks"):
+def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False):
     """Runs `tasks` [(key, args)]; returns ({key: result or Failure}, interrupted).  With
     --output, results are streamed there and a --resume skips (and returns) what it holds."""
     from framework.parallel import Failure
@@ -69,7 +69,7 @@ def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks"):
     interrupted = False
     pool = executor(args)
     try:
-        for key, value in pool.run(ref, tasks, timeout=args.task_time):
+        for key, value in pool.run(ref, tasks, timeout=args.task_time, fresh=fresh):
             results[key] = value
             if journal:
                 journal.write(key, value.to_json() if isinstance(value, Failure) else value)

@@ -88,7 +88,8 @@ def run(args) -> int:
 
 
 def _check_in_parallel(args, specs, options):
-    """Each spec's conformance run on a worker; reports printed in the order of `specs` as
+    """Each spec's conformance run on a fresh worker (Hypothesis draws differently in a
+    process that has run other checks before); reports printed in the order of `specs` as
     soon as each one and all before it have finished (so the output does not depend on the
     number of workers).  A worker's failure is a failed `loads` property of that spec."""
     from framework.cli.parallel_options import drive
@@ -113,5 +114,5 @@ def _check_in_parallel(args, specs, options):
             shown[0] += 1
 
     _, interrupted = drive(args, "framework.parallel.tasks:check_bundle", tasks, on_result=arrived,
-                           label="specs")
+                           label="specs", fresh=True)
     return [reports[i] for i in sorted(reports)], interrupted

@@ -36,7 +36,10 @@ class Executor:
 
     description = "this process"
 
-    def run(self, ref: str, tasks, *, timeout: float | None = None):
+    def run(self, ref: str, tasks, *, timeout: float | None = None, fresh: bool = False):
+        """Yields (key, result or Failure) as tasks finish.  `fresh`: each task in a new
+        worker process, for tasks whose results could depend on what ran before them in the
+        same process (the conformance suite's random draws do)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -53,7 +56,7 @@ class InProcess(Executor):
     """`--workers 0`: every task in this process, in order (for debugging and profiling);
     a task's exception is its Failure, but a crash or a hang takes the process with it."""
 
-    def run(self, ref, tasks, *, timeout=None):
+    def run(self, ref, tasks, *, timeout=None, fresh=False):
         import importlib
         import traceback
         module, _, name = ref.partition(":")

@@ -76,7 +76,7 @@ class LocalPool(Executor):
         child.close()
         return [process, parent, None, None]
 
-    def run(self, ref, tasks, *, timeout=None):
+    def run(self, ref, tasks, *, timeout=None, fresh=False):
         pending = list(tasks)[::-1]                     # pop() from the end keeps the given order
         if not self._slots:
             self._slots = [self._start() for _ in range(min(self.size, len(pending)) or 1)]
@@ -107,6 +107,8 @@ class LocalPool(Executor):
                         got, value = key, _death(process)
                     slot[2] = slot[3] = None
                     running -= 1
+                    if fresh and pending:
+                        self._replace(slot)
                     yield got, value
                 elif process.sentinel in ready or not process.is_alive():
                     running -= 1
@@ -119,6 +121,15 @@ class LocalPool(Executor):
                     process.join()
                     slot[:] = self._start()
                     yield key, Failure("timeout", f"stopped after the task time limit of {timeout:g} s")
+
+    def _replace(self, slot):
+        """A new worker in place of an idle one (which is asked to stop)."""
+        try:
+            slot[1].send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        slot[1].close()
+        slot[:] = self._start()
 
     def close(self):
         for process, conn, _, _ in self._slots:

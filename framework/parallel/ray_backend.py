@@ -42,13 +42,14 @@ class RayPool(Executor):
             else:
                 ray.init(num_cpus=workers or None, **options)
         self._remote = ray.remote(max_retries=0)(_call)
+        self._fresh = ray.remote(max_retries=0, max_calls=1)(_call)     # a new worker per task
 
     @property
     def description(self) -> str:
         cpus = int(self.ray.cluster_resources().get("CPU", 0))
         return f"Ray {'cluster at ' + self.address if self.address else 'local runtime'} ({cpus} CPUs)"
 
-    def run(self, ref, tasks, *, timeout=None):
+    def run(self, ref, tasks, *, timeout=None, fresh=False):
         # at most one task per CPU in flight: a task's clock starts when it is submitted,
         # which is then (nearly) when it starts, and the object store holds little
         ray = self.ray
@@ -59,7 +60,8 @@ class RayPool(Executor):
             while pending or started:
                 while pending and len(started) < window:
                     key, args = pending.pop()
-                    started[self._remote.remote(ref, list(args))] = (key, time.monotonic())
+                    remote = self._fresh if fresh else self._remote
+                    started[remote.remote(ref, list(args))] = (key, time.monotonic())
                 done, _ = ray.wait(list(started), num_returns=1, timeout=_POLL)
                 for obj in done:
                     key, _ = started.pop(obj)
