@@ -42,13 +42,15 @@ def _workers(text: str) -> int:
     return value
 
 
-def executor(args):
+def executor(args, *, start: bool = False):
+    """The executor the options ask for; `start` boots local workers at once."""
     from framework.parallel import make_executor
-    return make_executor(args.workers, args.ray, memory_mb=args.memory_mb)
+    return make_executor(args.workers, args.ray, memory_mb=args.memory_mb, start=start)
 
 
-def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False):
-    """Runs `tasks` [(key, args)]; returns ({key: result or Failure}, interrupted).  With
+def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False, pool=None):
+    """Runs `tasks` [(key, args)] on `pool` (default: the executor the options ask for; it
+    is closed at the end either way); returns ({key: result or Failure}, interrupted).  With
     --output, results are streamed there and a --resume skips (and returns) what it holds."""
     from framework.parallel import Failure
     from framework.parallel.journal import Journal
@@ -67,7 +69,7 @@ def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh
         tasks = [t for t in tasks if t[0] not in journal.done]
     bar = _Progress(len(tasks) + len(results), len(results), label)
     interrupted = False
-    pool = executor(args)
+    pool = pool or executor(args)
     try:
         for key, value in pool.run(ref, tasks, timeout=args.task_time, fresh=fresh):
             results[key] = value

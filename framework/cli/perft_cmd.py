@@ -59,11 +59,12 @@ def run(args) -> int:
 def _split_perft(args, game, options) -> list:
     """Perft with the subtrees below one ply counted by workers (see framework.parallel)."""
     import os
-    from framework.cli.parallel_options import drive
+    from framework.cli.parallel_options import drive, executor
     from framework.parallel import Failure
     from framework.parallel.tasks import perft_frontier, spec_payload
     if args.split is not None and not 1 <= args.split < args.depth:
         raise ValueError(f"--split must be between 1 and {args.depth - 1} (below --depth)")
+    pool = executor(args, start=True)              # workers boot while the frontier is built
     wanted = 4 * (args.workers or os.cpu_count() or 1)
     ply = args.split or 1
     frontier, counts = perft_frontier(game, ply)
@@ -72,7 +73,7 @@ def _split_perft(args, game, options) -> list:
         frontier, counts = perft_frontier(game, ply)
     payload = spec_payload(args.spec)
     tasks = [(i, (payload, options, list(path), args.depth - ply)) for i, (path, _) in enumerate(frontier)]
-    results, interrupted = drive(args, "framework.parallel.tasks:perft_below", tasks, label="subtrees")
+    results, interrupted = drive(args, "framework.parallel.tasks:perft_below", tasks, label="subtrees", pool=pool)
     if interrupted:
         raise KeyboardInterrupt
     counts = counts + [0] * (args.depth - ply)

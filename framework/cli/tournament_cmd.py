@@ -9,7 +9,7 @@ import sys
 
 from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
-from framework.cli.parallel_options import add_parallel_options, drive
+from framework.cli.parallel_options import add_parallel_options, drive, executor
 
 
 def add_parser(sub):
@@ -66,7 +66,12 @@ def run(args) -> int:
     if any(a.is_human for a in agents):
         raise SpecError("a tournament is between programs", hint="use `plyspec play SPEC` to play yourself")
     options = parse_sets(args.set)
-    games = [load(path, **options) for path in args.specs]             # errors now, not in workers
+    pool = executor(args, start=True)              # workers boot while the specs compile here
+    try:
+        games = [load(path, **options) for path in args.specs]         # errors now, not in workers
+    except BaseException:
+        pool.close()
+        raise
     payloads = [spec_payload(path) for path in args.specs]
     plan = tournament.schedule(args.specs, [g.num_players for g in games], len(agents), args.games, args.seed)
     standings = tournament.Standings(args.agent, plan)
@@ -75,7 +80,7 @@ def run(args) -> int:
     results, interrupted = drive(args, tournament.REF,
                                  tournament.tasks(plan, payloads, options, args.agent, args.max_plies,
                                                   args.move_time),
-                                 header=header, on_result=standings.add, label="games")
+                                 header=header, on_result=standings.add, label="games", pool=pool)
     summary = {"specs": args.specs, "games_planned": len(plan), "seed": args.seed,
                "interrupted": interrupted, **standings.to_json()}
     if args.csv:

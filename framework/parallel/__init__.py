@@ -17,16 +17,17 @@ from framework.parallel.base import Executor, Failure, InProcess
 
 
 def make_executor(workers: int | None = None, ray: str | None = None, *,
-                  memory_mb: int | None = None) -> Executor:
+                  memory_mb: int | None = None, start: bool = False) -> Executor:
     """The back-end the command line asked for: `ray` is None (local), "" or "local" (a
-    local Ray runtime) or a cluster address; `workers` 0 means this process."""
+    local Ray runtime) or a cluster address; `workers` 0 means this process; `start`
+    boots local workers at once (while the caller still prepares the tasks)."""
     if ray is not None:
         from framework.parallel.ray_backend import RayPool
         return RayPool(ray or None, workers=workers)
     if workers == 0:
         return InProcess()
     from framework.parallel.local import LocalPool
-    return LocalPool(workers, memory_mb=memory_mb)
+    return LocalPool(workers, memory_mb=memory_mb, start=start)
 
 
 __all__ = ["Executor", "Failure", "InProcess", "make_executor"]

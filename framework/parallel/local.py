@@ -59,11 +59,13 @@ def _worker(conn, memory_mb):
 class LocalPool(Executor):
     """`workers` processes on this machine."""
 
-    def __init__(self, workers: int | None = None, *, memory_mb: int | None = None):
+    def __init__(self, workers: int | None = None, *, memory_mb: int | None = None, start: bool = False):
         self.size = max(1, workers or os.cpu_count() or 1)
         self.memory_mb = memory_mb
         self._context = multiprocessing.get_context("spawn")
         self._slots = []                                # [process, connection, task or None, deadline]
+        if start:          # start the workers now, so they boot while the caller prepares the tasks
+            self._slots = [self._start() for _ in range(self.size)]
 
     @property
     def description(self) -> str:
