@@ -45,6 +45,8 @@ def shorten(text: str, most: int = 40) -> str:
 class SpecError(Exception):
     """A spec (or a user's input to a spec) is wrong; the message says where and why."""
 
+    severity = "error"
+
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
                  col: int | None = None, source_line: str | None = None,
                  hint: str | None = None, end_col: int | None = None):
@@ -78,7 +80,7 @@ class SpecError(Exception):
         return ":".join(parts)
 
     def __str__(self) -> str:
-        out = [f"{self.location}: error: {self.message}"]
+        out = [f"{self.location}: {self.severity}: {self.message}"]
         if self.source_line is not None and self.col is not None:
             src = self.source_line.rstrip("\n").expandtabs(1)
             out.append("    " + src)
@@ -88,6 +90,13 @@ class SpecError(Exception):
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
+
+
+class SpecWarning(SpecError):
+    """Not an error: something valid that is probably a mistake (framework.lint); rendered
+    like an error with `warning:`, and never raised."""
+
+    severity = "warning"
 
 
 class LimitError(SpecError, ValueError):

@@ -25,6 +25,7 @@ COMMANDS = {
     "plan": "find and validate a plan for a STRIPS planning problem",
     "test": "run the conformance suite on specs (every shipped spec by default)",
     "fuzz": "fuzz the spec loaders: only positioned SpecErrors may escape",
+    "lsp": "the language server for editors (diagnostics, hover, definitions, completion)",
 }
 
 

@@ -20,19 +20,23 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from framework import load
+    from framework import load, parse_spec
+    from framework.lint import warnings
     options = parse_sets(args.set)
     results, failed = {}, 0
     for path in args.specs:
         try:
             game = load(path, **options)
-            results[path] = {"ok": True, **game.describe()}
+            notes = [str(w) for w in warnings(parse_spec(path))]
+            results[path] = {"ok": True, **game.describe(), "warnings": notes}
             if not args.json:
                 d = game.describe()
                 print(f"{path}: ok: {d['name']}, {len(d['players'])} player(s) "
                       f"({', '.join(d['players'])}), {'chance, ' if d['chance'] else ''}"
                       f"{'zero-sum, ' if d['zero_sum'] else ''}utility in {d['utility_bounds']}"
                       + (f", options {d['options']}" if d['options'] else ""))
+                for note in notes:
+                    print(note, file=sys.stderr)
         except SpecError as e:
             failed += 1
             results[path] = {"ok": False, "error": str(e)}
