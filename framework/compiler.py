@@ -130,7 +130,11 @@ class Compiler:
         return None
 
     def value(self, node, env):
-        """Expression as a board value index (coercing players)."""
+        """Expression as a board value index (coercing players).  A conditional is coerced
+        branch by branch: `mover if C else Z` mixes a player with a cell value."""
+        if isinstance(node, ast.Cond):
+            return (f"({self.value(node.then, env)} if {self.expr(node.test, env)} "
+                    f"else {self.value(node.else_, env)})")
         code = self.expr(node, env)
         if self.types.get(id(node)) == "player":
             const = self.const_value(node)
