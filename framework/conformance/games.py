@@ -38,7 +38,7 @@ STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nontermi
 SEARCH_PROPERTIES = ("alphabeta_equals_minimax", "expectimax_pruning_is_exact",
                      "maxn_pruning_is_exact")
 PROPERTIES = ("loads", "playouts_terminate", *STEP_PROPERTIES, *SEARCH_PROPERTIES,
-              "perft_matches_golden", "syntaxes_agree")
+              "perft_matches_golden", "syntaxes_agree", "compiled_agrees_with_interpreter")
 
 
 class Violation(Exception):
@@ -402,7 +402,9 @@ class GameChecker:
             return [Outcome(name, FAILED, f"the initial state cannot be built: {error_text(exc)}", [])
                     if name == "playing_raises_no_error" else
                     Outcome(name, NOT_APPLICABLE, "no initial state") for name in PROPERTIES[1:]]
-        return [*self.termination(), *self.steps(), *self.searches(), self.perft(), self.syntaxes()]
+        from framework.conformance.differential import agrees_with_interpreter
+        return [*self.termination(), *self.steps(), *self.searches(), self.perft(), self.syntaxes(),
+                agrees_with_interpreter(self.game, self.options, seed=self.seed)]
 
     # -- termination
     def termination(self):
