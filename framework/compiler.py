@@ -450,10 +450,11 @@ class Compiler:
 
     # ------------------------------------------------------------------ effects
     def effects(self, effects, env, out: _Source, known_empty=()):
+        """`known_empty`: cells the precondition proved empty; true only until the first
+        effect, which may write them (an assignment, or one inside an `if` or `for`)."""
         for e in effects:
             if isinstance(e, ast.Assign):
                 self.assign(e, env, out, known_empty)
-                known_empty = ()
             elif isinstance(e, ast.IfEffect):
                 out(f"if {self.expr(e.test, env)}:")
                 out.indent()
@@ -473,6 +474,7 @@ class Compiler:
                 out.indent()
                 self.effects(e.body, inner, out)
                 out.dedent()
+            known_empty = ()
 
     def assign(self, e, env, out, known_empty):
         t = e.target

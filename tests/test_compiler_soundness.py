@@ -102,3 +102,25 @@ def test_a_quantifier_may_follow_not_and_or_without_parentheses():
     assert parse("not exists c in cell: c == c") == parse("not (exists c in cell: c == c)")
     assert parse("a or b and exists c in cell: c == c") == parse("a or (b and (exists c in cell: c == c))")
     assert expression_text(parse("not forall c in cell: c == c")) == "not (forall c in cell: c == c)"
+
+
+REWRITTEN_IN_A_BRANCH = """
+game: Rewritten
+players: [A, B]
+board: {width: 2, height: 1, cells: [empty, A, B, Z]}
+state:
+  n: {type: '0..9', initial: 0}
+actions:
+  put(c in cell):
+    if: board[c] == empty and n < 3
+    then: "if col(c) == 0 then { board[c] = Z } else { board[c] = mover }; board[c] = empty; n += 1"
+terminal: n >= 3
+winner: none
+"""
+
+
+def test_a_cell_written_inside_an_if_is_no_longer_known_empty():
+    # found by the generated-spec campaign: the second store was compiled as if the cell
+    # were still empty; every move leaves the board empty, so both cells stay playable
+    game = load_text(REWRITTEN_IN_A_BRANCH)
+    assert perft(game.initial_state(), 3) == [2, 4, 8]

@@ -300,6 +300,24 @@ class StepChecks:
 
 
 # ------------------------------------------------------------------------ Hypothesis
+class scratch_storage:
+    """Hypothesis's working files in a private temporary folder, removed afterwards: a
+    check or a fuzz campaign leaves no `.hypothesis/` folder behind in the user's directory."""
+
+    def __enter__(self):
+        import tempfile
+        from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+        self.previous = storage_directory(intent_to_write=False).home_directory
+        self.folder = tempfile.TemporaryDirectory(prefix="plyspec-hypothesis-")
+        set_hypothesis_home_dir(self.folder.name)
+        return self
+
+    def __exit__(self, *exc):
+        from hypothesis.configuration import set_hypothesis_home_dir
+        set_hypothesis_home_dir(self.previous)
+        self.folder.cleanup()
+
+
 def _settings(examples, seed):
     from hypothesis import HealthCheck, Phase, Verbosity, settings
     return settings(max_examples=max(1, examples), database=None, deadline=None,
@@ -666,4 +684,5 @@ def check_game(path=None, *, text=None, fmt="yaml", options=None, examples=100, 
     except SpecError as err:
         return None, [Outcome("loads", FAILED, str(err))]
     checker = GameChecker(game, Path(path) if text is None else None, options, examples, seed, max_length)
-    return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]
+    with scratch_storage():
+        return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]
