@@ -92,6 +92,17 @@ class SpecError(Exception):
         return "\n".join(out)
 
 
+class SpecRuntimeError(SpecError):
+    """A rule of a loaded spec failed while it was played (an index off a list, a division
+    by zero): raised by generated code at the position of the expression."""
+
+
+class NoLegalActions(SpecRuntimeError):
+    """A state that is not terminal, and not a chance node, has no legal action (and the
+    spec declares no `pass`): the terminal test misses a case.  `state.actions()` raises
+    it, so that no searcher takes such a state for a leaf of value -inf."""
+
+
 class SpecWarning(SpecError):
     """Not an error: something valid that is probably a mistake (framework.lint); rendered
     like an error with `warning:`, and never raised."""

@@ -38,7 +38,7 @@ actions:
   put(t in cell):
     if: board[t] == empty and ok(t, mover)
     then: board[t] = mover
-terminal: full(board)
+terminal: "not exists t in cell: board[t] == empty and ok(t, mover)"
 winner: none
 """
 
@@ -55,7 +55,7 @@ def _nested_perft(depth):
                                 for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))))]
 
     def walk(board, p, d):
-        if d == depth or all(v is not None for v in board.values()):
+        if d == depth or not moves(board, p):
             return
         for c in moves(board, p):
             counts[d] += 1

@@ -60,7 +60,19 @@ def compare_state(game, igame, cs, its, path) -> dict:
         return {}
     if cs.player() != its.player():
         differ("player to move", cs.player(), its.player())
-    mine, theirs = _moves(game, cs), _imoves(igame, its)
+    failures = []
+    for moves, g, state in ((_moves, game, cs), (_imoves, igame, its)):
+        try:
+            failures.append((moves(g, state), None))
+        except Exception as exc:                 # noqa: BLE001 - compared below
+            failures.append((None, exc))
+    (mine, mine_error), (theirs, their_error) = failures
+    if (mine_error is None) != (their_error is None):
+        who, exc = ("compiled game", mine_error) if mine_error is not None else ("interpreter", their_error)
+        raise Difference(f"only the {who} fails to list the actions: {type(exc).__name__}: "
+                         f"{getattr(exc, 'message', exc)}", path)
+    if mine_error is not None:
+        return {}
     if sorted(mine) != sorted(theirs):
         extra, missing = sorted(set(mine) - set(theirs)), sorted(set(theirs) - set(mine))
         raise Difference(f"legal actions: compiled has {extra or 'nothing more'}, "

@@ -151,7 +151,14 @@ class InterpretedState:
         if self.pending is not None:
             return [o for o, _ in self.chance_outcomes()]
         acts = [text for text, _, _ in self.game._legal(self.s)]
-        return acts or (["pass"] if self.game.c.spec.pass_rule else [])
+        if acts:
+            return acts
+        if self.game.c.spec.pass_rule:
+            return ["pass"]
+        from framework.errors import NoLegalActions
+        spec = self.game.spec
+        raise NoLegalActions.at(spec.positions.get("terminal") or spec.pos,
+                                "a state that is not terminal has no legal action")
 
     def chance_outcomes(self) -> list:
         if self.pending is None:
