@@ -25,6 +25,7 @@ import math
 import re
 
 from framework import ast, runtime
+from framework.errors import SpecError
 from framework.checker import Checked, DIRECTION_SETS
 from framework.game import Game, CHANCE
 
@@ -207,19 +208,29 @@ class Compiler:
                     self.param_ranges[name] = (lo, hi)
 
     def x_Unary(self, node, env):
-        inner = self.expr(node.operand, env)
-        return f"(not {inner})" if node.op == "not" else f"(-{inner})"
+        if node.op == "not":                 # a run of `not`s is one test: no nesting to emit
+            count, inner = 0, node
+            while isinstance(inner, ast.Unary) and inner.op == "not":
+                count, inner = count + 1, inner.operand
+            code = self.expr(inner, env)
+            return f"(not {code})" if count % 2 else f"bool({code})"
+        return f"(-{self.expr(node.operand, env)})"
 
     def x_Cond(self, node, env):
-        return f"({self.expr(node.then, env)} if {self.expr(node.test, env)} else {self.expr(node.else_, env)})"
+        """`a if c else b if d else e` as one flat Python conditional, however long."""
+        parts = []
+        while isinstance(node, ast.Cond):
+            parts.append(f"{self.expr(node.then, env)} if {self.expr(node.test, env)} else")
+            node = node.else_
+        return f"({' '.join(parts)} {self.expr(node, env)})"
 
     def x_Binary(self, node, env):
         op = node.op
         emptiness = self.emptiness(node, env)
         if emptiness:
             return emptiness
-        if op in ("and", "or"):
-            return f"({self.expr(node.left, env)} {op} {self.expr(node.right, env)})"
+        if op in ("and", "or"):              # a chain of any length, flat
+            return "(" + f" {op} ".join(self.expr(x, env) for x in _operands(op, node)) + ")"
         if op in ("in", "notin"):
             cell, cells = self.expr(node.left, env), self.expr(node.right, env)
             test = f"({cells} >> {cell} & 1)"
@@ -488,6 +499,10 @@ class Compiler:
     def effects(self, effects, env, out: _Source, known_empty=()):
         """`known_empty`: cells the precondition proved empty; true only until the first
         effect, which may write them (an assignment, or one inside an `if` or `for`)."""
+        if out.depth > MAX_BLOCK_DEPTH and effects:
+            raise SpecError.at(getattr(effects[0], "pos", None),
+                               f"effects nested more than {MAX_EFFECT_NESTING} levels deep",
+                               "join the conditions with `and`, or split the action")
         for e in effects:
             if isinstance(e, ast.Assign):
                 self.assign(e, env, out, known_empty)
@@ -1164,13 +1179,24 @@ def _static_int(node):
     return None
 
 
+MAX_EFFECT_NESTING = 40        # `if`/`for` effects inside each other (Python allows ~100 blocks)
+MAX_BLOCK_DEPTH = MAX_EFFECT_NESTING + 12   # the generated code's own blocks around them
+
+
 def _operands(op: str, node) -> list:
-    """The operands of a chain of `op` ("and" / "or"): [a, b, c] for a op b op c; [] for none."""
-    if node is None:
-        return []
-    if isinstance(node, ast.Binary) and node.op == op:
-        return _operands(op, node.left) + _operands(op, node.right)
-    return [node]
+    """The operands of a chain of `op` ("and" / "or"): [a, b, c] for a op b op c; [] for none
+    (iterative: a chain of thousands of terms is fine)."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, ast.Binary) and n.op == op:
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            out.append(n)
+    return out
 
 
 def _is_name(node, name):

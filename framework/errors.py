@@ -92,6 +92,10 @@ class SpecError(Exception):
         return "\n".join(out)
 
 
+class UsageError(SpecError, ValueError):
+    """A command-line input is wrong (an agent's option, a flag's value): exit status 2."""
+
+
 class SpecRuntimeError(SpecError):
     """A rule of a loaded spec failed while it was played (an index off a list, a division
     by zero): raised by generated code at the position of the expression."""

@@ -83,6 +83,14 @@ def _freeze(v):
 
 
 def compile_spec(spec, options=None) -> Game:
+    try:
+        return _compile_spec(spec, options)
+    except RecursionError:          # a rule nested deeper than the checker or Python can follow
+        raise SpecError.at(spec.pos, "a rule of the spec is nested too deeply to compile",
+                           "split deep expressions into helper definitions") from None
+
+
+def _compile_spec(spec, options=None) -> Game:
     checked = check(spec, options or {})
     compiler = Compiler(checked)
     source = compiler.module()

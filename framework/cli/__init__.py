@@ -7,7 +7,7 @@ import argparse
 import importlib
 import sys
 
-from framework.errors import SpecError
+from framework.errors import SpecError, UsageError
 
 # sub-command -> its one-line summary, in the order `plyspec --help` lists them; the module
 # `framework.cli.NAME_cmd` registers the command's own options (imported only when it runs)
@@ -60,13 +60,19 @@ def main(argv=None) -> int:
         return 2
     try:
         return args.func(args) or 0
+    except UsageError as err:
+        print(str(err), file=sys.stderr)
+        return 2
     except SpecError as err:
         print(str(err), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (OSError, ValueError) as err:
+    except ValueError as err:       # a flag's value out of its range: a usage error
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
 

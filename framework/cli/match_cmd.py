@@ -48,7 +48,7 @@ def _positive(text: str) -> int:
 def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
-    from framework.errors import SpecError
+    from framework.errors import UsageError
     from framework.match import GameRecord, Tally, tally
     from framework.parallel import Failure
     from framework.parallel.tasks import spec_payload
@@ -56,10 +56,10 @@ def run(args) -> int:
     game = load(args.spec, **parse_sets(args.set))
     agents = [parse_agent(text) for text in args.agent]
     if len(agents) != game.num_players:
-        raise SpecError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
+        raise UsageError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
                         hint="give one --agent per player, in seat order")
     if any(a.is_human for a in agents):
-        raise SpecError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
+        raise UsageError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
     payload = spec_payload(args.spec)
     tasks = [(i, (payload, game.options, args.agent, i, args.seed, args.max_plies, args.move_time))
              for i in range(args.games)]

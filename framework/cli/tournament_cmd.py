@@ -57,14 +57,14 @@ def _positive(text: str) -> int:
 def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
-    from framework.errors import SpecError
+    from framework.errors import UsageError
     from framework.parallel import tournament
     from framework.parallel.tasks import spec_payload
     if len(args.agent) < 2:
-        raise SpecError("a tournament needs at least two --agent", hint="e.g. --agent random --agent first")
+        raise UsageError("a tournament needs at least two --agent", hint="e.g. --agent random --agent first")
     agents = [parse_agent(text) for text in args.agent]
     if any(a.is_human for a in agents):
-        raise SpecError("a tournament is between programs", hint="use `plyspec play SPEC` to play yourself")
+        raise UsageError("a tournament is between programs", hint="use `plyspec play SPEC` to play yourself")
     options = parse_sets(args.set)
     pool = executor(args, start=True)              # workers boot while the specs compile here
     try:
