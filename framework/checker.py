@@ -712,6 +712,7 @@ class Checker:
             return self._index(node, scope, where)
         if isinstance(node, ast.Quant):
             domain, t = self.domain(node.domain, scope, f"`{node.kind}` domain", where)
+            self.domain_size(domain, t)
             inner = dict(scope)
             _check_name(node.var, node.pos, "variable")
             inner[node.var] = ("quant", t)
@@ -944,6 +945,7 @@ class Checker:
         if isinstance(e, ast.ForEffect):
             _check_name(e.var, e.pos, "variable")
             domain, t = self.domain(e.domain, scope, "`for` domain", where)
+            self.domain_size(domain, t)
             inner = dict(scope)
             inner[e.var] = ("quant", t)
             return replace(e, domain=domain, body=tuple(self.effects(x, inner, where) for x in e.body))

@@ -365,7 +365,10 @@ class Compiler:
             if var is not None and var.type.startswith("enum:") and (kind is None or kind[0] != "var"):
                 return f"range({len(var.enum)})"
         if isinstance(node, ast.Range):
-            return f"range({self.expr(node.lo, env)}, {self.expr(node.hi, env)} + 1)"
+            lo, hi = self.expr(node.lo, env), self.expr(node.hi, env)
+            if _static_int(node.lo) is not None and _static_int(node.hi) is not None:
+                return f"range({lo}, {hi} + 1)"          # the checker bounded its size
+            return f"span({lo}, {hi}, POSITIONS[{self.position(node)}])"
         return f"bits({self.expr(node, env)})"
 
     def x_Call(self, node, env):

@@ -149,7 +149,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
           "__name__": "plyspec_generated",
           "bits": runtime.bits, "slide": runtime.slide, "between": runtime.between,
           "line": runtime.line, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
-          "item": runtime.item, "no_actions": runtime.no_actions, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "item": runtime.item, "no_actions": runtime.no_actions, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),

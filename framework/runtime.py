@@ -153,6 +153,19 @@ def bad_index(items: tuple, index, name: str, pos):
                               "guard the rule with a precondition on the index")
 
 
+MAX_SPAN = 100_000        # values a range computed during play may have (as the checker's MAX_DOMAIN)
+
+
+def span(lo, hi, pos):
+    """`range(lo, hi + 1)` for a domain whose bounds depend on the state, refused with a
+    SpecRuntimeError at `pos` when it is larger than MAX_SPAN (a loop would not end)."""
+    if hi - lo + 1 > MAX_SPAN:
+        from framework.errors import SpecRuntimeError
+        raise SpecRuntimeError.at(pos, f"the range {lo}..{hi} has more than {MAX_SPAN:,} values",
+                                  "bound the range's ends")
+    return range(lo, hi + 1)
+
+
 def no_actions(pos):
     from framework.errors import NoLegalActions
     raise NoLegalActions.at(pos, "a state that is not terminal has no legal action",

@@ -121,3 +121,15 @@ def test_test_and_fuzz_leave_nothing_behind(tmp_path):
         done = _run(*argv, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_huge_domains_are_refused_before_work_starts():
+    text = TICTACTOE.replace("terminal: ", 'terminal: (exists q in 0..999999999: q < 0) or ')
+    with pytest.raises(SpecError) as err:
+        load_text(text, file="big.yaml")
+    assert "too large" in err.value.message and err.value.line == 9
+    moving = TICTACTOE.replace("terminal: ", 'terminal: (exists q in 0..count(board, X) * 99999999: q < 0) or ')
+    game = load_text(moving, file="big.yaml")
+    with pytest.raises(SpecRuntimeError) as err:
+        game.initial_state().result((0, 0))
+    assert "more than 100,000 values" in err.value.message
