@@ -124,11 +124,12 @@ def test_test_and_fuzz_leave_nothing_behind(tmp_path):
 
 
 def test_huge_domains_are_refused_before_work_starts():
-    text = TICTACTOE.replace("terminal: ", 'terminal: (exists q in 0..999999999: q < 0) or ')
+    text = TICTACTOE.replace("terminal: line(board, k, X)", '"terminal": "(exists q in 0..999999999: q < 0) or line(board, k, X)')
+    text = text.replace("or full(board)\n", 'or full(board)"\n', 1)
     with pytest.raises(SpecError) as err:
         load_text(text, file="big.yaml")
     assert "too large" in err.value.message and err.value.line == 9
-    moving = TICTACTOE.replace("terminal: ", 'terminal: (exists q in 0..count(board, X) * 99999999: q < 0) or ')
+    moving = text.replace("0..999999999", "0..count(board, X) * 99999999")
     game = load_text(moving, file="big.yaml")
     with pytest.raises(SpecRuntimeError) as err:
         game.initial_state().result((0, 0))
