@@ -60,12 +60,18 @@ def parse_spec(path):
 
 
 def load(path, **options) -> Game:
-    """Load, check and compile a game spec; `options` override the spec's option defaults."""
-    p = Path(path)
+    """Load, check and compile a game spec (a file, or a shipped game by name:
+    `load("tictactoe")`); `options` override the spec's option defaults."""
+    from framework.conformance.discover import resolve, shipped_names
+    p = resolve(path)
     try:
         key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+        from framework.errors import did_you_mean
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path),
+                        hint=did_you_mean(str(path), shipped_names()) or
+                        "give a spec file, or a shipped game by name (plyspec list)") from None
+    path = p
     if key not in _CACHE:
         game = compile_spec(parse_spec(path), options)
         game.state_class._namespace["GAME_KEY"] = key

@@ -12,6 +12,7 @@ from framework.errors import SpecError, UsageError
 # sub-command -> its one-line summary, in the order `plyspec --help` lists them; the module
 # `framework.cli.NAME_cmd` registers the command's own options (imported only when it runs)
 COMMANDS = {
+    "list": "the shipped games and planning problems, one line each",
     "check": "check specs for errors and show what they declare",
     "perft": "count the positions at each depth",
     "compile": "show the generated Python for a spec",
@@ -36,6 +37,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="plyspec",
         description="Declare games and planning problems; check, compile, search, solve and plan them.",
         epilog="Run `plyspec COMMAND --help` for the options of one command.")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        own = version("plyspec")
+    except PackageNotFoundError:
+        own = "(not installed)"
+    parser.add_argument("--version", action="version", version=f"plyspec {own}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary in COMMANDS.items():
         if only is None or name == only:

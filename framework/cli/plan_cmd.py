@@ -80,7 +80,8 @@ def _prepare(args) -> dict:
     import planners
     from planners.validate import validate_plan
 
-    files = [Path(f) for f in args.files]
+    from framework.conformance.discover import resolve
+    files = [resolve(f) for f in args.files]
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
