@@ -134,3 +134,32 @@ def test_huge_domains_are_refused_before_work_starts():
     with pytest.raises(SpecRuntimeError) as err:
         game.initial_state().result((0, 0))
     assert "more than 100,000 values" in err.value.message
+
+
+def test_files_are_written_atomically_never_through_links_and_not_over_user_files(tmp_path, capsys):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me")
+    golden = tmp_path / "golden.json"
+    golden.symlink_to(victim)
+    assert main(["perft", str(SPECS / "nim.yaml"), "-d", "1", "--write-golden", str(golden)]) == 1
+    assert victim.read_text() == "keep me" and "symbolic link" in capsys.readouterr().err
+    book = tmp_path / "book.json"
+    book.write_text("mine")
+    args = ["book", str(SPECS / "tictactoe.yaml"), "-o", str(book), "--games", "5"]
+    assert main(args) == 1 and book.read_text() == "mine" and "--force" in capsys.readouterr().err
+    assert main(args + ["--force"]) == 0 and book.read_text().startswith("{")
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+
+
+def test_malformed_golden_and_book_files_are_clear_errors(tmp_path, capsys):
+    spec = tmp_path / "nim.yaml"
+    spec.write_text((SPECS / "nim.yaml").read_text())
+    (tmp_path / "golden").mkdir()
+    (tmp_path / "golden" / "nim.perft.json").write_text('{"default": [1, 2,')
+    report = check_spec(spec, examples=5)
+    assert report.outcome("perft_matches_golden").status == "failed"
+    assert "not JSON" in report.outcome("perft_matches_golden").detail
+    book = tmp_path / "book.json"
+    book.write_text("[1, 2]")
+    assert main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book)]) == 2
+    assert "not a plyspec opening book" in capsys.readouterr().err

@@ -18,6 +18,7 @@ def add_parser(sub):
                     "spec's symmetries). The book is written as JSON.")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="book file to write")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p.add_argument("--plies", type=int, default=4, help="opening plies to record (default 4)")
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     p.add_argument("--depth", type=int, default=0,
@@ -48,7 +49,7 @@ def run(args) -> int:
     start = time.perf_counter()
     book = OpeningBook.build(game, plies=args.plies, games=args.games, policy=policy,
                              policy_name=policy_name, seed=args.seed)
-    book.save(args.output)
+    book.save(args.output, force=args.force)
     elapsed = time.perf_counter() - start
     if args.json:
         print_json({"spec": args.spec, "output": args.output, "positions": len(book),

@@ -36,6 +36,7 @@ def add_parser(sub):
     p.add_argument("--max-nodes", type=int, default=2_000, metavar="N",
                    help="refuse trees bigger than N nodes (default 2,000)")
     p.add_argument("-o", "--output", metavar="FILE", help="write FILE.svg, FILE.dot or FILE.txt instead of printing")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     add_set_option(p)
     p.set_defaults(func=run)
 
@@ -57,7 +58,8 @@ def run(args) -> int:
         raise SpecError(str(err), hint="e.g. --depth 2, or --moves to start later") from None
     drawing = DRAWERS[suffix](game, root, args.algo)
     if args.output:
-        Path(args.output).write_text(drawing, encoding="utf-8")
+        from framework.files import write_atomic
+        write_atomic(args.output, drawing, force=args.force)
         print(f"wrote {args.output}: {root.size():,} nodes, value {number_text(root.value)}")
     else:
         print(drawing, end="")
