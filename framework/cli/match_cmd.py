@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets, print_json
+from framework.cli.common import add_game_play_options, add_set_option, number_text, parse_sets, print_json
 from framework.cli.parallel_options import add_parallel_options, drive
 
 AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabeta:depth=4, "
@@ -22,27 +22,12 @@ def add_parser(sub):
                     "losses, mean return and seconds per move.  " + AGENT_HELP + ".")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--agent", action="append", required=True, metavar="AGENT", help=AGENT_HELP)
-    p.add_argument("--games", type=_positive, default=10, metavar="N", help="games to play (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="seed for chance and random agents (default 0)")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
-                   help="time per move for a searcher agent given no depth, time, nodes or "
-                        "iterations (default 1.0)")
-    p.add_argument("--max-plies", type=_positive, metavar="N",
-                   help="stop a game after N plies and count it unfinished (default: the spec's "
-                        "max_length, else 10,000)")
+    add_game_play_options(p, "games to play (default 10)")
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
     add_parallel_options(p)
     p.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    import argparse
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def run(args) -> int:

@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.common import add_game_play_options, add_set_option, parse_sets, print_json
 from framework.cli.parallel_options import add_parallel_options, drive, executor
 
 
@@ -31,27 +31,12 @@ def add_parser(sub):
     p.add_argument("specs", nargs="+", metavar="SPEC")
     p.add_argument("--agent", action="append", required=True, metavar="AGENT",
                    help="an agent (at least two): random, first, alphabeta:depth=4, mcts:iterations=500, ...")
-    p.add_argument("--games", type=_positive, default=10, metavar="N",
-                   help="games per group of agents and spec (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="seed for chance and random agents (default 0)")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
-                   help="time per move for a searcher agent given no budget (default 1.0)")
-    p.add_argument("--max-plies", type=_positive, metavar="N", help="stop a game after N plies (unfinished)")
+    add_game_play_options(p, "games per group of agents and spec (default 10)")
     add_set_option(p)
     p.add_argument("--csv", metavar="FILE", help="also write the per-pair table as CSV")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_parallel_options(p)
     p.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def run(args) -> int:
