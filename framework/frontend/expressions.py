@@ -7,11 +7,13 @@ inside the piece to a `Pos` in the file the piece came from.  Syntax errors beco
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
 from lark import Lark, Transformer, v_args, Token
+from lark.lexer import PatternStr
 from lark.exceptions import (UnexpectedInput, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF,
                              VisitError)
 
@@ -44,7 +46,9 @@ def _parser(start: str) -> Lark:
     if start in ("expr", "domain"):
         grammar += "\n%ignore _NEWLINE\n"
     return cached_lark(grammar, start=start, parser="lalr", propagate_positions=True,
-                maybe_placeholders=False)
+                maybe_placeholders=False,
+                       # effects are lexed whole before parsing (see _parse_effects)
+                       lexer="basic" if start == "effects" else "contextual")
 
 
 _BINARY = {"or_": "or", "and_": "and", "union": "|", "intersect": "&", "add": "+",
@@ -176,31 +180,78 @@ def number_value(text: str, pos: ast.Pos):
     return float(text) if "." in text else int(text)
 
 
-_TOKEN_WORDS = {"MINUS": "`-`", "QUANT": "a quantifier", "CMP": "a comparison", "ASSIGN": "`=`",
-                "DOTDOT": "`..`", "IN": "`in`", "IF": "`if`", "ELSE": "`else`", "THEN": "`then`",
-                "DO": "`do`", "RPAR": "`)`", "LPAR": "`(`", "RSQB": "`]`", "LSQB": "`[`", "COMMA": "`,`",
-                "NAME": "a name", "NUMBER": "a number", "COLON": "`:`", "$END": "the end",
-                "_NEWLINE": "a new line", "SEMICOLON": "`;`", "RBRACE": "`}`", "LBRACE": "`{`"}
+_TERMINAL_WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string",
+                   "QUANT": "a quantifier", "CMP": "a comparison", "ASSIGN": "`=`, `+=` or `-=`",
+                   "_END": "the end of the line", "_NEWLINE": "a new line", "$END": "the end"}
+# what a hint says instead of listing the tokens that start an expression or continue one
+_EXPRESSION_START = {"QUANT", "NAME", "NUMBER", "`(`", "`[`", "`-`", "`not`"}
+_OPERATORS = {"CMP", "`+`", "`-`", "`*`", "`/`", "`//`", "`%`", "`|`", "`&`", "`in`", "`not`",
+              "`and`", "`or`", "`if`", "`[`"}
 
 
-def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str) -> SpecError:
+def terminal_spelling(parser: Lark) -> dict:
+    """Terminal name -> `text` for the terminals of `parser` that are one fixed text."""
+    return {t.name: f"`{t.pattern.value}`" for t in parser.terminals if isinstance(t.pattern, PatternStr)}
+
+
+def expected_hint(expected, spelling: dict) -> str | None:
+    """`expected a, b or c` in the user's words: what the terminals spell, never their
+    grammar names, an expression or an operator rather than the tokens that start one."""
+    if "_END" in expected:
+        expected = set(expected) - {"$END"}
+    spelled = {spelling.get(t, t) for t in expected if not t.startswith("__")} - {"_NEWLINE"}
+    summary = []
+    if "QUANT" in spelled:
+        spelled -= _EXPRESSION_START
+        summary.append("an expression")
+    if len(spelled & _OPERATORS) > 3:
+        spelled -= _OPERATORS
+        summary.append("an operator")
+    names = sorted(_TERMINAL_WORDS.get(t, t) for t in spelled) + summary
+    if not names:
+        return None
+    return "expected " + (", ".join(names[:-1]) + " or " if len(names) > 1 else "") + names[-1]
+
+
+# a quantifier or `for` whose domain has reached a `|` or `&` (the token that failed)
+_OPEN_DOMAIN = re.compile(r"(?:\b(?:exists|forall|count|sum|min|max)|(?<![A-Za-z0-9_])for)\s+"
+                          r"[A-Za-z_][A-Za-z0-9_]*\s+in\s+[^:]*$")
+
+
+def unparenthesised_domain(token, before: str) -> tuple[str, str] | None:
+    """(message, hint) when `token` is a `|` or `&` met inside a quantifier's or a `for`'s
+    domain (`forall c in A | B: ...`), which the grammar reads only in parentheses."""
+    if str(token) not in ("|", "&") or not _OPEN_DOMAIN.search(before):
+        return None
+    kind = "union" if str(token) == "|" else "intersection"
+    return (f"a set {kind} as a domain needs parentheses",
+            f"write the domain in parentheses: `in (A {token} B)`")
+
+
+def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str, start: str) -> SpecError:
     line = getattr(err, "line", None) or 1
     col = getattr(err, "column", None) or 1
+    hint = expected_hint(getattr(err, "expected", None) or getattr(err, "allowed", None) or (),
+                         terminal_spelling(_parser(start)))
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         lines = text.rstrip().split("\n")
         line, col = len(lines), len(lines[-1]) + 1
         message = f"{what} ends too early"
     elif isinstance(err, UnexpectedCharacters):
         message = f"unexpected character {text.split(chr(10))[line - 1][col - 1]!r} in {what}"
+    elif unparenthesised_domain(err.token, text_before(text, line, col)):
+        message, hint = unparenthesised_domain(err.token, text_before(text, line, col))
     else:
         message = f"unexpected `{err.token}` in {what}"
-    expected = sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or [])
-    words = [_TOKEN_WORDS.get(t, f"`{t.lower()}`" if t.isalpha() else t) for t in expected
-             if not t.startswith("__") and t != "_NEWLINE"]
-    hint = ("expected " + ", ".join(dict.fromkeys(words))[:200]) if words else None
     pos = origin(line, col)
     return SpecError(message, file=pos.file, line=pos.line, col=pos.col,
                      source_line=pos.source_line, hint=hint)
+
+
+def text_before(text: str, line: int, col: int) -> str:
+    """The text before (line, col), 1-based."""
+    lines = text.split("\n")
+    return "\n".join(lines[:line - 1] + [lines[line - 1][:col - 1]])
 
 
 def parse_expression(text: str, origin: Origin, what: str = "expression"):
@@ -221,10 +272,10 @@ def _parse(text: str, origin: Origin, start: str, what: str):
         raise SpecError(f"empty {what}", file=pos.file, line=pos.line, col=pos.col,
                         source_line=pos.source_line, hint=f"write the {what} here")
     try:
-        tree = _parser(start).parse(text)
+        tree = _parse_effects(text) if start == "effects" else _parser(start).parse(text)
         return _ToAst(origin).transform(tree)
     except UnexpectedInput as err:
-        raise _syntax_error(err, text, origin, what) from None
+        raise _syntax_error(err, text, origin, what, start) from None
     except VisitError as err:           # a SpecError raised while building a node
         if isinstance(err.orig_exc, SpecError):
             raise err.orig_exc from None
@@ -233,6 +284,41 @@ def _parse(text: str, origin: Origin, start: str, what: str):
         raise
     except RecursionError:
         raise _too_deep(origin, what) from None
+
+
+def _parse_effects(text: str):
+    """Effects token by token, with line breaks read as `.game` reads them: a line break
+    separates two effects where one may end, and is plain white space where it cannot (after
+    `then`, `else`, `do`, inside an expression) or before a line that continues the one
+    above (one starting with `else`, `and`, `or`, `not`, `in`, an operator or a bracket)."""
+    parser = _parser("effects")
+    interactive = parser.parse_interactive("")
+    pending = last = None
+    for token in parser.lex(text):
+        if token.type == "_NEWLINE":
+            pending = pending or token
+            continue
+        if pending is not None and not _continues(token) and _takes(interactive, pending):
+            interactive.feed_token(pending)
+        pending = None
+        interactive.feed_token(token)
+        last = token
+    if pending is not None and _takes(interactive, pending):
+        interactive.feed_token(pending)
+    return interactive.feed_eof(last)
+
+
+def _continues(token: Token) -> bool:
+    return token in ("else", "and", "or", "not", "in") or not (token[:1].isalpha() or token[:1] in "_{}")
+
+
+def _takes(interactive, token: Token) -> bool:
+    probe = interactive.copy()
+    try:
+        probe.feed_token(token)
+    except UnexpectedToken:
+        return False
+    return True
 
 
 def _too_deep(origin: Origin, what: str) -> SpecError:

@@ -18,14 +18,14 @@ from typing import NamedTuple
 
 from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken, VisitError
-from lark.lexer import PatternStr
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
 from framework.frontend.lark_cache import cached_lark
 from framework import ast
 from framework.errors import SpecError, did_you_mean, normalise_line_breaks
 from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
-                                           text_origin)
+                                           text_origin, expected_hint, terminal_spelling,
+                                           text_before, unparenthesised_domain)
 
 GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
 
@@ -46,9 +46,6 @@ _EXPRESSION_SECTIONS = {"turn", "terminal", "goal", "winner", "max_length"}
 # sections that may be given many times, one item each (or several options)
 REPEATED = {"option", "state", "define", "action", "evaluation"}
 
-_TERMINAL_WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string",
-                   "QUANT": "a quantifier", "CMP": "a comparison", "ASSIGN": "`=`, `+=` or `-=`",
-                   "_END": "the end of the line", "$END": "the end of the spec"}
 
 
 class _Section(NamedTuple):
@@ -81,8 +78,8 @@ def _parser() -> Lark:
 
 @lru_cache(maxsize=None)
 def _terminal_spelling() -> dict:
-    """Terminal name -> `text` for the terminals that are one fixed text."""
-    return {t.name: f"`{t.pattern.value}`" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
+    """Terminal name -> `text` for the terminals that are one fixed text (and the end)."""
+    return {**terminal_spelling(_parser()), "$END": "the end of the spec"}
 
 
 def _error(pos: ast.Pos, message: str, hint: str | None = None) -> SpecError:
@@ -367,28 +364,8 @@ def _acceptable(state_stack: list) -> set:
             if _takes(state_stack, Token(name, ""))}
 
 
-# what a hint says instead of listing the tokens that start an expression or continue one
-_EXPRESSION_START = {"QUANT", "NAME", "NUMBER", "`(`", "`[`", "`-`", "`not`"}
-_OPERATORS = {"CMP", "`+`", "`-`", "`*`", "`/`", "`//`", "`%`", "`|`", "`&`", "`in`", "`not`",
-              "`and`", "`or`", "`if`", "`[`"}
-
-
 def _expected_hint(expected: set) -> str | None:
-    """`expected a, b or c`, naming an expression or an operator rather than their tokens."""
-    spelled = {_terminal_spelling().get(t, t) for t in expected} - {"_NEWLINE"}
-    if "_END" in spelled:
-        spelled.discard("$END")
-    summary = []
-    if "QUANT" in spelled:
-        spelled -= _EXPRESSION_START
-        summary.append("an expression")
-    if len(spelled & _OPERATORS) > 3:
-        spelled -= _OPERATORS
-        summary.append("an operator")
-    names = sorted(_TERMINAL_WORDS.get(t, t) for t in spelled) + summary
-    if not names:
-        return None
-    return "expected " + (", ".join(names[:-1]) + " or " if len(names) > 1 else "") + names[-1]
+    return expected_hint(expected, _terminal_spelling())
 
 
 def _unexpected(token: Token, text: str, file: str | None, previous: Token | None,
@@ -412,6 +389,9 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
                           "indent a line that continues a section")
         return _error(pos, f"unknown section `{token}`", did_you_mean(str(token), SECTIONS)
                       or "sections: " + ", ".join(SECTIONS))
+    domain = unparenthesised_domain(token, text_before(text, token.line, token.column))
+    if domain:
+        return _error(pos, *domain)
     return _error(pos, f"unexpected `{token}`", hint)
 
 
