@@ -135,6 +135,7 @@ class Checker:
         self.globals: dict = {}        # name -> (kind, info)
         self.defines: dict = {}
         self.inlining: list = []
+        self.expansions = 0                 # numbers each definition expansion (fresh bound names)
 
     # ------------------------------------------------------------------ entry
     def run(self) -> Checked:
@@ -615,7 +616,8 @@ class Checker:
             raise err(at.pos, "definitions nested too deeply")
         self.inlining.append(d.name)
         try:
-            body = _substitute(d.body, dict(zip(d.params, args)))
+            self.expansions += 1
+            body = _substitute(_rename_bound(d.body, self.expansions), dict(zip(d.params, args)))
             return self.inline(body, {})
         finally:
             self.inlining.pop()
@@ -710,6 +712,7 @@ class Checker:
             return self._index(node, scope, where)
         if isinstance(node, ast.Quant):
             domain, t = self.domain(node.domain, scope, f"`{node.kind}` domain", where)
+            self.domain_size(domain, t)
             inner = dict(scope)
             _check_name(node.var, node.pos, "variable")
             inner[node.var] = ("quant", t)
@@ -942,6 +945,7 @@ class Checker:
         if isinstance(e, ast.ForEffect):
             _check_name(e.var, e.pos, "variable")
             domain, t = self.domain(e.domain, scope, "`for` domain", where)
+            self.domain_size(domain, t)
             inner = dict(scope)
             inner[e.var] = ("quant", t)
             return replace(e, domain=domain, body=tuple(self.effects(x, inner, where) for x in e.body))
@@ -1043,6 +1047,34 @@ class Checker:
 class _NotConstant(Exception):
     def __init__(self, pos=None):
         self.pos = pos
+
+
+BOUND_MARK = "\u00b7"   # a middle dot: valid inside Python names, never in a spec's NAME
+
+
+def _rename_bound(node, expansion: int):
+    """`node` with every variable it binds renamed to `var·N` (N numbers this expansion of
+    a definition), so that substituting the caller's arguments can never be captured by a
+    quantifier of the definition: hygiene by construction.  No spec name contains `·`."""
+    if isinstance(node, ast.Quant):
+        fresh = f"{node.var}{BOUND_MARK}{expansion}"
+        body = _substitute(node.body, {node.var: ast.Name(fresh, node.pos)})
+        return replace(node, var=fresh, domain=_rename_bound(node.domain, expansion),
+                       body=_rename_bound(body, expansion))
+    if not hasattr(node, "__dataclass_fields__"):
+        return node
+    changes = {}
+    for name in node.__dataclass_fields__:
+        if name == "pos":
+            continue
+        child = getattr(node, name)
+        if isinstance(child, tuple):
+            new = tuple(_rename_bound(c, expansion) for c in child)
+        else:
+            new = _rename_bound(child, expansion)
+        if new is not child:
+            changes[name] = new
+    return replace(node, **changes) if changes else node
 
 
 def _substitute(node, mapping):

@@ -25,6 +25,7 @@ import math
 import re
 
 from framework import ast, runtime
+from framework.errors import SpecError
 from framework.checker import Checked, DIRECTION_SETS
 from framework.game import Game, CHANCE
 
@@ -76,6 +77,7 @@ class Compiler:
         self.tables = runtime.BoardTables(c.width, c.height, DIRECTION_SETS) if c.has_board else None
         self.tmp = 0
         self.param_ranges = {}
+        self.positions = []                 # spec positions named by run-time errors (POSITIONS)
         self.single = len(c.actions) == 1
         self.vars = {v.name: v for v in c.variables}
         self.mover_const = None       # the player to move, while writing code for one mover
@@ -130,7 +132,11 @@ class Compiler:
         return None
 
     def value(self, node, env):
-        """Expression as a board value index (coercing players)."""
+        """Expression as a board value index (coercing players).  A conditional is coerced
+        branch by branch: `mover if C else Z` mixes a player with a cell value."""
+        if isinstance(node, ast.Cond):
+            return (f"({self.value(node.then, env)} if {self.expr(node.test, env)} "
+                    f"else {self.value(node.else_, env)})")
         code = self.expr(node, env)
         if self.types.get(id(node)) == "player":
             const = self.const_value(node)
@@ -194,24 +200,37 @@ class Compiler:
         return lo_hi is not None and 0 <= lo_hi[0] and lo_hi[1] < size
 
     def note_param_ranges(self, action):
-        self.param_ranges = {p[0]: (p[1].lo.value, p[1].hi.value) for p in action.params
-                             if isinstance(p[1], ast.Range) and isinstance(p[1].lo, ast.Num)
-                             and isinstance(p[1].hi, ast.Num)}
+        self.param_ranges = {}
+        for name, domain, _ in action.params:
+            if isinstance(domain, ast.Range):
+                lo, hi = _static_int(domain.lo), _static_int(domain.hi)
+                if lo is not None and hi is not None:
+                    self.param_ranges[name] = (lo, hi)
 
     def x_Unary(self, node, env):
-        inner = self.expr(node.operand, env)
-        return f"(not {inner})" if node.op == "not" else f"(-{inner})"
+        if node.op == "not":                 # a run of `not`s is one test: no nesting to emit
+            count, inner = 0, node
+            while isinstance(inner, ast.Unary) and inner.op == "not":
+                count, inner = count + 1, inner.operand
+            code = self.expr(inner, env)
+            return f"(not {code})" if count % 2 else f"bool({code})"
+        return f"(-{self.expr(node.operand, env)})"
 
     def x_Cond(self, node, env):
-        return f"({self.expr(node.then, env)} if {self.expr(node.test, env)} else {self.expr(node.else_, env)})"
+        """`a if c else b if d else e` as one flat Python conditional, however long."""
+        parts = []
+        while isinstance(node, ast.Cond):
+            parts.append(f"{self.expr(node.then, env)} if {self.expr(node.test, env)} else")
+            node = node.else_
+        return f"({' '.join(parts)} {self.expr(node, env)})"
 
     def x_Binary(self, node, env):
         op = node.op
         emptiness = self.emptiness(node, env)
         if emptiness:
             return emptiness
-        if op in ("and", "or"):
-            return f"({self.expr(node.left, env)} {op} {self.expr(node.right, env)})"
+        if op in ("and", "or"):              # a chain of any length, flat
+            return "(" + f" {op} ".join(self.expr(x, env) for x in _operands(op, node)) + ")"
         if op in ("in", "notin"):
             cell, cells = self.expr(node.left, env), self.expr(node.right, env)
             test = f"({cells} >> {cell} & 1)"
@@ -223,10 +242,10 @@ class Compiler:
         if op == "-" and self.types.get(id(node)) == "cellset":
             return f"({self.expr(node.left, env)} & ~{self.expr(node.right, env)})"
         left, right = self.expr(node.left, env), self.expr(node.right, env)
-        if op in ("//", "%"):
-            return f"_div({left}, {right}, {op!r})"
-        if op == "/":
-            return f"_div({left}, {right}, '/')"
+        if op in ("//", "%", "/"):
+            if isinstance(node.right, ast.Num) and node.right.value != 0:
+                return f"({left} {op} {right})"
+            return f"divide({left}, {right}, {op!r}, POSITIONS[{self.position(node)}])"
         return f"({left} {op} {right})"
 
     def emptiness(self, node, env):
@@ -285,14 +304,46 @@ class Compiler:
             guard = "-1 if _c < 0 else " if self.cell_guarded(node.index) else ""
             read = f"{guard}{' '.join(parts)} {self.c.default_value}"
             return f"(lambda _c: {read})({cell})" if guard or len(self.boards) > 1 else f"({read})".replace("_c", cell)
-        return f"{self.expr(node.base, env)}[{self.expr(node.index, env)}]"
+        base, index = self.expr(node.base, env), self.expr(node.index, env)
+        if self.index_safe(node):
+            return f"{base}[{index}]"
+        name = node.base.id if isinstance(node.base, ast.Name) else "the list"
+        return f"item({base}, {index}, {name!r}, POSITIONS[{self.position(node)}])"
+
+    def index_safe(self, node) -> bool:
+        """An index the checker's facts keep on the list: a constant or range variable
+        within it, or a player indexing a per-player variable."""
+        if isinstance(node.base, ast.ListExpr):
+            return self.in_bounds(node.index, len(node.base.items))
+        var = self.vars.get(node.base.id) if isinstance(node.base, ast.Name) else None
+        if var is None or var.size is None:
+            return False
+        if var.per_player and self.types.get(id(node.index)) == "player":
+            return True
+        return self.in_bounds(node.index, var.size)
+
+    def position(self, node) -> int:
+        """The index in POSITIONS of `node`'s place in the spec, for run-time errors."""
+        self.positions.append(node.pos)
+        return len(self.positions) - 1
 
     def x_Quant(self, node, env):
         var = self.fresh("q")
         inner = dict(env)
         inner[node.var] = var
         dom = self.domain(node.domain, env)
-        body = self.expr(node.body, inner)
+        saved = self.param_ranges.get(node.var)
+        if isinstance(node.domain, ast.Range):          # the body knows the variable's range
+            lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
+            if lo is not None and hi is not None:
+                self.param_ranges[node.var] = (lo, hi)
+        try:
+            body = self.expr(node.body, inner)
+        finally:
+            if saved is None:
+                self.param_ranges.pop(node.var, None)
+            else:
+                self.param_ranges[node.var] = saved
         if node.kind == "exists":
             return f"any({body} for {var} in {dom})"
         if node.kind == "forall":
@@ -314,7 +365,10 @@ class Compiler:
             if var is not None and var.type.startswith("enum:") and (kind is None or kind[0] != "var"):
                 return f"range({len(var.enum)})"
         if isinstance(node, ast.Range):
-            return f"range({self.expr(node.lo, env)}, {self.expr(node.hi, env)} + 1)"
+            lo, hi = self.expr(node.lo, env), self.expr(node.hi, env)
+            if _static_int(node.lo) is not None and _static_int(node.hi) is not None:
+                return f"range({lo}, {hi} + 1)"          # the checker bounded its size
+            return f"span({lo}, {hi}, POSITIONS[{self.position(node)}])"
         return f"bits({self.expr(node, env)})"
 
     def x_Call(self, node, env):
@@ -446,10 +500,15 @@ class Compiler:
 
     # ------------------------------------------------------------------ effects
     def effects(self, effects, env, out: _Source, known_empty=()):
+        """`known_empty`: cells the precondition proved empty; true only until the first
+        effect, which may write them (an assignment, or one inside an `if` or `for`)."""
+        if out.depth > MAX_BLOCK_DEPTH and effects:
+            raise SpecError.at(getattr(effects[0], "pos", None),
+                               f"effects nested more than {MAX_EFFECT_NESTING} levels deep",
+                               "join the conditions with `and`, or split the action")
         for e in effects:
             if isinstance(e, ast.Assign):
                 self.assign(e, env, out, known_empty)
-                known_empty = ()
             elif isinstance(e, ast.IfEffect):
                 out(f"if {self.expr(e.test, env)}:")
                 out.indent()
@@ -469,6 +528,7 @@ class Compiler:
                 out.indent()
                 self.effects(e.body, inner, out)
                 out.dedent()
+            known_empty = ()
 
     def assign(self, e, env, out, known_empty):
         t = e.target
@@ -518,6 +578,9 @@ class Compiler:
             if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
                 slot = self.fresh("i")
                 out(f"{slot} = {idx}")
+                if not self.index_safe(t):
+                    out(f"if not 0 <= {slot} < {var.size}: bad_index(v_{name}, {slot}, {name!r}, "
+                        f"POSITIONS[{self.position(t)}])")
                 idx = slot
             new = {"=": value, "+=": f"v_{name}[{idx}] + {value}", "-=": f"v_{name}[{idx}] - {value}"}[e.op]
             if idx.isdigit():
@@ -762,11 +825,6 @@ class Compiler:
         out("_new = tuple.__new__")
         for name, src in self.helpers.items():
             out(src)
-        out("def _div(a, b, op):")
-        out("    if b == 0:")
-        out("        raise ZeroDivisionError('division by zero in a rule of the spec')")
-        out("    return a // b if op == '//' else a % b if op == '%' else a / b")
-        out()
         out.lines.extend(body.lines)
         out.lines.extend(state.lines)
         return out.text()
@@ -830,7 +888,10 @@ class Compiler:
         if self.has_chance:
             out("if pending is not None:")
             out(f"    return [outcome for outcome, _ in _outcomes({self.sig}, pending)]")
-        self.legal(out, "list", "acts or ['pass']" if c.spec.pass_rule else "acts")
+        where = c.spec.positions.get("terminal") or c.spec.positions.get("goal") or c.spec.pos
+        self.positions.append(where)
+        self.legal(out, "list", "acts or ['pass']" if c.spec.pass_rule else
+                   f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
         out.dedent()
         out()
         out("def chance_outcomes(self):")
@@ -1101,13 +1162,44 @@ class Compiler:
         out()
 
 
+_STATIC_CALLS = {"len": len, "max": max, "min": min, "sum": sum, "abs": abs}
+
+
+def _static_int(node):
+    """The value of an integer expression made of constants (options are constants once
+    checked: `len(heaps) - 1`), or None."""
+    if isinstance(node, ast.Num):
+        return node.value if isinstance(node.value, int) else None
+    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
+        a, b = _static_int(node.left), _static_int(node.right)
+        if a is not None and b is not None:
+            return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    if isinstance(node, ast.Call) and node.func in _STATIC_CALLS and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.ListExpr):
+        values = [_static_int(i) for i in node.args[0].items]
+        if values and None not in values:
+            return _STATIC_CALLS[node.func](values)
+    return None
+
+
+MAX_EFFECT_NESTING = 40        # `if`/`for` effects inside each other (Python allows ~100 blocks)
+MAX_BLOCK_DEPTH = MAX_EFFECT_NESTING + 12   # the generated code's own blocks around them
+
+
 def _operands(op: str, node) -> list:
-    """The operands of a chain of `op` ("and" / "or"): [a, b, c] for a op b op c; [] for none."""
-    if node is None:
-        return []
-    if isinstance(node, ast.Binary) and node.op == op:
-        return _operands(op, node.left) + _operands(op, node.right)
-    return [node]
+    """The operands of a chain of `op` ("and" / "or"): [a, b, c] for a op b op c; [] for none
+    (iterative: a chain of thousands of terms is fine)."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, ast.Binary) and n.op == op:
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            out.append(n)
+    return out
 
 
 def _is_name(node, name):

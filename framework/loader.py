@@ -60,12 +60,18 @@ def parse_spec(path):
 
 
 def load(path, **options) -> Game:
-    """Load, check and compile a game spec; `options` override the spec's option defaults."""
-    p = Path(path)
+    """Load, check and compile a game spec (a file, or a shipped game by name:
+    `load("tictactoe")`); `options` override the spec's option defaults."""
+    from framework.conformance.discover import resolve, shipped_names
+    p = resolve(path)
     try:
         key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+        from framework.errors import did_you_mean
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path),
+                        hint=did_you_mean(str(path), shipped_names()) or
+                        "give a spec file, or a shipped game by name (plyspec list)") from None
+    path = p
     if key not in _CACHE:
         game = compile_spec(parse_spec(path), options)
         game.state_class._namespace["GAME_KEY"] = key
@@ -83,6 +89,14 @@ def _freeze(v):
 
 
 def compile_spec(spec, options=None) -> Game:
+    try:
+        return _compile_spec(spec, options)
+    except RecursionError:          # a rule nested deeper than the checker or Python can follow
+        raise SpecError.at(spec.pos, "a rule of the spec is nested too deeply to compile",
+                           "split deep expressions into helper definitions") from None
+
+
+def _compile_spec(spec, options=None) -> Game:
     checked = check(spec, options or {})
     compiler = Compiler(checked)
     source = compiler.module()
@@ -141,6 +155,8 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
           "__name__": "plyspec_generated",
           "bits": runtime.bits, "slide": runtime.slide, "between": runtime.between,
           "line": runtime.line, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
+          "item": runtime.item, "no_actions": runtime.no_actions, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),
           "NAMES": [(name, declared_at.get(name)) for name in compiler.names],

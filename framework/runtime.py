@@ -139,6 +139,47 @@ def set_item(items: tuple, index: int, value) -> tuple:
     return items[:index] + (value,) + items[index + 1:]
 
 
+def item(items: tuple, index, name: str, pos):
+    """`items[index]` for a rule reading a list, or a SpecRuntimeError at `pos` when the
+    index is off the list (Python would read from the end for a negative one)."""
+    if not 0 <= index < len(items):
+        bad_index(items, index, name, pos)
+    return items[index]
+
+
+def bad_index(items: tuple, index, name: str, pos):
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"index {index} is outside `{name}`, whose indexes are 0..{len(items) - 1}",
+                              "guard the rule with a precondition on the index")
+
+
+MAX_SPAN = 100_000        # values a range computed during play may have (as the checker's MAX_DOMAIN)
+
+
+def span(lo, hi, pos):
+    """`range(lo, hi + 1)` for a domain whose bounds depend on the state, refused with a
+    SpecRuntimeError at `pos` when it is larger than MAX_SPAN (a loop would not end)."""
+    if hi - lo + 1 > MAX_SPAN:
+        from framework.errors import SpecRuntimeError
+        raise SpecRuntimeError.at(pos, f"the range {lo}..{hi} has more than {MAX_SPAN:,} values",
+                                  "bound the range's ends")
+    return range(lo, hi + 1)
+
+
+def no_actions(pos):
+    from framework.errors import NoLegalActions
+    raise NoLegalActions.at(pos, "a state that is not terminal has no legal action",
+                            "make `terminal` true in such states, or declare `pass: true`")
+
+
+def divide(a, b, op: str, pos):
+    """`a op b` for `/`, `//` and `%`; a SpecRuntimeError at `pos` when `b` is zero."""
+    if b == 0:
+        from framework.errors import SpecRuntimeError
+        raise SpecRuntimeError.at(pos, "division by zero in a rule", "guard the rule so the divisor is never 0")
+    return a // b if op == "//" else a % b if op == "%" else a / b
+
+
 def out_of_range(variable: tuple, value, lo, hi, initial=False):
     """A state variable left its declared range (or, `initial`, starts outside it, being
     computed from options): a SpecError at its declaration.  `variable` is (name, position

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"]
@@ -19,7 +20,7 @@ DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
 
 def add_parser(sub):
     p = sub.add_parser(
-        "plan", help="find and validate a plan for a STRIPS planning problem",
+        "plan", help=COMMANDS["plan"],
         description="Ground a planning problem (a YAML or .plan planning spec, or a PDDL "
                     "domain and problem file), search it, replay the plan from the initial state and print "
                     "it one action per line, then its length, cost, the states expanded, the "
@@ -79,7 +80,8 @@ def _prepare(args) -> dict:
     import planners
     from planners.validate import validate_plan
 
-    files = [Path(f) for f in args.files]
+    from framework.conformance.discover import resolve
+    files = [resolve(f) for f in args.files]
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from framework.conformance.golden import golden_path, options_key, read_golden
 from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
-from framework.errors import SpecError
+from framework.errors import NoLegalActions, SpecError
 from framework.game import CHANCE
 
 DEFAULT_MAX_LENGTH = 10_000      # plies a playout may take when the spec declares no max_length
@@ -38,7 +38,7 @@ STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nontermi
 SEARCH_PROPERTIES = ("alphabeta_equals_minimax", "expectimax_pruning_is_exact",
                      "maxn_pruning_is_exact")
 PROPERTIES = ("loads", "playouts_terminate", *STEP_PROPERTIES, *SEARCH_PROPERTIES,
-              "perft_matches_golden", "syntaxes_agree")
+              "perft_matches_golden", "syntaxes_agree", "compiled_agrees_with_interpreter")
 
 
 class Violation(Exception):
@@ -163,12 +163,17 @@ class StepChecks:
             else:
                 state.actions()
                 state.player()
+        except NoLegalActions:                   # reported by actions_exist_exactly_at_...
+            pass
         except Exception as exc:                 # noqa: BLE001
             self.fail("playing_raises_no_error", error_text(exc), path, state)
 
     def actions_exist_exactly_at_nonterminal_states(self, state, path, parent, action):
         name = "actions_exist_exactly_at_nonterminal_states"
-        moves = state.actions()
+        try:
+            moves = state.actions()
+        except NoLegalActions:
+            moves = []
         if state.terminal_test():
             if moves:
                 self.fail(name, f"terminal state has {len(moves)} action(s)", path, state)
@@ -300,6 +305,24 @@ class StepChecks:
 
 
 # ------------------------------------------------------------------------ Hypothesis
+class scratch_storage:
+    """Hypothesis's working files in a private temporary folder, removed afterwards: a
+    check or a fuzz campaign leaves no `.hypothesis/` folder behind in the user's directory."""
+
+    def __enter__(self):
+        import tempfile
+        from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+        self.previous = storage_directory(intent_to_write=False).home_directory
+        self.folder = tempfile.TemporaryDirectory(prefix="plyspec-hypothesis-")
+        set_hypothesis_home_dir(self.folder.name)
+        return self
+
+    def __exit__(self, *exc):
+        from hypothesis.configuration import set_hypothesis_home_dir
+        set_hypothesis_home_dir(self.previous)
+        self.folder.cleanup()
+
+
 def _settings(examples, seed):
     from hypothesis import HealthCheck, Phase, Verbosity, settings
     return settings(max_examples=max(1, examples), database=None, deadline=None,
@@ -402,7 +425,23 @@ class GameChecker:
             return [Outcome(name, FAILED, f"the initial state cannot be built: {error_text(exc)}", [])
                     if name == "playing_raises_no_error" else
                     Outcome(name, NOT_APPLICABLE, "no initial state") for name in PROPERTIES[1:]]
-        return [*self.termination(), *self.steps(), *self.searches(), self.perft(), self.syntaxes()]
+        from framework.conformance.differential import NAME, agrees_with_interpreter
+        from framework.search.registry import searcher
+        return [*self.termination(), *self.steps(),
+                self.guarded("alphabeta_equals_minimax", self.alphabeta_equals_minimax, searcher),
+                self.guarded("expectimax_pruning_is_exact", self.expectimax_pruning_is_exact, searcher),
+                self.guarded("maxn_pruning_is_exact", self.maxn_pruning_is_exact, searcher),
+                self.guarded("perft_matches_golden", self.perft), self.guarded("syntaxes_agree", self.syntaxes),
+                self.guarded(NAME, agrees_with_interpreter, self.game, self.options, seed=self.seed)]
+
+    @staticmethod
+    def guarded(name, check, *args, **kw) -> Outcome:
+        """`check(...)`'s Outcome; an error the rules raise on the way fails the property
+        with its message (it is never a traceback of `plyspec test`)."""
+        try:
+            return check(*args, **kw)
+        except Exception as exc:                 # noqa: BLE001
+            return Outcome(name, FAILED, f"the rules raise an error: {error_text(exc)}")
 
     # -- termination
     def termination(self):
@@ -493,7 +532,7 @@ class GameChecker:
         """Run `compare(state, path)` on positions sampled from playouts."""
         from hypothesis import strategies as st
         game, limit = self.game, self.limit
-        tried = [0]
+        tried, skipped = [0], [0]
 
         def test(example):
             (choices, seed), fraction = example
@@ -502,18 +541,17 @@ class GameChecker:
             if not live:
                 return
             i = live[min(len(live) - 1, int(fraction * len(live)))]
+            try:
+                message = compare(states[i])
+            except Exception:                    # noqa: BLE001 - the rules fail: other properties say so
+                skipped[0] += 1
+                return
             tried[0] += 1
-            message = compare(states[i])
             if message:
                 raise Violation(name, message, path[:i], states[i])
         examples = max(3, self.examples // 5)
         violation = run_examples(test, st.tuples(_playout_strategy(), st.floats(0, 1)), examples, self.seed)
-        return violation, tried[0]
-
-    def searches(self):
-        from framework.search.registry import searcher
-        return [self.alphabeta_equals_minimax(searcher), self.expectimax_pruning_is_exact(searcher),
-                self.maxn_pruning_is_exact(searcher)]
+        return violation, tried[0], skipped[0]
 
     def cross_check(self, name, first, second, depth_most, same) -> Outcome:
         """Compare two searches (`first(state, depth)`, `second(state, depth)`) on sampled
@@ -523,8 +561,9 @@ class GameChecker:
             a, b = first(state, depth), second(state, depth)
             if not same(a, b):
                 return f"depth {depth}: {a!r} with pruning, {b!r} without"
-        violation, n = self.positions_test(name, compare)
-        return self.outcome(name, violation, f"{n} sampled positions, depth <= {depth_most}")
+        violation, n, skipped = self.positions_test(name, compare)
+        note = f"; {skipped} skipped where the rules raise an error" if skipped else ""
+        return self.outcome(name, violation, f"{n} sampled positions, depth <= {depth_most}{note}")
 
     def alphabeta_equals_minimax(self, searcher) -> Outcome:
         name, game = "alphabeta_equals_minimax", self.game
@@ -664,4 +703,5 @@ def check_game(path=None, *, text=None, fmt="yaml", options=None, examples=100, 
     except SpecError as err:
         return None, [Outcome("loads", FAILED, str(err))]
     checker = GameChecker(game, Path(path) if text is None else None, options, examples, seed, max_length)
-    return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]
+    with scratch_storage():
+        return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]
