@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from framework import ast
+from framework import ast, builtins
 from framework.errors import SpecError, did_you_mean
 
 MAX_CELLS = 4096            # grid size limit
@@ -25,31 +25,10 @@ DIRECTION_SETS = {
 DIRECTION_SETS["king"] = DIRECTION_SETS["queen"]
 NUMERIC = ("int", "num")
 
-# builtin functions: name -> (argument types, result type, needs a board); "*" = numbers
-BUILTINS = {
-    "line": (("board", "int", "value"), "bool"),
-    "full": (("board",), "bool"),
-    "count": (("board", "value"), "int"),
-    "cells": (("board", "value"), "cellset"),
-    "neighbors": (("cell", "dirs"), "cellset"),
-    "slide": (("board", "cell", "dirs", "value"), "cellset"),
-    "drop": (("board", "int"), "cell"),
-    "between": (("board", "cell", "dirs", "value", "value"), "cellset"),
-    "size": (("cellset",), "int"),
-    "col": (("cell",), "int"),
-    "row": (("cell",), "int"),
-    "cell": (("int", "int"), "cell"),
-    "moves": (("player",), "int"),
-    "can_move": (("player",), "bool"),
-    "next": (("player",), "player"),
-    "opponent": (("player",), "player"),
-    "abs": (("*",), "*"),
-    "len": (("list",), "int"),
-    "sum": (("list",), "int"),
-    "min": None,   # variadic numbers
-    "max": None,
-}
-STATE_QUERIES = ("moves", "can_move")
+# builtin functions: name -> (argument types, result type), "*" = numbers, None = variadic
+# numbers; one module per family in framework.builtins holds each one's signature
+BUILTINS = {b.name: b.signature for b in builtins.all()}
+STATE_QUERIES = tuple(b.name for b in builtins.all() if b.state_query)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from framework import runtime
+from framework import builtins, runtime
 from framework.checker import check, DIRECTION_SETS
 from framework.compiler import Compiler
 from framework.errors import SpecError
@@ -153,8 +153,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
-          "bits": runtime.bits, "slide": runtime.slide, "between": runtime.between,
-          "line": runtime.line, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
+          "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
           "item": runtime.item, "no_actions": runtime.no_actions, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
@@ -164,6 +163,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
           "ENUMS": [v.enum for v in c.variables if v.type.startswith("enum:")],
           "ENUM_INDEX": [{name: i for i, name in enumerate(v.enum)} for v in c.variables
                          if v.type.startswith("enum:")]}
+    ns.update(builtins.runtime_namespace())      # the builtins' own run-time helpers
     t = compiler.tables
     if t is not None:
         ns.update(FULL=t.full, XY=t.xy, CELL_OF=t.index, COL=t.col, ROW=t.row, ALL_CELLS=t.cells,

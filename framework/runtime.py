@@ -1,4 +1,5 @@
-"""Run-time support the generated game modules import: board tables and bit helpers.
+"""Run-time support the generated game modules import: board tables and bit helpers
+(the builtins' own helpers live with them in framework.builtins).
 
 Cells are bit positions in a row-major layout with one spare (always empty) column per
 row, so that shifting a bitboard never wraps from one row into the next:
@@ -86,46 +87,6 @@ def bits(mask: int) -> list:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def slide(rays, through: int) -> int:
-    """Cells reachable along each ray while the cells belong to `through`."""
-    reach = 0
-    for ray in rays:
-        for j in ray:
-            if through >> j & 1:
-                reach |= 1 << j
-            else:
-                break
-    return reach
-
-
-def between(rays, inner: int, outer: int) -> int:
-    """Cells of `inner` lying in an unbroken run that an `outer` cell closes (Othello flips)."""
-    caught = 0
-    for ray in rays:
-        run = 0
-        for j in ray:
-            if inner >> j & 1:
-                run |= 1 << j
-            else:
-                if run and outer >> j & 1:
-                    caught |= run
-                break
-    return caught
-
-
-def line(mask: int, k: int, shifts) -> bool:
-    """True when `mask` has k cells in a row along one of the shifts."""
-    for s in shifts:
-        m = mask
-        for step in range(1, k):
-            m &= mask >> (s * step)
-            if not m:
-                break
-        if m:
-            return True
-    return False
 
 
 def permute(mask: int, perm: dict) -> int:
