@@ -124,7 +124,7 @@ def _compile_spec(spec, options=None) -> Game:
     if any(x is not None for x in noisy):
         game._is_noisy = _noisy_function(compiler, namespace, noisy)
     if checked.symmetries:
-        game._symmetries = _symmetry_function(compiler, state_class)
+        game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
     _build_initial_state(game, spec)
@@ -215,12 +215,14 @@ def _noisy_function(compiler, namespace, noisy):
     return lambda state, action: action != "pass" and not state.is_chance() and fn(*state[:k], action)
 
 
-def _symmetry_function(compiler, state_class):
+def _symmetry_function(compiler, state_class, terminal):
     perms = compiler.tables.permutations(compiler.c.symmetries)
     nb = len(compiler.boards)
     cell_slots = [nb + i for i, v in enumerate(compiler.c.variables) if v.type == "cell"]
     cellset_slots = [nb + i for i, v in enumerate(compiler.c.variables) if v.type == "cellset"]
     arrays = {nb + i for i, v in enumerate(compiler.c.variables) if v.is_array}
+    k = len(compiler.fields)
+    chance = compiler.has_chance              # a chance node (pending outcome) is never terminal
 
     def symmetries(state):
         out = []
@@ -233,6 +235,8 @@ def _symmetry_function(compiler, state_class):
             for i in cellset_slots:
                 values[i] = tuple(runtime.permute(x, perm) for x in values[i]) if i in arrays \
                     else runtime.permute(values[i], perm)
+            if not chance or values[-2] is None:       # the image's own terminal flag, never its
+                values[-1] = bool(terminal(*values[:k]))  # original's (a false claim shows)
             out.append(tuple.__new__(state_class, values))
         return out
     return symmetries

@@ -163,3 +163,20 @@ def test_malformed_golden_and_book_files_are_clear_errors(tmp_path, capsys):
     book.write_text("[1, 2]")
     assert main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book)]) == 2
     assert "not a plyspec opening book" in capsys.readouterr().err
+
+
+def test_a_false_symmetry_claim_is_a_failing_property(tmp_path):
+    """symmetries_preserve_rules: a declared symmetry must map terminal states to terminal
+    states and legal actions onto legal actions (found on the first state where it does not)."""
+    report = check_spec(CASES / "false_symmetry.yaml", examples=10)
+    bad = report.outcome("symmetries_preserve_rules")
+    assert bad.status == "failed" and "is not terminal, unlike this state" in bad.detail
+    assert bad.counterexample == ["place(0,0)"]
+    assert not [o for o in report.outcomes if o.status == "failed" and o is not bad]
+    corner = tmp_path / "corner.yaml"                  # (0,0) never playable: actions differ
+    corner.write_text(TICTACTOE.replace("if: board[c] == empty", "if: board[c] == empty and c != (0, 0)"))
+    bad = check_spec(corner, examples=10).outcome("symmetries_preserve_rules")
+    assert bad.status == "failed" and "legal actions are not mapped onto legal actions" in bad.detail
+    assert bad.counterexample == []                    # already at the initial state
+    fine = check_spec(SPECS / "tictactoe.yaml", examples=10).outcome("symmetries_preserve_rules")
+    assert fine.status == "passed"

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from framework.conformance.golden import golden_path, options_key, read_golden
 from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
+from framework.conformance.symmetry import NAME as SYMMETRY, SAMPLE_EVERY as SYMMETRY_EVERY, \
+    SAMPLE_STATES as SYMMETRY_SAMPLE, symmetry_violation
 from framework.errors import NoLegalActions, SpecError
 from framework.game import CHANCE
 
@@ -34,7 +36,7 @@ TOLERANCE = 1e-9
 STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nonterminal_states",
                    "action_text_round_trip", "result_does_not_mutate", "replay_gives_equal_states",
                    "equal_states_hash_equal", "pickle_round_trip", "utilities_within_bounds",
-                   "utilities_sum_as_declared", "chance_outcomes_well_formed")
+                   "utilities_sum_as_declared", "chance_outcomes_well_formed", SYMMETRY)
 SEARCH_PROPERTIES = ("alphabeta_equals_minimax", "expectimax_pruning_is_exact",
                      "maxn_pruning_is_exact")
 PROPERTIES = ("loads", "playouts_terminate", *STEP_PROPERTIES, *SEARCH_PROPERTIES,
@@ -137,8 +139,9 @@ def _close(a, b) -> bool:
 class StepChecks:
     """The properties checked at every state of a playout; each method raises Violation."""
 
-    def __init__(self, game, active):
+    def __init__(self, game, active, every=1):
         self.game = game
+        self.symmetry_every, self.symmetry_budget = every, SYMMETRY_SAMPLE
         self.active = [getattr(self, name) for name in STEP_PROPERTIES
                        if name in active and name != "replay_gives_equal_states"]
         self.replay = "replay_gives_equal_states" in active
@@ -302,6 +305,15 @@ class StepChecks:
             self.fail(name, f"probabilities sum to {total!r}, not 1", path, state)
         if sorted(map(repr, values)) != sorted(map(repr, state.actions())):
             self.fail(name, "the outcomes are not the actions of the chance node", path, state)
+
+    def symmetries_preserve_rules(self, state, path, parent, action):
+        if not state.terminal_test():            # successors compared on a sample only (cost)
+            if len(path) % self.symmetry_every or self.symmetry_budget <= 0:
+                return
+            self.symmetry_budget -= 1
+        message = symmetry_violation(self.game, state)
+        if message:
+            self.fail(SYMMETRY, message, path, state)
 
 
 # ------------------------------------------------------------------------ Hypothesis
@@ -480,13 +492,15 @@ class GameChecker:
         if not game.zero_sum and game.constant_sum is None and not _bounds_the_sum(game):
             not_applicable["utilities_sum_as_declared"] = "no constant sum and no bound on the sum " \
                                                           "tighter than the utility bounds give"
+        if game._symmetries is None:
+            not_applicable[SYMMETRY] = "the spec declares no symmetries"
         if game.state_class._namespace.get("GAME_KEY") is None:
             not_applicable["pickle_round_trip"] = "loaded from text: only games loaded from files unpickle"
         active -= set(not_applicable)
         counts = {"states": 0, "terminal": 0, "playouts": 0}
 
         def test(example):
-            checks = StepChecks(game, active)
+            checks = StepChecks(game, active, every=SYMMETRY_EVERY)
             choices, seed = example
 
             def visit(state, path, parent, action):
