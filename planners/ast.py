@@ -15,6 +15,17 @@ from framework.errors import SpecError
 ROOT_TYPE = "object"
 
 
+def either_type(members) -> str:
+    """The type name of PDDL's `(either a b ...)`: the union of its member types, named by
+    its own (sorted) text so that it prints back as valid PDDL."""
+    return "(either " + " ".join(sorted(set(members))) + ")"
+
+
+def either_members(name: str) -> tuple[str, ...] | None:
+    """The member types of an `either_type` name, or None for a plain type."""
+    return tuple(name[len("(either "):-1].split()) if name.startswith("(either ") else None
+
+
 @dataclass(frozen=True)
 class Pos:
     """A place in a source file (1-based line and column) and the text of that line."""

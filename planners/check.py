@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from framework.errors import did_you_mean
 from planners.ast import (ROOT_TYPE, Atom, Equality, FunctionTerm, Literal, PlanningProblem,
-                          Pos, Term, TypeDef)
+                          Pos, Term, TypeDef, either_members)
 
 
 def _unique(items, what: str) -> dict:
@@ -52,7 +52,9 @@ class _Checker:
                 parent = declared[parent].parent
 
     def type_name(self, name: str, pos: Pos):
-        if name != ROOT_TYPE and name not in self.types:
+        for member in either_members(name) or ():
+            self.type_name(member, pos)
+        if name != ROOT_TYPE and name not in self.types and either_members(name) is None:
             raise pos.error(f"unknown type `{name}`", did_you_mean(name, [*self.types, ROOT_TYPE]))
 
     def check(self):
@@ -114,7 +116,8 @@ class _Checker:
         """An object must be of the expected type; a parameter's type must overlap it (a
         parameter of a wider type simply matches only the fitting objects)."""
         actual = params[term.name].type if term.variable else self.objects[term.name].type
-        if actual in self.below[expected] or (term.variable and expected in self.below[actual]):
+        if actual in self.below[expected] or (term.variable and
+                                              self.below[expected] & self.below[actual]):
             return
         what = "parameter" if term.variable else "object"
         raise term.pos.error(f"{what} `{term.name}` is a {actual}, `{where}` expects a "
@@ -143,7 +146,8 @@ def check(problem: PlanningProblem) -> PlanningProblem:
 
 
 def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
-    """type -> the set of that type and all its descendants."""
+    """type -> the set of that type and all its descendants; an `either` type used by a
+    parameter -> the union of its members' sets."""
     below = {ROOT_TYPE: {ROOT_TYPE}}
     for t in problem.types:
         below.setdefault(t.name, set()).add(t.name)
@@ -154,4 +158,10 @@ def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
             if parent == ROOT_TYPE:
                 break
             parent = next(x.parent for x in problem.types if x.name == parent)
+    params = [p for d in (*problem.predicates, *problem.functions, *problem.actions)
+              for p in d.params]
+    for param in params:
+        members = either_members(param.type)
+        if members is not None and param.type not in below:
+            below[param.type] = {param.type}.union(*(below.get(m, {m}) for m in members))
     return below

@@ -1,7 +1,7 @@
 """PDDL import: parse a domain file and a problem file with our Lark grammar
 (`pddl.lark`) into one `PlanningProblem`.
 
-Supported: STRIPS, :typing (type hierarchies, no `either`), :negative-preconditions,
+Supported: STRIPS, :typing (type hierarchies; `(either a b)` for parameters), :negative-preconditions,
 :equality and :action-costs (`(increase (total-cost) N)` or a static cost function).
 PDDL is case-insensitive, so every keyword and name is lower-cased.  Anything outside
 this subset (an unsupported requirement, `when`, `forall`, `or`, `:derived`, numeric
@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
-from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
+from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
                           FunctionValue, Literal, ObjectDef, Param, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
 
@@ -92,8 +92,19 @@ class _Builder(Transformer):
     # -- typed lists ------------------------------------------------------------------
     def type(self, children):
         if children[0].type == "EITHER":
-            raise self.refuse(children[0], "`either` types (a type must be one name)")
-        return ("type", children[0].lower())
+            if len(children) < 2:
+                raise self.pos(children[0]).error("an `either` type needs at least one member")
+            return ("type", either_type(token.lower() for token in children[1:]),
+                    children[0])
+        return ("type", children[0].lower(), None)
+
+    def _declared(self, children, what: str):
+        """Typed names of objects or types: an `either` type is refused there (it only
+        makes sense for parameters; an object of two types is outside the subset)."""
+        for child in children:
+            if isinstance(child, tuple) and child[2] is not None:
+                raise self.refuse(child[2], f"`either` as the type of {what}")
+        return self._typed(children, lambda token, type_: (token.lower(), type_, self.pos(token)))
 
     def _typed(self, children, make):
         out, pending = [], []
@@ -107,7 +118,7 @@ class _Builder(Transformer):
         return out
 
     def typed_names(self, children):
-        return self._typed(children, lambda token, type_: (token.lower(), type_, self.pos(token)))
+        return children
 
     def typed_variables(self, children):
         return self._typed(children, lambda token, type_: Param(token[1:].lower(), type_,
@@ -124,10 +135,12 @@ class _Builder(Transformer):
         return ("requirements", None)
 
     def types(self, children):
-        return ("types", [TypeDef(name, parent, pos) for name, parent, pos in children[0]])
+        return ("types", [TypeDef(name, parent, pos) for name, parent, pos
+                          in self._declared(children[0], "a type")])
 
     def constants(self, children):
-        return ("objects", [ObjectDef(name, type_, pos) for name, type_, pos in children[0]])
+        return ("objects", [ObjectDef(name, type_, pos) for name, type_, pos
+                            in self._declared(children[0], "an object")])
 
     objects = constants
 

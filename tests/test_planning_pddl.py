@@ -67,7 +67,6 @@ UNSUPPORTED = {
     "(:action a :parameters (?x) :precondition (p ?x) "
     ":effect (forall (?y) (not (p ?y))))": "`forall`",
     "(:action a :parameters (?x) :precondition (exists (?y) (p ?y)) :effect (q ?x))": "`exists`",
-    "(:action a :parameters (?x - (either t u)) :precondition (p ?x) :effect (q ?x))": "either",
     "(:action a :parameters (?x) :precondition (p ?x) :effect (increase (fuel) 1))": "fuel",
 }
 

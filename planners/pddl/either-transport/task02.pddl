@@ -1,0 +1,7 @@
+(define (problem either-transport-02)
+  (:domain either-transport)
+  (:objects t1 t2 - truck pl - plane p1 p2 - package a1 c1 a2 c2 - place)
+  (:init (at t1 c1) (at t2 a2) (at pl a1) (at p1 c1) (at p2 c2)
+         (road a1 c1) (road c1 a1) (road a2 c2) (road c2 a2)
+         (airport a1) (airport a2))
+  (:goal (and (at p1 c2) (at p2 a1))))
