@@ -166,3 +166,19 @@ def test_statistics():
     assert abs(equal[0] - equal[1]) < 1e-6 and abs(sum(equal) / 2 - 1500) < 1e-6
     strong = elo_ratings(3, [(0, 1, 9.0, 10), (1, 2, 9.0, 10), (0, 2, 10.0, 10)])
     assert strong[0] > strong[1] > strong[2]
+
+
+def test_a_planning_sweep_is_the_same_on_any_number_of_workers(capsys):
+    from planning_support import shared_pddl
+    folder = shared_pddl() / "gripper"
+    if not folder.is_dir():
+        pytest.fail(f"the IPC tasks are missing: {folder} (set PLYSPEC_SHARED)")
+    argv = ["plan", str(folder / "domain.pddl"), *(str(folder / f"task0{i}.pddl") for i in (1, 2, 3)),
+            "--algo", "gbfs", "--json"]
+
+    def run(workers):
+        assert main(argv + ["--workers", workers]) == 0
+        out = json.loads(capsys.readouterr().out)
+        return [{k: r[k] for k in ("task", "status", "length", "cost")} for r in out["tasks"]], out["solved"]
+    one, two = run("0"), run("2")
+    assert one == two and one[1] == 3

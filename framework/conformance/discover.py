@@ -39,9 +39,11 @@ def shipped_spec_dirs() -> list:
     import importlib.util
     import planners
     root = Path(__file__).resolve().parents[2]
-    installed = importlib.util.find_spec("game_specs")       # the zoo installed as package data
-    extra = [Path(p) for p in installed.submodule_search_locations] if installed else []
-    dirs = [d for d in (root / "game_specs", *extra, Path.cwd() / "game_specs") if d.is_dir()]
+    zoo = [root / "game_specs"]                 # the source tree's zoo, else the installed one
+    if not zoo[0].is_dir():
+        installed = importlib.util.find_spec("game_specs")
+        zoo = [Path(p) for p in installed.submodule_search_locations][:1] if installed else []
+    dirs = [d for d in (*zoo, Path.cwd() / "game_specs") if d.is_dir()]
     dirs.append(Path(planners.PROBLEMS_DIR))
     unique = []
     for d in dirs:

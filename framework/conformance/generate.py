@@ -1,7 +1,8 @@
 """Random well-typed game specs, for testing the compiler against the interpreter at scale.
 
 `spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
-board with a non-player cell value, an integer, a flag and a list variable, an option,
+board with a non-player cell value, an integer, a flag, a list and a per-player variable,
+an option, a chance action with uniform or weighted outcomes,
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
@@ -39,7 +40,7 @@ class _Gen:
     # --------------------------------------------------------------- expressions
     def int_(self, scope, depth=2) -> str:
         leaves = ["0", "1", "2", "k", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
-                  "count(board, Z)", "size(cells(board, empty))"]
+                  "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]"]
         leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
         leaves += [v for v, t in scope.items() if t == "int"]
         if not self.depth_ok(depth):
@@ -107,7 +108,8 @@ class _Gen:
         if form == 2:
             return f"flag = {self.bool_(scope, 1)}"
         if form == 3:
-            return f"h[{self.draw(st.integers(0, self.size - 1))}] {self.pick(['=', '+=', '-='])} {self.int_(scope, 0)}"
+            target = self.pick([f"h[{self.draw(st.integers(0, self.size - 1))}]", f"s[{self.player(scope)}]"])
+            return f"{target} {self.pick(['=', '+=', '-='])} {self.int_(scope, 0)}"
         if form == 4:
             return f"if {self.bool_(scope, 1)} then {{ {self.effect(scope, depth - 1)} }} " \
                    f"else {{ {self.effect(scope, depth - 1)} }}"
@@ -129,6 +131,7 @@ class _Gen:
             "  n: {type: '0..9', initial: 0}",
             "  flag: {type: bool, initial: false}",
             f"  h: {{type: '0..9', size: {self.size}, initial: 1}}",
+            "  s: {type: '0..9', per: player, initial: 0}",
             "define:",
             f"  f(x): '{self._q(self._trap_f())}'",
             f"  g(c, p): '{self._q(self._trap_g())}'",
@@ -145,6 +148,7 @@ class _Gen:
         lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
                   f"    if: '{self._q(guard)}'",
                   f"    then: '{self._q(self._effects({i: 'int'}))}'"]
+        lines += self._chance()
         lines += [f"terminal: '{self._q('full(board) or n >= 9 or (flag and ' + self.bool_({}, 1) + ')')}'"]
         if self.draw(st.booleans()) or len(players) > 2:
             cases = " else ".join(f"{p} if line(board, 2, {p})" for p in players)
@@ -152,6 +156,17 @@ class _Gen:
         else:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
         return "\n".join(lines) + "\n"
+
+    def _chance(self) -> list[str]:
+        """Maybe a chance action `roll`: d in 1..m, uniform or weighted d / (1 + ... + m)."""
+        if not self.draw(st.booleans()):
+            return []
+        m = self.draw(st.integers(1, 3))
+        weight = self.pick([f"1 / {m}", f"d / {m * (m + 1) // 2}"])
+        return ["  roll:",
+                f"    chance: d in 1..{m}",
+                f"    probability: '{weight}'",
+                f"    then: '{self._q(self._effects({'d': 'int'}))}'"]
 
     def _trap_f(self) -> str:
         """f(x): a count whose bound name may equal the caller's argument (`f(i)` with `i`
