@@ -30,3 +30,9 @@ def test_runtime_helpers_reach_generated_code():
 
 def test_unknown_name_is_not_a_builtin():
     assert builtins.get("connected_to_nothing") is None
+
+
+def test_docs_table_is_current():
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
+    assert builtins.table() in text, "regenerate the table in docs/architecture.md from builtins.table()"

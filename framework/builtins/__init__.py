@@ -16,7 +16,7 @@ from framework.builtins.base import Builtin
 _FAMILIES = (lines, rays, neighbours, gravity, counting, cell_arithmetic, players, queries, numeric)
 _REGISTRY = {b.name: b for family in _FAMILIES for b in family.BUILTINS}
 
-__all__ = ["Builtin", "get", "all", "names", "runtime_namespace"]
+__all__ = ["Builtin", "get", "all", "names", "runtime_namespace", "table"]
 
 
 def get(name: str) -> Builtin | None:
@@ -39,3 +39,9 @@ def runtime_namespace() -> dict:
     for b in _REGISTRY.values():
         out.update(b.runtime)
     return out
+
+
+def table() -> str:
+    """The Markdown table of all builtins (docs/architecture.md holds it; a test keeps it current)."""
+    rows = [f"| `{b.usage()}` | {b.doc} | `{b.lower.__module__}` |" for b in _REGISTRY.values()]
+    return "\n".join(["| builtin | meaning | module |", "|---|---|---|"] + rows)
