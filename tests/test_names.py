@@ -34,3 +34,8 @@ def test_version(capsys):
     except SystemExit as done:
         assert done.code == 0
     assert capsys.readouterr().out.startswith("plyspec ")
+
+
+def test_an_unknown_algorithm_is_a_usage_error_with_the_nearest_name(capsys):
+    assert main(["solve", "tictactoe", "--algo", "alphabta"]) == 2
+    assert "did you mean `alphabeta`?" in capsys.readouterr().err

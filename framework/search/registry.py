@@ -31,6 +31,9 @@ def searcher(name: str):
     """The `search` function registered under `name` (ValueError for unknown names)."""
     module = GAME_SEARCHERS.get(name) or PLANNING_SEARCHERS.get(name)
     if module is None:
-        known = ", ".join(sorted({**GAME_SEARCHERS, **PLANNING_SEARCHERS}))
-        raise ValueError(f"unknown algorithm {name!r}; known: {known}")
+        from framework.errors import did_you_mean
+        names = {**GAME_SEARCHERS, **PLANNING_SEARCHERS}
+        hint = did_you_mean(name, names)
+        raise ValueError(f"unknown algorithm {name!r}"
+                         + (f" ({hint})" if hint else "") + f"; known: {', '.join(sorted(names))}")
     return importlib.import_module(module).search
