@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from framework.errors import SpecError
+from framework.errors import SpecError, UsageError, did_you_mean
 
 ALIASES = {"time": "time_limit", "nodes": "node_limit"}
 BUDGETS = ("depth", "time_limit", "node_limit", "iterations")
@@ -72,23 +72,59 @@ def parse_agent(text: str) -> Agent:
     name, _, rest = text.strip().partition(":")
     known = (*SIMPLE, *GAME_SEARCHERS)
     if name not in known:
-        raise SpecError(f"unknown agent {name!r}", hint="agents: " + ", ".join(known))
+        raise UsageError(f"unknown agent {name!r}",
+                         hint=did_you_mean(name, known) or "agents: " + ", ".join(known))
     options = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         key = ALIASES.get(key.strip(), key.strip())
         if not sep or not key:
-            raise SpecError(f"cannot read {item!r} in agent {text!r}", hint="write KEY=VALUE, e.g. alphabeta:depth=4")
+            raise UsageError(f"cannot read {item!r} in agent {text!r}", hint="write KEY=VALUE, e.g. alphabeta:depth=4")
         try:
             options[key] = yaml.safe_load(value)
         except yaml.YAMLError:
-            raise SpecError(f"cannot read the value of {item!r} in agent {text!r}", hint="e.g. 4, 0.5 or true") from None
+            raise UsageError(f"cannot read the value of {item!r} in agent {text!r}", hint="e.g. 4, 0.5 or true") from None
     allowed = {"seed"} if name == "random" else set() if name in SIMPLE else _search_parameters(name)
     for key in options:
         if key not in allowed:
-            raise SpecError(f"agent {name!r} has no option {key!r}",
-                            hint="options: " + (", ".join(sorted(allowed)) or "none"))
+            raise UsageError(f"agent {name!r} has no option {key!r}",
+                             hint=did_you_mean(key, allowed) or "options: " + (", ".join(sorted(allowed)) or "none"))
+        options[key] = _checked_value(text, key, options[key])
     return Agent(text, name, options)
+
+
+# option -> (kind, smallest value, inclusive): the values an agent's option accepts
+OPTION_VALUES = {"depth": ("int", 1, True), "iterations": ("int", 1, True), "node_limit": ("int", 1, True),
+                 "tt_size": ("int", 1, True), "quiescence_depth": ("int", 0, True), "seed": ("int", None, True),
+                 "time_limit": ("num", 0, False), "exploration": ("num", 0, True),
+                 "aspiration_delta": ("num", 0, False)}
+
+
+def _checked_value(text: str, key: str, value):
+    """`value` if option `key` accepts it, else a UsageError that shows the accepted form."""
+    import math
+    kind, least, inclusive = OPTION_VALUES.get(key, ("bool" if key in _SWITCHES else "any", None, True))
+    shown = {"depth": "depth=4", "iterations": "iterations=1000", "time_limit": "time=0.5",
+             "node_limit": "nodes=100000", "exploration": "exploration=1.4", "seed": "seed=7"}.get(key, f"{key}=...")
+    if kind == "any":
+        return value
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        raise UsageError(f"{key}={value!r} in agent {text!r}: expected true or false", hint=f"e.g. {key}=false")
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    number = whole or (isinstance(value, float) and math.isfinite(value))
+    if (kind == "int" and not whole) or not number or abs(value) > 10 ** 12:
+        expected = "a whole number" if kind == "int" else "a finite number"
+        raise UsageError(f"{key}={value!r} in agent {text!r}: expected {expected}", hint=f"e.g. {shown}")
+    if least is not None and (value < least if inclusive else value <= least):
+        bound = f"at least {least}" if inclusive else f"more than {least}"
+        raise UsageError(f"{key}={value!r} in agent {text!r}: must be {bound}", hint=f"e.g. {shown}")
+    return value
+
+
+_SWITCHES = ("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence", "star1",
+             "star2", "prune")
 
 
 def _search_parameters(name: str) -> set:

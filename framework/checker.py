@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from framework import ast
+from framework import ast, builtins
 from framework.errors import SpecError, did_you_mean
 
 MAX_CELLS = 4096            # grid size limit
@@ -25,31 +25,10 @@ DIRECTION_SETS = {
 DIRECTION_SETS["king"] = DIRECTION_SETS["queen"]
 NUMERIC = ("int", "num")
 
-# builtin functions: name -> (argument types, result type, needs a board); "*" = numbers
-BUILTINS = {
-    "line": (("board", "int", "value"), "bool"),
-    "full": (("board",), "bool"),
-    "count": (("board", "value"), "int"),
-    "cells": (("board", "value"), "cellset"),
-    "neighbors": (("cell", "dirs"), "cellset"),
-    "slide": (("board", "cell", "dirs", "value"), "cellset"),
-    "drop": (("board", "int"), "cell"),
-    "between": (("board", "cell", "dirs", "value", "value"), "cellset"),
-    "size": (("cellset",), "int"),
-    "col": (("cell",), "int"),
-    "row": (("cell",), "int"),
-    "cell": (("int", "int"), "cell"),
-    "moves": (("player",), "int"),
-    "can_move": (("player",), "bool"),
-    "next": (("player",), "player"),
-    "opponent": (("player",), "player"),
-    "abs": (("*",), "*"),
-    "len": (("list",), "int"),
-    "sum": (("list",), "int"),
-    "min": None,   # variadic numbers
-    "max": None,
-}
-STATE_QUERIES = ("moves", "can_move")
+# builtin functions: name -> (argument types, result type), "*" = numbers, None = variadic
+# numbers; one module per family in framework.builtins holds each one's signature
+BUILTINS = {b.name: b.signature for b in builtins.all()}
+STATE_QUERIES = tuple(b.name for b in builtins.all() if b.state_query)
 
 
 @dataclass
@@ -135,6 +114,7 @@ class Checker:
         self.globals: dict = {}        # name -> (kind, info)
         self.defines: dict = {}
         self.inlining: list = []
+        self.expansions = 0                 # numbers each definition expansion (fresh bound names)
 
     # ------------------------------------------------------------------ entry
     def run(self) -> Checked:
@@ -615,7 +595,8 @@ class Checker:
             raise err(at.pos, "definitions nested too deeply")
         self.inlining.append(d.name)
         try:
-            body = _substitute(d.body, dict(zip(d.params, args)))
+            self.expansions += 1
+            body = _substitute(_rename_bound(d.body, self.expansions), dict(zip(d.params, args)))
             return self.inline(body, {})
         finally:
             self.inlining.pop()
@@ -710,6 +691,7 @@ class Checker:
             return self._index(node, scope, where)
         if isinstance(node, ast.Quant):
             domain, t = self.domain(node.domain, scope, f"`{node.kind}` domain", where)
+            self.domain_size(domain, t)
             inner = dict(scope)
             _check_name(node.var, node.pos, "variable")
             inner[node.var] = ("quant", t)
@@ -942,6 +924,7 @@ class Checker:
         if isinstance(e, ast.ForEffect):
             _check_name(e.var, e.pos, "variable")
             domain, t = self.domain(e.domain, scope, "`for` domain", where)
+            self.domain_size(domain, t)
             inner = dict(scope)
             inner[e.var] = ("quant", t)
             return replace(e, domain=domain, body=tuple(self.effects(x, inner, where) for x in e.body))
@@ -1043,6 +1026,34 @@ class Checker:
 class _NotConstant(Exception):
     def __init__(self, pos=None):
         self.pos = pos
+
+
+BOUND_MARK = "\u00b7"   # a middle dot: valid inside Python names, never in a spec's NAME
+
+
+def _rename_bound(node, expansion: int):
+    """`node` with every variable it binds renamed to `var·N` (N numbers this expansion of
+    a definition), so that substituting the caller's arguments can never be captured by a
+    quantifier of the definition: hygiene by construction.  No spec name contains `·`."""
+    if isinstance(node, ast.Quant):
+        fresh = f"{node.var}{BOUND_MARK}{expansion}"
+        body = _substitute(node.body, {node.var: ast.Name(fresh, node.pos)})
+        return replace(node, var=fresh, domain=_rename_bound(node.domain, expansion),
+                       body=_rename_bound(body, expansion))
+    if not hasattr(node, "__dataclass_fields__"):
+        return node
+    changes = {}
+    for name in node.__dataclass_fields__:
+        if name == "pos":
+            continue
+        child = getattr(node, name)
+        if isinstance(child, tuple):
+            new = tuple(_rename_bound(c, expansion) for c in child)
+        else:
+            new = _rename_bound(child, expansion)
+        if new is not child:
+            changes[name] = new
+    return replace(node, **changes) if changes else node
 
 
 def _substitute(node, mapping):

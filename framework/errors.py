@@ -45,6 +45,8 @@ def shorten(text: str, most: int = 40) -> str:
 class SpecError(Exception):
     """A spec (or a user's input to a spec) is wrong; the message says where and why."""
 
+    severity = "error"
+
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
                  col: int | None = None, source_line: str | None = None,
                  hint: str | None = None, end_col: int | None = None):
@@ -78,7 +80,7 @@ class SpecError(Exception):
         return ":".join(parts)
 
     def __str__(self) -> str:
-        out = [f"{self.location}: error: {self.message}"]
+        out = [f"{self.location}: {self.severity}: {self.message}"]
         if self.source_line is not None and self.col is not None:
             src = self.source_line.rstrip("\n").expandtabs(1)
             out.append("    " + src)
@@ -88,6 +90,28 @@ class SpecError(Exception):
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
+
+
+class UsageError(SpecError, ValueError):
+    """A command-line input is wrong (an agent's option, a flag's value): exit status 2."""
+
+
+class SpecRuntimeError(SpecError):
+    """A rule of a loaded spec failed while it was played (an index off a list, a division
+    by zero): raised by generated code at the position of the expression."""
+
+
+class NoLegalActions(SpecRuntimeError):
+    """A state that is not terminal, and not a chance node, has no legal action (and the
+    spec declares no `pass`): the terminal test misses a case.  `state.actions()` raises
+    it, so that no searcher takes such a state for a leaf of value -inf."""
+
+
+class SpecWarning(SpecError):
+    """Not an error: something valid that is probably a mistake (framework.lint); rendered
+    like an error with `warning:`, and never raised."""
+
+    severity = "warning"
 
 
 class LimitError(SpecError, ValueError):

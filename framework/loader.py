@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from framework import runtime
+from framework import builtins, runtime
 from framework.checker import check, DIRECTION_SETS
 from framework.compiler import Compiler
 from framework.errors import SpecError
@@ -60,12 +60,18 @@ def parse_spec(path):
 
 
 def load(path, **options) -> Game:
-    """Load, check and compile a game spec; `options` override the spec's option defaults."""
-    p = Path(path)
+    """Load, check and compile a game spec (a file, or a shipped game by name:
+    `load("tictactoe")`); `options` override the spec's option defaults."""
+    from framework.conformance.discover import resolve, shipped_names
+    p = resolve(path)
     try:
         key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+        from framework.errors import did_you_mean
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path),
+                        hint=did_you_mean(str(path), shipped_names()) or
+                        "give a spec file, or a shipped game by name (plyspec list)") from None
+    path = p
     if key not in _CACHE:
         game = compile_spec(parse_spec(path), options)
         game.state_class._namespace["GAME_KEY"] = key
@@ -83,6 +89,14 @@ def _freeze(v):
 
 
 def compile_spec(spec, options=None) -> Game:
+    try:
+        return _compile_spec(spec, options)
+    except RecursionError:          # a rule nested deeper than the checker or Python can follow
+        raise SpecError.at(spec.pos, "a rule of the spec is nested too deeply to compile",
+                           "split deep expressions into helper definitions") from None
+
+
+def _compile_spec(spec, options=None) -> Game:
     checked = check(spec, options or {})
     compiler = Compiler(checked)
     source = compiler.module()
@@ -110,7 +124,7 @@ def compile_spec(spec, options=None) -> Game:
     if any(x is not None for x in noisy):
         game._is_noisy = _noisy_function(compiler, namespace, noisy)
     if checked.symmetries:
-        game._symmetries = _symmetry_function(compiler, state_class)
+        game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
     _build_initial_state(game, spec)
@@ -139,8 +153,9 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
-          "bits": runtime.bits, "slide": runtime.slide, "between": runtime.between,
-          "line": runtime.line, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
+          "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
+          "item": runtime.item, "no_actions": runtime.no_actions, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),
           "NAMES": [(name, declared_at.get(name)) for name in compiler.names],
@@ -148,6 +163,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
           "ENUMS": [v.enum for v in c.variables if v.type.startswith("enum:")],
           "ENUM_INDEX": [{name: i for i, name in enumerate(v.enum)} for v in c.variables
                          if v.type.startswith("enum:")]}
+    ns.update(builtins.runtime_namespace())      # the builtins' own run-time helpers
     t = compiler.tables
     if t is not None:
         ns.update(FULL=t.full, XY=t.xy, CELL_OF=t.index, COL=t.col, ROW=t.row, ALL_CELLS=t.cells,
@@ -199,12 +215,14 @@ def _noisy_function(compiler, namespace, noisy):
     return lambda state, action: action != "pass" and not state.is_chance() and fn(*state[:k], action)
 
 
-def _symmetry_function(compiler, state_class):
+def _symmetry_function(compiler, state_class, terminal):
     perms = compiler.tables.permutations(compiler.c.symmetries)
     nb = len(compiler.boards)
     cell_slots = [nb + i for i, v in enumerate(compiler.c.variables) if v.type == "cell"]
     cellset_slots = [nb + i for i, v in enumerate(compiler.c.variables) if v.type == "cellset"]
     arrays = {nb + i for i, v in enumerate(compiler.c.variables) if v.is_array}
+    k = len(compiler.fields)
+    chance = compiler.has_chance              # a chance node (pending outcome) is never terminal
 
     def symmetries(state):
         out = []
@@ -217,6 +235,8 @@ def _symmetry_function(compiler, state_class):
             for i in cellset_slots:
                 values[i] = tuple(runtime.permute(x, perm) for x in values[i]) if i in arrays \
                     else runtime.permute(values[i], perm)
+            if not chance or values[-2] is None:       # the image's own terminal flag, never its
+                values[-1] = bool(terminal(*values[:k]))  # original's (a false claim shows)
             out.append(tuple.__new__(state_class, values))
         return out
     return symmetries

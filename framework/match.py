@@ -29,6 +29,14 @@ class GameRecord:
     def plies(self) -> int:
         return len(self.actions)
 
+    @classmethod
+    def from_summary(cls, summary: dict, seats=None) -> "GameRecord":
+        """A record rebuilt from the summary a parallel worker sends (returns, plies, seats,
+        thinking, moves: no actions or final state); `seats` overrides the summary's."""
+        returns = summary["returns"]
+        return cls(None if returns is None else tuple(returns), [None] * summary["plies"], None,
+                   summary["thinking"], summary["moves"], tuple(summary["seats"] if seats is None else seats))
+
 
 @dataclass
 class Tally:
@@ -86,19 +94,28 @@ def run_match(game, agents, games, *, seed=0, max_plies=None, move_time=None, pr
     tallies = [Tally(a.text) for a in agents]
     records = []
     for i in range(games):
-        seats = tuple((seat + i) % n for seat in range(n))
-        seated = [agents[a].seeded(seed * 1_000_003 + i * n + seat) for seat, a in enumerate(seats)]
-        record = play_game(game, seated, random.Random(f"{seed}/{i}"), max_plies=max_plies,
-                           move_time=move_time)
-        record.seats = seats
-        _tally(tallies, record)
+        record = play_indexed_game(game, agents, i, seed=seed, max_plies=max_plies, move_time=move_time)
+        tally(tallies, record)
         records.append(record)
         if progress:
             progress(i, record)
     return tallies, records
 
 
-def _tally(tallies, record):
+def play_indexed_game(game, agents, i, *, seed=0, max_plies=None, move_time=None) -> GameRecord:
+    """Game `i` of a match: the agents rotated `i` seats, their random choices and the chance
+    outcomes seeded from (`seed`, `i`), so any game of a match can be played on its own (by a
+    parallel worker) and comes out the same."""
+    n = game.num_players
+    seats = tuple((seat + i) % n for seat in range(n))
+    seated = [agents[a].seeded(seed * 1_000_003 + i * n + seat) for seat, a in enumerate(seats)]
+    record = play_game(game, seated, random.Random(f"{seed}/{i}"), max_plies=max_plies, move_time=move_time)
+    record.seats = seats
+    return record
+
+
+def tally(tallies, record):
+    """Adds one game's outcome to the tallies of the agents that played it."""
     best = max(record.returns) if record.returns else None
     for seat, a in enumerate(record.seats):
         tally = tallies[a]

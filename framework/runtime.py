@@ -1,4 +1,5 @@
-"""Run-time support the generated game modules import: board tables and bit helpers.
+"""Run-time support the generated game modules import: board tables and bit helpers
+(the builtins' own helpers live with them in framework.builtins).
 
 Cells are bit positions in a row-major layout with one spare (always empty) column per
 row, so that shifting a bitboard never wraps from one row into the next:
@@ -88,46 +89,6 @@ def bits(mask: int) -> list:
     return out
 
 
-def slide(rays, through: int) -> int:
-    """Cells reachable along each ray while the cells belong to `through`."""
-    reach = 0
-    for ray in rays:
-        for j in ray:
-            if through >> j & 1:
-                reach |= 1 << j
-            else:
-                break
-    return reach
-
-
-def between(rays, inner: int, outer: int) -> int:
-    """Cells of `inner` lying in an unbroken run that an `outer` cell closes (Othello flips)."""
-    caught = 0
-    for ray in rays:
-        run = 0
-        for j in ray:
-            if inner >> j & 1:
-                run |= 1 << j
-            else:
-                if run and outer >> j & 1:
-                    caught |= run
-                break
-    return caught
-
-
-def line(mask: int, k: int, shifts) -> bool:
-    """True when `mask` has k cells in a row along one of the shifts."""
-    for s in shifts:
-        m = mask
-        for step in range(1, k):
-            m &= mask >> (s * step)
-            if not m:
-                break
-        if m:
-            return True
-    return False
-
-
 def permute(mask: int, perm: dict) -> int:
     out = 0
     for i in bits(mask):
@@ -137,6 +98,47 @@ def permute(mask: int, perm: dict) -> int:
 
 def set_item(items: tuple, index: int, value) -> tuple:
     return items[:index] + (value,) + items[index + 1:]
+
+
+def item(items: tuple, index, name: str, pos):
+    """`items[index]` for a rule reading a list, or a SpecRuntimeError at `pos` when the
+    index is off the list (Python would read from the end for a negative one)."""
+    if not 0 <= index < len(items):
+        bad_index(items, index, name, pos)
+    return items[index]
+
+
+def bad_index(items: tuple, index, name: str, pos):
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"index {index} is outside `{name}`, whose indexes are 0..{len(items) - 1}",
+                              "guard the rule with a precondition on the index")
+
+
+MAX_SPAN = 100_000        # values a range computed during play may have (as the checker's MAX_DOMAIN)
+
+
+def span(lo, hi, pos):
+    """`range(lo, hi + 1)` for a domain whose bounds depend on the state, refused with a
+    SpecRuntimeError at `pos` when it is larger than MAX_SPAN (a loop would not end)."""
+    if hi - lo + 1 > MAX_SPAN:
+        from framework.errors import SpecRuntimeError
+        raise SpecRuntimeError.at(pos, f"the range {lo}..{hi} has more than {MAX_SPAN:,} values",
+                                  "bound the range's ends")
+    return range(lo, hi + 1)
+
+
+def no_actions(pos):
+    from framework.errors import NoLegalActions
+    raise NoLegalActions.at(pos, "a state that is not terminal has no legal action",
+                            "make `terminal` true in such states, or declare `pass: true`")
+
+
+def divide(a, b, op: str, pos):
+    """`a op b` for `/`, `//` and `%`; a SpecRuntimeError at `pos` when `b` is zero."""
+    if b == 0:
+        from framework.errors import SpecRuntimeError
+        raise SpecRuntimeError.at(pos, "division by zero in a rule", "guard the rule so the divisor is never 0")
+    return a // b if op == "//" else a % b if op == "%" else a / b
 
 
 def out_of_range(variable: tuple, value, lo, hi, initial=False):

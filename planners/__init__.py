@@ -20,6 +20,9 @@ PROBLEMS_DIR = Path(__file__).with_name("problems")
 def load(path, problem_path=None, **options) -> PlanningProblem:
     """A checked planning problem from a YAML planning spec or a `.plan` file (with
     `options` overriding its declared options), or from a PDDL domain and problem file."""
+    if problem_path is None:                     # a shipped problem by name: load("gripper")
+        from framework.conformance.discover import resolve
+        path = resolve(path)
     path = Path(path)
     if path.suffix.lower() == ".pddl" or problem_path is not None:
         from planners.pddl import load_pddl

@@ -13,9 +13,10 @@ import math
 import threading
 from pathlib import Path
 
-from lark import Lark, Token, Transformer
+from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
@@ -282,8 +283,8 @@ def _syntax_error(err: UnexpectedInput, file: str, lines: list[str]) -> SpecErro
 
 
 _BUILDER = _Builder()
-_PARSER = Lark.open(str(Path(__file__).with_name("pddl.lark")), parser="lalr",
-                    maybe_placeholders=False, transformer=_BUILDER)
+_PARSER = cached_lark(Path(__file__).with_name("pddl.lark").read_text(), parser="lalr",
+                       maybe_placeholders=False, transformer=_BUILDER)
 _PARSER_LOCK = threading.Lock()
 
 

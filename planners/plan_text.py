@@ -23,16 +23,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from lark import Lark, Token, Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
+from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
 from planners.ast import ROOT_TYPE, PlanningProblem
 from planners.yaml_spec import build_from_nodes
 
-_PARSER = Lark.open(str(Path(__file__).with_name("plan_format.lark")), parser="lalr",
-                    maybe_placeholders=True, propagate_positions=True)
+_PARSER = cached_lark(Path(__file__).with_name("plan_format.lark").read_text(), parser="lalr",
+                       maybe_placeholders=True, propagate_positions=True)
 
 SECTIONS = "problem, domain, options, types, objects, predicates, action (with pre, add, del, " \
            "cost), init, goal"

@@ -26,11 +26,11 @@ from bisect import bisect_right
 from pathlib import Path
 
 import yaml
-from lark import Lark, Token, Transformer, v_args
+from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
-from framework.errors import LINE_BREAK, SpecError, did_you_mean, line_and_column, shorten, split_lines
-from framework.frontend.yaml_spec import directive_line
+from framework.frontend.lark_cache import cached_lark
+from framework.errors import LINE_BREAK, SpecError, did_you_mean, shorten, split_lines
 from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
                           PlanningProblem, Pos, PredicateDef, Term, TypeDef)
@@ -41,8 +41,8 @@ TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "a
 ACTION_KEYS = ("pre", "add", "del", "cost")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
 
-_PARSER = Lark.open(str(Path(__file__).with_name("planning_spec.lark")), parser="lalr",
-                    start=["signature_item", "condition_item", "name_item"],
+_PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
+                       start=["signature_item", "condition_item", "name_item"],
                     maybe_placeholders=True)
 
 
@@ -441,28 +441,10 @@ class _Builder:
 def load_yaml(path, **options) -> PlanningProblem:
     """A checked planning problem from a YAML planning spec; `options` override the
     defaults the spec declares."""
+    from framework.frontend.yaml_spec import compose
     text = read_text(path)
     source = _Source(str(path), text)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line = mark.line + 1 if mark else 1
-        raise SpecError(f"not valid YAML: {err.problem or err.context}", file=str(path),
-                        line=line, col=mark.column + 1 if mark else 1,
-                        source_line=source.lines[line - 1] if line <= len(source.lines) else None,
-                        hint="check the indentation and quote strings containing `: ` or `#`") \
-            from None
-    except yaml.YAMLError as err:        # e.g. a ReaderError: a character YAML refuses
-        line, col = line_and_column(text, getattr(err, "position", 0) or 0)
-        raise SpecError(f"not valid YAML: {err}", file=str(path), line=line, col=col,
-                        source_line=source.lines[line - 1]) from None
-    except ValueError as err:            # PyYAML reads a %YAML directive's version with int()
-        line = directive_line(source.lines)
-        raise SpecError(f"not valid YAML: cannot read a directive ({shorten(str(err), 60)})",
-                        file=str(path), line=line, col=1, source_line=source.lines[line - 1]) from None
-    if root is None:
-        raise SpecError("the planning spec is empty", file=str(path), line=1, col=1)
+    _, root = compose(text, str(path), label="not valid YAML", what="planning spec")
     return _Builder(source, root, options).build()
 
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import framework
 from framework import ast
 from framework.cli import convert_cmd
+from framework.files import write_atomic
 from framework.errors import SpecError, split_lines
 from framework.frontend.expressions import parse_effects, parse_expression, text_origin
 from framework.frontend.game_format import load_game_spec
@@ -393,5 +394,5 @@ def test_convert_error_leaves_no_file(tmp_path):
     spec = load_game_spec(MINIMAL)
     spec.players = ("X", "not a name")
     with pytest.raises(ValueError, match="not a name"):
-        convert_cmd.write_atomically(out, convert_cmd.convert(spec, "game"))
+        write_atomic(out, convert_cmd.convert(spec, "game"), force=True)
     assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["bad.game", "out.yaml"]

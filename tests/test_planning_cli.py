@@ -60,7 +60,7 @@ def test_spec_errors_exit_1_with_a_position(tmp_path, capsys):
 
 def test_a_lone_pddl_file_is_a_usage_error(capsys):
     folder = require_pddl() / "blocks"
-    assert main(["plan", str(folder / "domain.pddl")]) == 1
+    assert main(["plan", str(folder / "domain.pddl")]) == 2                 # a usage error
     assert "DOMAIN.pddl PROBLEM.pddl" in capsys.readouterr().err
 
 
@@ -103,5 +103,5 @@ def test_plan_searches_one_player_game_specs(tmp_path, capsys):
 
 
 def test_plan_refuses_two_player_games(capsys):
-    assert main(["plan", str(planners.PROBLEMS_DIR.parent.parent / "game_specs" / "nim.yaml")]) == 1
+    assert main(["plan", str(planners.PROBLEMS_DIR.parent.parent / "game_specs" / "nim.yaml")]) == 2
     assert "1-player" in capsys.readouterr().err

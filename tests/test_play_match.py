@@ -72,7 +72,7 @@ def test_unfinished_games_are_counted_not_hung():
     (["--agent", "random:seed", "--agent", "random"], "cannot read 'seed'"),
 ])
 def test_bad_agents_are_refused(capsys, argv, message):
-    assert main(["match", str(SPECS / "nim.yaml"), *argv]) == 1
+    assert main(["match", str(SPECS / "nim.yaml"), *argv]) == 2          # usage errors
     assert message in capsys.readouterr().err
 
 

@@ -115,5 +115,5 @@ def test_tree_errors(capsys, argv, message):
 
 
 def test_tree_refuses_games_it_cannot_draw(capsys):
-    assert main(["tree", str(SPECS / "tictactoe3.yaml"), "-d", "1"]) == 1
+    assert main(["tree", str(SPECS / "tictactoe3.yaml"), "-d", "1"]) == 2
     assert "needs 2 player(s)" in capsys.readouterr().err

@@ -7,39 +7,79 @@ import argparse
 import importlib
 import sys
 
-from framework.errors import SpecError
+from framework.errors import SpecError, UsageError
 
-# sub-command modules, in the order `plyspec --help` lists them
-COMMANDS = ["check", "perft", "compile", "convert", "solve", "tree", "play", "match", "book",
-            "plan", "test", "fuzz"]
+# sub-command -> its one-line summary, in the order `plyspec --help` lists them; the module
+# `framework.cli.NAME_cmd` registers the command's own options (imported only when it runs)
+COMMANDS = {
+    "list": "the shipped games and planning problems, one line each",
+    "check": "check specs for errors and show what they declare",
+    "perft": "count the positions at each depth",
+    "compile": "show the generated Python for a spec",
+    "convert": "write a game spec as YAML or .game",
+    "solve": "search a game: value, best action, principal variation, statistics",
+    "tree": "draw the search tree of minimax or alpha-beta (text, SVG or DOT)",
+    "play": "play a game against the computer in the terminal",
+    "match": "play games between agents and tally wins, draws and losses",
+    "tournament": "round-robin of agents on one or more games, on all cores or a Ray cluster",
+    "book": "build an opening book by random rollouts or self-play",
+    "plan": "find and validate a plan for a STRIPS planning problem",
+    "test": "run the conformance suite on specs (every shipped spec by default)",
+    "fuzz": "fuzz the spec loaders: only positioned SpecErrors may escape",
+    "lsp": "the language server for editors (diagnostics, hover, definitions, completion)",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (start-up) one whose sub-commands other than `only` are
+    summaries without options, so that only the module of the command that runs is imported."""
     parser = argparse.ArgumentParser(
         prog="plyspec",
         description="Declare games and planning problems; check, compile, search, solve and plan them.",
         epilog="Run `plyspec COMMAND --help` for the options of one command.")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        own = version("plyspec")
+    except PackageNotFoundError:
+        own = "(not installed)"
+    parser.add_argument("--version", action="version", version=f"plyspec {own}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(f"framework.cli.{name}_cmd").add_parser(sub)
+    for name, summary in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(f"framework.cli.{name}_cmd").add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
 
 
+def _command_named(argv) -> str:
+    """The sub-command argv names (its first word), or "" when it names none."""
+    first = argv[0] if argv else ""
+    return first if first in COMMANDS else ""
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_command_named(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
         return args.func(args) or 0
+    except UsageError as err:
+        print(str(err), file=sys.stderr)
+        return 2
     except SpecError as err:
         print(str(err), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (OSError, ValueError) as err:
+    except ValueError as err:       # a flag's value out of its range: a usage error
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
 

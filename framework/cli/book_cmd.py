@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import time
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 
 def add_parser(sub):
     p = sub.add_parser(
-        "book", help="build an opening book by random rollouts or self-play",
+        "book", help=COMMANDS["book"],
         description="Play GAMES games whose first PLIES moves are random, finish each by "
                     "random moves (default) or by alpha-beta self-play at --depth, and record "
                     "for every opening position the mean outcome of each move (merged over the "
                     "spec's symmetries). The book is written as JSON.")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="book file to write")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p.add_argument("--plies", type=int, default=4, help="opening plies to record (default 4)")
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     p.add_argument("--depth", type=int, default=0,
@@ -47,7 +49,7 @@ def run(args) -> int:
     start = time.perf_counter()
     book = OpeningBook.build(game, plies=args.plies, games=args.games, policy=policy,
                              policy_name=policy_name, seed=args.seed)
-    book.save(args.output)
+    book.save(args.output, force=args.force)
     elapsed = time.perf_counter() - start
     if args.json:
         print_json({"spec": args.spec, "output": args.output, "positions": len(book),

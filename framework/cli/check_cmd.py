@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import sys
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 from framework.errors import SpecError
 
 
 def add_parser(sub):
-    p = sub.add_parser("check", help="check specs for errors and show what they declare",
+    p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Parse, check and compile each SPEC (.yaml or .game). Errors are "
                                    "printed as FILE:LINE:COL with the source line, a caret and a hint; "
                                    "exit status 1 if any spec has an error.")
@@ -19,19 +20,23 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from framework import load
+    from framework import load, parse_spec
+    from framework.lint import warnings
     options = parse_sets(args.set)
     results, failed = {}, 0
     for path in args.specs:
         try:
             game = load(path, **options)
-            results[path] = {"ok": True, **game.describe()}
+            notes = [str(w) for w in warnings(parse_spec(path))]
+            results[path] = {"ok": True, **game.describe(), "warnings": notes}
             if not args.json:
                 d = game.describe()
                 print(f"{path}: ok: {d['name']}, {len(d['players'])} player(s) "
                       f"({', '.join(d['players'])}), {'chance, ' if d['chance'] else ''}"
                       f"{'zero-sum, ' if d['zero_sum'] else ''}utility in {d['utility_bounds']}"
                       + (f", options {d['options']}" if d['options'] else ""))
+                for note in notes:
+                    print(note, file=sys.stderr)
         except SpecError as e:
             failed += 1
             results[path] = {"ok": False, "error": str(e)}

@@ -41,3 +41,27 @@ def number_text(value) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def add_game_play_options(p, games_help: str) -> None:
+    """--games, --seed, --move-time, --max-plies: how `match` and `tournament` play games."""
+    p.add_argument("--games", type=positive_int, default=10, metavar="N", help=games_help)
+    p.add_argument("--seed", type=int, default=0, help="seed for chance and random agents (default 0)")
+    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
+                   help="time per move for a searcher agent given no depth, time, nodes or "
+                        "iterations (default 1.0)")
+    p.add_argument("--max-plies", type=positive_int, metavar="N",
+                   help="stop a game after N plies and count it unfinished (default: the spec's "
+                        "max_length, else 10,000)")

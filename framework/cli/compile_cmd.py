@@ -1,11 +1,12 @@
 """`plyspec compile SPEC --emit-python`: show the Python the compiler writes for a spec."""
 from __future__ import annotations
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets
 
 
 def add_parser(sub):
-    p = sub.add_parser("compile", help="show the generated Python for a spec",
+    p = sub.add_parser("compile", help=COMMANDS["compile"],
                        description="Check and compile SPEC; with --emit-python print the generated "
                                    "module (the state class and its rules, with the spec's names).")
     p.add_argument("spec", metavar="SPEC")

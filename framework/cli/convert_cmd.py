@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
+from framework.cli import COMMANDS
+from framework.files import write_atomic
 from framework.frontend.printer import spec_fields, to_game, to_yaml
 from framework.loader import parse_spec, parse_text
 
@@ -25,7 +26,7 @@ PRINTERS = {"yaml": to_yaml, "game": to_game}
 
 def add_parser(sub):
     p = sub.add_parser(
-        "convert", help="write a game spec as YAML or .game",
+        "convert", help=COMMANDS["convert"],
         description="Parse SPEC (.yaml, .yml or .game) and write the same game in the format "
                     "given by --to.  The result is read back and checked to describe the same "
                     "game before it is written.  Comments are not carried over.",
@@ -44,7 +45,7 @@ def run(args) -> int:
     spec = parse_spec(args.spec)
     text = convert(spec, args.to)
     if args.output:
-        write_atomically(Path(args.output), text)
+        write_atomic(args.output, text, force=True)
     else:
         sys.stdout.write(text)
     return 0
@@ -60,12 +61,3 @@ def convert(spec, fmt: str) -> str:
     return text
 
 
-def write_atomically(path: Path, text: str) -> None:
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise

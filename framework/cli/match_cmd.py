@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import sys
 
-from framework.cli.common import add_set_option, number_text, parse_sets, print_json
+from framework.cli import COMMANDS
+from framework.cli.common import add_game_play_options, add_set_option, number_text, parse_sets, print_json
+from framework.cli.parallel_options import add_parallel_options, drive
 
 AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabeta:depth=4, "
               "mcts:iterations=1000, expectimax:depth=3, maxn:time=0.5 (one per player, in seat order)")
@@ -14,63 +16,66 @@ AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabe
 
 def add_parser(sub):
     p = sub.add_parser(
-        "match", help="play games between agents and tally wins, draws and losses",
+        "match", help=COMMANDS["match"],
         description="Play --games games of SPEC between the given agents (one --agent per "
                     "player; they take turns in each seat) and report, per agent, wins, draws, "
                     "losses, mean return and seconds per move.  " + AGENT_HELP + ".")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--agent", action="append", required=True, metavar="AGENT", help=AGENT_HELP)
-    p.add_argument("--games", type=_positive, default=10, metavar="N", help="games to play (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="seed for chance and random agents (default 0)")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
-                   help="time per move for a searcher agent given no depth, time, nodes or "
-                        "iterations (default 1.0)")
-    p.add_argument("--max-plies", type=_positive, metavar="N",
-                   help="stop a game after N plies and count it unfinished (default: the spec's "
-                        "max_length, else 10,000)")
+    add_game_play_options(p, "games to play (default 10)")
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
+    add_parallel_options(p)
     p.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    import argparse
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
-    from framework.errors import SpecError
-    from framework.match import run_match
+    from framework.errors import UsageError
+    from framework.match import GameRecord, Tally, tally
+    from framework.parallel import Failure
+    from framework.parallel.tasks import spec_payload
+    from framework.parallel.tournament import REF
     game = load(args.spec, **parse_sets(args.set))
     agents = [parse_agent(text) for text in args.agent]
     if len(agents) != game.num_players:
-        raise SpecError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
+        raise UsageError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
                         hint="give one --agent per player, in seat order")
     if any(a.is_human for a in agents):
-        raise SpecError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
+        raise UsageError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
+    payload = spec_payload(args.spec)
+    tasks = [(i, (payload, game.options, args.agent, i, args.seed, args.max_plies, args.move_time))
+             for i in range(args.games)]
 
     def progress(i, record):
         if args.quiet:
             return
-        if record.returns is None:
+        if isinstance(record, Failure):
+            outcome = f"failed ({record.kind}): {record.message}"
+        elif record["returns"] is None:
             outcome = "unfinished"
         else:
-            outcome = ", ".join(f"{agents[a].text} {number_text(record.returns[seat])}"
-                                for seat, a in enumerate(record.seats))
-        print(f"game {i + 1}/{args.games}: {record.plies} plies; {outcome}", file=sys.stderr, flush=True)
+            outcome = ", ".join(f"{agents[a].text} {number_text(record['returns'][seat])}"
+                                for seat, a in enumerate(record["seats"]))
+        plies = "" if isinstance(record, Failure) else f"{record['plies']} plies; "
+        print(f"game {i + 1}/{args.games}: {plies}{outcome}", file=sys.stderr, flush=True)
 
-    try:
-        tallies, records = run_match(game, agents, args.games, seed=args.seed, max_plies=args.max_plies,
-                                     move_time=args.move_time, progress=progress)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    header = {"command": "match", "spec": args.spec, "agents": args.agent, "games": args.games,
+              "seed": args.seed, "options": game.options, "move_time": args.move_time,
+              "max_plies": args.max_plies}
+    results, interrupted = drive(args, REF, tasks, header=header, label="games",
+                                 on_result=progress)
+    tallies = [Tally(a.text) for a in agents]
+    records, failures = [], []
+    for i in sorted(results):
+        if isinstance(results[i], Failure):
+            failures.append((i, results[i]))
+            continue
+        record = GameRecord.from_summary(results[i])
+        tally(tallies, record)
+        records.append(record)
     if args.json:
         print_json({"spec": args.spec, "game": game.name, "options": game.options, "games": args.games,
                     "seed": args.seed, "agents": [t.to_json() for t in tallies],
@@ -79,7 +84,12 @@ def run(args) -> int:
                                  "plies": r.plies} for r in records]})
     else:
         _print_table(game, args, tallies)
-    return 0
+    for i, failure in failures:
+        print(f"game {i + 1} failed ({failure.kind}): {failure.message}", file=sys.stderr)
+    if interrupted:
+        print(f"interrupted after {len(results)} of {args.games} games", file=sys.stderr)
+        return 130
+    return 1 if failures else 0
 
 
 def _print_table(game, args, tallies) -> None:

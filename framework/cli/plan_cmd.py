@@ -10,7 +10,9 @@ from pathlib import Path
 
 import yaml
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.parallel_options import add_parallel_options
 
 ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"]
 HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
@@ -19,19 +21,21 @@ DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
 
 def add_parser(sub):
     p = sub.add_parser(
-        "plan", help="find and validate a plan for a STRIPS planning problem",
+        "plan", help=COMMANDS["plan"],
         description="Ground a planning problem (a YAML or .plan planning spec, or a PDDL "
                     "domain and problem file), search it, replay the plan from the initial state and print "
                     "it one action per line, then its length, cost, the states expanded, the "
                     "search time and whether it was validated.",
         epilog="examples:\n"
+               "  plyspec plan ../shared/pddl/gripper --time 10 -o gripper.jsonl   # a sweep\n"
                "  plyspec plan planners/problems/monkey_bananas.yaml\n"
                "  plyspec plan planners/problems/hanoi.plan --set disks=5 --algo astar\n"
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="PROBLEM.yaml or PROBLEM.plan, or DOMAIN.pddl PROBLEM.pddl, or a "
-                        "1-player game spec (a puzzle with a goal)")
+                        "1-player game spec (a puzzle with a goal); DOMAIN.pddl TASK.pddl TASK.pddl "
+                        "... or a folder of IPC tasks plans them all on the workers (a sweep)")
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
@@ -56,6 +60,7 @@ def add_parser(sub):
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr every second (default: only when stderr "
                         "is a terminal)")
+    add_parallel_options(p)
     p.add_argument("--emit-pddl", metavar="DIR",
                    help="write the problem as DIR/domain.pddl and DIR/problem.pddl instead of "
                         "planning")
@@ -79,7 +84,8 @@ def _prepare(args) -> dict:
     import planners
     from planners.validate import validate_plan
 
-    files = [Path(f) for f in args.files]
+    from framework.conformance.discover import resolve
+    files = [resolve(f) for f in args.files]
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
@@ -131,6 +137,8 @@ def _progress_printer(algorithm: str):
 
 def run(args) -> int:
     from framework.search.registry import searcher
+    if _is_sweep(args.files):
+        return _sweep(args)
 
     target = _prepare(args)
     if args.emit_pddl:
@@ -177,3 +185,48 @@ def run(args) -> int:
     if result.extra.get("reason") == "interrupted":
         return 130
     return 0 if (valid or not solved) else 1
+
+
+def _is_sweep(files) -> bool:
+    paths = [Path(f) for f in files]
+    return (len(paths) == 1 and paths[0].is_dir()) or \
+        (len(paths) > 2 and all(p.suffix.lower() == ".pddl" for p in paths))
+
+
+def _sweep(args) -> int:
+    """Every task planned on a worker; a coverage table (or JSON) at the end."""
+    from framework.cli.parallel_options import drive
+    from framework.loader import read_text
+    from framework.parallel import Failure
+    from framework.parallel.planning import REF, suite
+    pairs = suite(args.files)
+    tasks = [(str(task), (read_text(domain), read_text(task), [domain.name, task.name], args.algo,
+                          args.heuristic, args.time, args.nodes)) for domain, task in pairs]
+    header = {"command": "plan", "tasks": [str(t) for _, t in pairs], "algo": args.algo,
+              "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
+    results, interrupted = drive(args, REF, tasks, header=header, label="tasks")
+    rows = []
+    for _, task in pairs:
+        r = results.get(str(task))
+        if r is None:
+            rows.append({"task": str(task), "status": "not run"})
+        elif isinstance(r, Failure) or "failure" in r:
+            f = r if isinstance(r, Failure) else Failure(r["failure"], r["message"])
+            rows.append({"task": str(task), "status": f.kind, "message": f.message})
+        else:
+            status = "solved" if r["solved"] and r["valid"] else "INVALID" if r["solved"] else \
+                "unsolved"
+            rows.append({"task": str(task), "status": status, **{k: r[k] for k in
+                         ("length", "cost", "expanded", "seconds", "algorithm", "heuristic", "reason")}})
+    solved = sum(1 for r in rows if r["status"] == "solved")
+    if args.json:
+        print_json({"tasks": rows, "solved": solved, "total": len(rows), "interrupted": interrupted})
+    else:
+        for r in rows:
+            detail = (f"length {r['length']}, cost {r['cost']:g}, {r['expanded']:,} expanded, {r['seconds']:.2f} s"
+                      if r["status"] == "solved" else r.get("message") or r.get("reason") or "")
+            print(f"{Path(r['task']).name:<24} {r['status']:<9} {detail}")
+        print(f"coverage: {solved}/{len(rows)}" + (" (interrupted)" if interrupted else ""))
+    if interrupted:
+        return 130
+    return 0 if all(r["status"] in ("solved", "unsolved") for r in rows) else 1

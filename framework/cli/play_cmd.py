@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets
 from framework.errors import SpecError, did_you_mean
 
@@ -19,7 +20,7 @@ HELP = "type an action as printed, `?` for the legal actions, `hint` for a sugge
 
 def add_parser(sub):
     p = sub.add_parser(
-        "play", help="play a game against the computer in the terminal",
+        "play", help=COMMANDS["play"],
         description=__doc__.split("\n\n", 1)[1].replace("`", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("spec", metavar="SPEC")

@@ -19,8 +19,11 @@ from __future__ import annotations
 import inspect
 import math
 import sys
+import time
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets, print_json
+from framework.cli.parallel_options import add_parallel_options
 
 SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
     "tt": "alphabeta and expectimax: no transposition table",
@@ -42,7 +45,7 @@ INTERRUPTED = 130
 def add_parser(sub):
     from framework.search.registry import GAME_SEARCHERS
     p = sub.add_parser(
-        "solve", help="search a game: value, best action, principal variation, statistics",
+        "solve", help=COMMANDS["solve"],
         description="Search SPEC from its initial state and print the value for the player to "
                     "move, the best action, the principal variation and the search statistics. "
                     "Without --depth the game is solved exactly (may take long on big games); "
@@ -76,6 +79,7 @@ def add_parser(sub):
                    help="report each completed iteration on stderr (default: when stderr is a terminal)")
     add_set_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_parallel_options(p, results=False)
     p.set_defaults(func=run)
 
 
@@ -133,7 +137,10 @@ def run(args) -> int:
         flag = f"--no-{name}" if name in SWITCHES else _FLAGS.get(name, f"--{name}")
         print(f"note: {algorithm} has no option {flag}; ignored", file=sys.stderr)
     try:
-        result = search(game, **options)
+        if args.workers is not None or args.ray is not None:
+            result = _solve_split(args, game, algorithm, options)
+        else:
+            result = search(game, **options)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
@@ -145,6 +152,60 @@ def run(args) -> int:
     else:
         _print_table(args.spec, game, result)
     return INTERRUPTED if result.extra.get("interrupted") else 0
+
+
+SPLITTABLE = ("minimax", "alphabeta", "expectimax", "maxn")
+
+
+def _solve_split(args, game, algorithm, options):
+    """The root moves searched independently by workers, each with the full window (no bound
+    is shared between workers), one ply shallower; the root value is the best of theirs for
+    the player to move, the best action the first move in move order that reaches it."""
+    from framework.cli.parallel_options import drive
+    from framework.parallel import Failure
+    from framework.parallel.tasks import spec_payload
+    from framework.search.result import Result, Stats
+    root = game.initial_state()
+    if algorithm not in SPLITTABLE or root.is_chance() or root.terminal_test():
+        raise ValueError(f"--workers splits an exact or depth-limited {'/'.join(SPLITTABLE)} search "
+                         "over the root moves of a decision node; run this one without --workers")
+    for name in ("time_limit", "node_limit", "book"):
+        if name in options:
+            raise ValueError(f"a search split over workers takes no {_FLAGS.get(name, '--' + name)}: "
+                             "each root move is searched to the end (or to --depth)")
+    if options.get("depth") == 1:
+        raise ValueError("--depth 1 has nothing to split: each root move is one evaluation")
+    child_options = {k: v for k, v in options.items() if k not in ("progress", "trace")}
+    if "depth" in child_options:
+        child_options["depth"] -= 1
+    moves = [game.action_text(a) for a in root.actions()]
+    payload = spec_payload(args.spec)
+    tasks = [(i, (payload, game.options, move, algorithm, child_options)) for i, move in enumerate(moves)]
+    start = time.perf_counter()
+    results, interrupted = drive(args, "framework.parallel.tasks:solve_move", tasks, label="root moves")
+    if interrupted:
+        raise KeyboardInterrupt
+    failed = [(moves[i], r) for i, r in results.items() if isinstance(r, Failure)]
+    if failed:
+        move, failure = failed[0]
+        raise ValueError(f"the search below {move} failed ({failure.kind}): {failure.message}")
+    best = max(range(len(moves)), key=lambda i: (results[i]["value"], -i))
+    stats = Stats(nodes=1 + sum(r["nodes"] for r in results.values()),
+                  time_s=time.perf_counter() - start, depth=(options.get("depth") or 0))
+    action = game.parse_action(root, moves[best])
+    pv = [action] + _replay_pv(game, root.result(action), results[best].get("pv", []))
+    return Result(algorithm, value=results[best]["value"], best_action=action, pv=pv, stats=stats,
+                  complete=all(r["exact"] for r in results.values()),
+                  extra={"root_moves": {m: results[i]["value"] for i, m in enumerate(moves)}})
+
+
+def _replay_pv(game, state, texts) -> list:
+    pv = []
+    for text in texts:
+        action = game.parse_action(state, text)
+        pv.append(action)
+        state = state.result(action)
+    return pv
 
 
 def _progress_printer(game):

@@ -5,12 +5,14 @@ import argparse
 import sys
 import time
 
+from framework.cli import COMMANDS
+from framework.cli.parallel_options import add_parallel_options
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 
 def add_parser(sub):
     p = sub.add_parser(
-        "test", help="run the conformance suite on specs (every shipped spec by default)",
+        "test", help=COMMANDS["test"],
         description="Check that each SPEC (a game spec .yaml/.game, or a planning problem "
                     ".yaml/.plan) has the properties every spec must have: it loads; random "
                     "playouts end within the spec's max_length (or --max-length); actions exist "
@@ -42,6 +44,9 @@ def add_parser(sub):
     p.add_argument("--json", action="store_true",
                    help='print {"ok": ..., "specs": [{"spec", "kind", "name", "ok", '
                         '"properties": [{"property", "status", "detail", "counterexample"}]}]}')
+    p.add_argument("--all", action="store_true",
+                   help="every shipped spec (also what no SPEC means), spread over the workers")
+    add_parallel_options(p, results=False)
     p.set_defaults(func=run)
 
 
@@ -59,19 +64,55 @@ def run(args) -> int:
     if args.max_length is not None and args.max_length < 1:
         raise ValueError("--max-length must be at least 1")
     options = parse_sets(args.set)
-    specs = args.specs or [str(p) for p in shipped_specs()]
-    reports = []
+    specs = list(args.specs) + ([str(p) for p in shipped_specs()] if args.all or not args.specs else [])
     start = time.perf_counter()
-    for spec in specs:
-        report = check_spec(spec, options=options, examples=args.examples, seed=args.seed,
-                            max_length=args.max_length)
-        reports.append(report)
-        if not args.json:
-            print(report.text())
-            sys.stdout.flush()
+    if len(specs) > 1 and args.workers != 0 or args.ray is not None:
+        reports, interrupted = _check_in_parallel(args, specs, options)
+    else:
+        reports, interrupted = [], False
+        for spec in specs:
+            report = check_spec(spec, options=options, examples=args.examples, seed=args.seed,
+                                max_length=args.max_length)
+            reports.append(report)
+            if not args.json:
+                print(report.text())
+                sys.stdout.flush()
+    if interrupted:
+        print(f"interrupted after {len(reports)} of {len(specs)} specs", file=sys.stderr)
     ok = not any(r.failed for r in reports)
     if args.json:
         print_json({"ok": ok, "specs": [r.to_json() for r in reports]})
     else:
         print(f"\n{summary(reports)} in {time.perf_counter() - start:.1f} s")
-    return 0 if ok else 1
+    return 130 if interrupted else 0 if ok else 1
+
+
+def _check_in_parallel(args, specs, options):
+    """Each spec's conformance run on a fresh worker (Hypothesis draws differently in a
+    process that has run other checks before); reports printed in the order of `specs` as
+    soon as each one and all before it have finished (so the output does not depend on the
+    number of workers).  A worker's failure is a failed `loads` property of that spec."""
+    from framework.cli.parallel_options import drive
+    from framework.conformance.report import FAILED, Outcome, SpecReport
+    from framework.parallel import Failure
+    from framework.parallel.tasks import spec_bundle
+    from pathlib import Path
+    tasks = [(i, (spec_bundle(spec), Path(spec).name, spec, options, args.examples, args.seed,
+                  args.max_length)) for i, spec in enumerate(specs)]
+    reports = {}
+    shown = [0]
+
+    def arrived(i, data):
+        if isinstance(data, Failure):
+            data = SpecReport(specs[i], "game", None, [Outcome("loads", FAILED, f"the worker failed "
+                                                               f"({data.kind}): {data.message}")]).to_json()
+        reports[i] = SpecReport.from_json(data)
+        while shown[0] in reports:
+            if not args.json:
+                print(reports[shown[0]].text())
+                sys.stdout.flush()
+            shown[0] += 1
+
+    _, interrupted = drive(args, "framework.parallel.tasks:check_bundle", tasks, on_result=arrived,
+                           label="specs", fresh=True)
+    return [reports[i] for i in sorted(reports)], interrupted

@@ -15,13 +15,14 @@ import html
 import math
 from pathlib import Path
 
+from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets
 
 LEVEL_HEIGHT, LEAF_WIDTH, MARGIN = 90, 64, 30
 
 
 def add_parser(sub):
-    p = sub.add_parser("tree", help="draw the search tree of minimax or alpha-beta (text, SVG or DOT)",
+    p = sub.add_parser("tree", help=COMMANDS["tree"],
                        description=__doc__.split("\n\n", 1)[1].replace("`", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("spec", metavar="SPEC")
@@ -35,6 +36,7 @@ def add_parser(sub):
     p.add_argument("--max-nodes", type=int, default=2_000, metavar="N",
                    help="refuse trees bigger than N nodes (default 2,000)")
     p.add_argument("-o", "--output", metavar="FILE", help="write FILE.svg, FILE.dot or FILE.txt instead of printing")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     add_set_option(p)
     p.set_defaults(func=run)
 
@@ -56,7 +58,8 @@ def run(args) -> int:
         raise SpecError(str(err), hint="e.g. --depth 2, or --moves to start later") from None
     drawing = DRAWERS[suffix](game, root, args.algo)
     if args.output:
-        Path(args.output).write_text(drawing, encoding="utf-8")
+        from framework.files import write_atomic
+        write_atomic(args.output, drawing, force=args.force)
         print(f"wrote {args.output}: {root.size():,} nodes, value {number_text(root.value)}")
     else:
         print(drawing, end="")

@@ -20,7 +20,8 @@ from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
 
 def check_spec(path, *, options=None, examples=100, seed=None, max_length=None) -> SpecReport:
     """Runs every property on the spec at `path` (a game or a planning problem)."""
-    from framework.conformance.discover import spec_kind
+    from framework.conformance.discover import resolve, spec_kind
+    path = resolve(path)
     kind = spec_kind(path)
     if kind == "planning":
         from framework.conformance.planning import check_planning

@@ -36,9 +36,14 @@ def twin(path) -> Path | None:
 def shipped_spec_dirs() -> list:
     """`game_specs/` of the source tree (or the working directory) and the planning
     problems shipped in the `planners` package."""
+    import importlib.util
     import planners
     root = Path(__file__).resolve().parents[2]
-    dirs = [d for d in (root / "game_specs", Path.cwd() / "game_specs") if d.is_dir()]
+    zoo = [root / "game_specs"]                 # the source tree's zoo, else the installed one
+    if not zoo[0].is_dir():
+        installed = importlib.util.find_spec("game_specs")
+        zoo = [Path(p) for p in installed.submodule_search_locations][:1] if installed else []
+    dirs = [d for d in (*zoo, Path.cwd() / "game_specs") if d.is_dir()]
     dirs.append(Path(planners.PROBLEMS_DIR))
     unique = []
     for d in dirs:
@@ -57,3 +62,21 @@ def shipped_specs() -> list:
             if p.is_file() and p.suffix.lower() in SPEC_SUFFIXES:
                 found.append(p.relative_to(here) if p.is_relative_to(here) else p)
     return found
+
+
+def resolve(name) -> Path:
+    """`name` itself when it is a file; else the shipped spec it names (`tictactoe`,
+    `gripper.plan`), so that every command takes a zoo spec by name from any folder."""
+    path = Path(name)
+    if path.exists() or path.parent != Path("."):
+        return path
+    wanted = [path.name] if path.suffix else [path.name + s for s in (".yaml", ".game", ".plan")]
+    for folder in shipped_spec_dirs():
+        for candidate in wanted:
+            if (folder / candidate).is_file():
+                return folder / candidate
+    return path
+
+
+def shipped_names() -> list:
+    return sorted({p.stem for p in shipped_specs()})

@@ -355,6 +355,7 @@ def campaign(inputs: int, *, seed: int | None = None, formats=FORMATS, kinds=KIN
     `progress(tally)` is called every few seconds."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as seeded
+    from framework.conformance.games import scratch_storage
     texts = seed_texts()
     loader = Loader()
     tally = Tally()
@@ -371,7 +372,8 @@ def campaign(inputs: int, *, seed: int | None = None, formats=FORMATS, kinds=KIN
         test = config(given(strategy(fmt, kind, texts))(_runner(loader, fmt, tally, progress, start, last)))
         if seed is not None:
             test = seeded(seed + number)(test)
-        test()
+        with scratch_storage():
+            test()
         if stop_after is not None and tally.finding_count >= stop_after:
             break
     tally.seconds = time.perf_counter() - start

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from framework.conformance.golden import golden_path, options_key, read_golden
 from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
-from framework.errors import SpecError
+from framework.conformance.symmetry import NAME as SYMMETRY, SAMPLE_EVERY as SYMMETRY_EVERY, \
+    SAMPLE_STATES as SYMMETRY_SAMPLE, symmetry_violation
+from framework.errors import NoLegalActions, SpecError
 from framework.game import CHANCE
 
 DEFAULT_MAX_LENGTH = 10_000      # plies a playout may take when the spec declares no max_length
@@ -34,11 +36,11 @@ TOLERANCE = 1e-9
 STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nonterminal_states",
                    "action_text_round_trip", "result_does_not_mutate", "replay_gives_equal_states",
                    "equal_states_hash_equal", "pickle_round_trip", "utilities_within_bounds",
-                   "utilities_sum_as_declared", "chance_outcomes_well_formed")
+                   "utilities_sum_as_declared", "chance_outcomes_well_formed", SYMMETRY)
 SEARCH_PROPERTIES = ("alphabeta_equals_minimax", "expectimax_pruning_is_exact",
                      "maxn_pruning_is_exact")
 PROPERTIES = ("loads", "playouts_terminate", *STEP_PROPERTIES, *SEARCH_PROPERTIES,
-              "perft_matches_golden", "syntaxes_agree")
+              "perft_matches_golden", "syntaxes_agree", "compiled_agrees_with_interpreter")
 
 
 class Violation(Exception):
@@ -137,8 +139,9 @@ def _close(a, b) -> bool:
 class StepChecks:
     """The properties checked at every state of a playout; each method raises Violation."""
 
-    def __init__(self, game, active):
+    def __init__(self, game, active, every=1):
         self.game = game
+        self.symmetry_every, self.symmetry_budget = every, SYMMETRY_SAMPLE
         self.active = [getattr(self, name) for name in STEP_PROPERTIES
                        if name in active and name != "replay_gives_equal_states"]
         self.replay = "replay_gives_equal_states" in active
@@ -163,12 +166,17 @@ class StepChecks:
             else:
                 state.actions()
                 state.player()
+        except NoLegalActions:                   # reported by actions_exist_exactly_at_...
+            pass
         except Exception as exc:                 # noqa: BLE001
             self.fail("playing_raises_no_error", error_text(exc), path, state)
 
     def actions_exist_exactly_at_nonterminal_states(self, state, path, parent, action):
         name = "actions_exist_exactly_at_nonterminal_states"
-        moves = state.actions()
+        try:
+            moves = state.actions()
+        except NoLegalActions:
+            moves = []
         if state.terminal_test():
             if moves:
                 self.fail(name, f"terminal state has {len(moves)} action(s)", path, state)
@@ -298,8 +306,35 @@ class StepChecks:
         if sorted(map(repr, values)) != sorted(map(repr, state.actions())):
             self.fail(name, "the outcomes are not the actions of the chance node", path, state)
 
+    def symmetries_preserve_rules(self, state, path, parent, action):
+        if not state.terminal_test():            # successors compared on a sample only (cost)
+            if len(path) % self.symmetry_every or self.symmetry_budget <= 0:
+                return
+            self.symmetry_budget -= 1
+        message = symmetry_violation(self.game, state)
+        if message:
+            self.fail(SYMMETRY, message, path, state)
+
 
 # ------------------------------------------------------------------------ Hypothesis
+class scratch_storage:
+    """Hypothesis's working files in a private temporary folder, removed afterwards: a
+    check or a fuzz campaign leaves no `.hypothesis/` folder behind in the user's directory."""
+
+    def __enter__(self):
+        import tempfile
+        from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+        self.previous = storage_directory(intent_to_write=False).home_directory
+        self.folder = tempfile.TemporaryDirectory(prefix="plyspec-hypothesis-")
+        set_hypothesis_home_dir(self.folder.name)
+        return self
+
+    def __exit__(self, *exc):
+        from hypothesis.configuration import set_hypothesis_home_dir
+        set_hypothesis_home_dir(self.previous)
+        self.folder.cleanup()
+
+
 def _settings(examples, seed):
     from hypothesis import HealthCheck, Phase, Verbosity, settings
     return settings(max_examples=max(1, examples), database=None, deadline=None,
@@ -402,7 +437,23 @@ class GameChecker:
             return [Outcome(name, FAILED, f"the initial state cannot be built: {error_text(exc)}", [])
                     if name == "playing_raises_no_error" else
                     Outcome(name, NOT_APPLICABLE, "no initial state") for name in PROPERTIES[1:]]
-        return [*self.termination(), *self.steps(), *self.searches(), self.perft(), self.syntaxes()]
+        from framework.conformance.differential import NAME, agrees_with_interpreter
+        from framework.search.registry import searcher
+        return [*self.termination(), *self.steps(),
+                self.guarded("alphabeta_equals_minimax", self.alphabeta_equals_minimax, searcher),
+                self.guarded("expectimax_pruning_is_exact", self.expectimax_pruning_is_exact, searcher),
+                self.guarded("maxn_pruning_is_exact", self.maxn_pruning_is_exact, searcher),
+                self.guarded("perft_matches_golden", self.perft), self.guarded("syntaxes_agree", self.syntaxes),
+                self.guarded(NAME, agrees_with_interpreter, self.game, self.options, seed=self.seed)]
+
+    @staticmethod
+    def guarded(name, check, *args, **kw) -> Outcome:
+        """`check(...)`'s Outcome; an error the rules raise on the way fails the property
+        with its message (it is never a traceback of `plyspec test`)."""
+        try:
+            return check(*args, **kw)
+        except Exception as exc:                 # noqa: BLE001
+            return Outcome(name, FAILED, f"the rules raise an error: {error_text(exc)}")
 
     # -- termination
     def termination(self):
@@ -441,13 +492,15 @@ class GameChecker:
         if not game.zero_sum and game.constant_sum is None and not _bounds_the_sum(game):
             not_applicable["utilities_sum_as_declared"] = "no constant sum and no bound on the sum " \
                                                           "tighter than the utility bounds give"
+        if game._symmetries is None:
+            not_applicable[SYMMETRY] = "the spec declares no symmetries"
         if game.state_class._namespace.get("GAME_KEY") is None:
             not_applicable["pickle_round_trip"] = "loaded from text: only games loaded from files unpickle"
         active -= set(not_applicable)
         counts = {"states": 0, "terminal": 0, "playouts": 0}
 
         def test(example):
-            checks = StepChecks(game, active)
+            checks = StepChecks(game, active, every=SYMMETRY_EVERY)
             choices, seed = example
 
             def visit(state, path, parent, action):
@@ -493,7 +546,7 @@ class GameChecker:
         """Run `compare(state, path)` on positions sampled from playouts."""
         from hypothesis import strategies as st
         game, limit = self.game, self.limit
-        tried = [0]
+        tried, skipped = [0], [0]
 
         def test(example):
             (choices, seed), fraction = example
@@ -502,18 +555,17 @@ class GameChecker:
             if not live:
                 return
             i = live[min(len(live) - 1, int(fraction * len(live)))]
+            try:
+                message = compare(states[i])
+            except Exception:                    # noqa: BLE001 - the rules fail: other properties say so
+                skipped[0] += 1
+                return
             tried[0] += 1
-            message = compare(states[i])
             if message:
                 raise Violation(name, message, path[:i], states[i])
         examples = max(3, self.examples // 5)
         violation = run_examples(test, st.tuples(_playout_strategy(), st.floats(0, 1)), examples, self.seed)
-        return violation, tried[0]
-
-    def searches(self):
-        from framework.search.registry import searcher
-        return [self.alphabeta_equals_minimax(searcher), self.expectimax_pruning_is_exact(searcher),
-                self.maxn_pruning_is_exact(searcher)]
+        return violation, tried[0], skipped[0]
 
     def cross_check(self, name, first, second, depth_most, same) -> Outcome:
         """Compare two searches (`first(state, depth)`, `second(state, depth)`) on sampled
@@ -523,8 +575,9 @@ class GameChecker:
             a, b = first(state, depth), second(state, depth)
             if not same(a, b):
                 return f"depth {depth}: {a!r} with pruning, {b!r} without"
-        violation, n = self.positions_test(name, compare)
-        return self.outcome(name, violation, f"{n} sampled positions, depth <= {depth_most}")
+        violation, n, skipped = self.positions_test(name, compare)
+        note = f"; {skipped} skipped where the rules raise an error" if skipped else ""
+        return self.outcome(name, violation, f"{n} sampled positions, depth <= {depth_most}{note}")
 
     def alphabeta_equals_minimax(self, searcher) -> Outcome:
         name, game = "alphabeta_equals_minimax", self.game
@@ -664,4 +717,5 @@ def check_game(path=None, *, text=None, fmt="yaml", options=None, examples=100, 
     except SpecError as err:
         return None, [Outcome("loads", FAILED, str(err))]
     checker = GameChecker(game, Path(path) if text is None else None, options, examples, seed, max_length)
-    return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]
+    with scratch_storage():
+        return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]

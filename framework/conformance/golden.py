@@ -30,18 +30,38 @@ def read_golden(path) -> list:
     path = Path(path)
     if not path.exists():
         return []
-    data = json.loads(path.read_text())
+    data = read_golden_data(path)
     return [({} if key == DEFAULT_KEY else json.loads(key), list(counts)) for key, counts in data.items()]
+
+
+def read_golden_data(path) -> dict:
+    """The golden file's {options key: counts}, or a SpecError naming what is wrong with it."""
+    from framework.errors import SpecError
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise SpecError(f"cannot read the golden file {path}: {err}", file=str(path)) from None
+    except ValueError as err:
+        raise SpecError(f"the golden file {path} is not JSON: {err.msg}", file=str(path), line=err.lineno,
+                        col=err.colno, hint="rewrite it with plyspec perft --write-golden") from None
+    if not isinstance(data, dict) or not all(isinstance(v, list) and all(isinstance(x, int) for x in v)
+                                             for v in data.values()):
+        raise SpecError(f"the golden file {path} is not {{options: [counts per ply]}}", file=str(path),
+                        line=1, col=1, hint="rewrite it with plyspec perft --write-golden")
+    return data
 
 
 def write_golden(path, options: dict, counts: list) -> Path:
     """Adds (or replaces) the entry of `options` in the golden file at `path`."""
+    from framework.errors import SpecError
     path = Path(path)
+    if path.is_symlink():
+        raise SpecError(f"{path} is a symbolic link; plyspec does not write through links", file=str(path),
+                        hint="give the path of a regular file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = json.loads(path.read_text()) if path.exists() else {}
+    data = read_golden_data(path) if path.exists() else {}
     data[options_key(options)] = list(counts)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
-                   + "\n}\n")
-    tmp.replace(path)
+    from framework.files import write_atomic
+    write_atomic(path, "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
+                 + "\n}\n", force=True)          # a golden file is updated in place, never through a link
     return path

@@ -46,6 +46,13 @@ class SpecReport:
         return {"spec": self.spec, "kind": self.kind, "name": self.name, "ok": not self.failed,
                 "properties": [o.to_json() for o in self.outcomes]}
 
+    @classmethod
+    def from_json(cls, data: dict) -> "SpecReport":
+        """The report `to_json` wrote (as a parallel worker sends it)."""
+        return cls(data["spec"], data["kind"], data["name"],
+                   [Outcome(o["property"], o["status"], o["detail"], o.get("counterexample"), o.get("state"))
+                    for o in data["properties"]])
+
     def text(self) -> str:
         lines = [f"{self.spec}" + (f" ({self.name})" if self.name else "")]
         width = max((len(o.name) for o in self.outcomes), default=0)

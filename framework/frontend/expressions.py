@@ -15,6 +15,7 @@ from lark import Lark, Transformer, v_args, Token
 from lark.exceptions import (UnexpectedInput, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF,
                              VisitError)
 
+from framework.frontend.lark_cache import cached_lark
 from framework import ast
 from framework.errors import SpecError, shorten
 
@@ -42,7 +43,7 @@ def _parser(start: str) -> Lark:
     grammar = GRAMMAR_FILE.read_text()
     if start in ("expr", "domain"):
         grammar += "\n%ignore _NEWLINE\n"
-    return Lark(grammar, start=start, parser="lalr", propagate_positions=True,
+    return cached_lark(grammar, start=start, parser="lalr", propagate_positions=True,
                 maybe_placeholders=False)
 
 
@@ -221,15 +222,20 @@ def _parse(text: str, origin: Origin, start: str, what: str):
                         source_line=pos.source_line, hint=f"write the {what} here")
     try:
         tree = _parser(start).parse(text)
+        return _ToAst(origin).transform(tree)
     except UnexpectedInput as err:
         raise _syntax_error(err, text, origin, what) from None
-    except RecursionError:
-        pos = origin(1, 1)
-        raise SpecError(f"{what} is nested too deeply", file=pos.file, line=pos.line, col=pos.col,
-                        source_line=pos.source_line, hint="split it into helper definitions") from None
-    try:
-        return _ToAst(origin).transform(tree)
     except VisitError as err:           # a SpecError raised while building a node
         if isinstance(err.orig_exc, SpecError):
             raise err.orig_exc from None
+        if isinstance(err.orig_exc, RecursionError):
+            raise _too_deep(origin, what) from None
         raise
+    except RecursionError:
+        raise _too_deep(origin, what) from None
+
+
+def _too_deep(origin: Origin, what: str) -> SpecError:
+    pos = origin(1, 1)
+    return SpecError(f"{what} is nested too deeply", file=pos.file, line=pos.line, col=pos.col,
+                     source_line=pos.source_line, hint="split it into helper definitions")

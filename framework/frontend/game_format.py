@@ -21,6 +21,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
+from framework.frontend.lark_cache import cached_lark
 from framework import ast
 from framework.errors import SpecError, did_you_mean, normalise_line_breaks
 from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
@@ -74,7 +75,7 @@ class _LineBreaks:
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
     grammar = EXPRESSIONS_GRAMMAR.read_text() + "\n" + GRAMMAR_FILE.read_text()
-    return Lark(grammar, start="start", parser="lalr", propagate_positions=True,
+    return cached_lark(grammar, start="start", parser="lalr", propagate_positions=True,
                 maybe_placeholders=False, postlex=_LineBreaks())
 
 

@@ -245,8 +245,14 @@ def _check_tags(reader: YamlReader, node):
             stack.extend(n.value)
 
 
-def compose(text: str, file: str | None):
-    """YAML text -> root node, with YAML syntax errors as SpecError."""
+MAX_YAML_NODES = 100_000       # nodes a document may stand for once its aliases are expanded
+
+
+def compose(text: str, file: str | None, *, label: str = "YAML syntax", what: str = "spec"):
+    """YAML text -> (reader, root node), with YAML syntax errors as SpecError, tags refused
+    and aliases bounded (a 500-byte 'billion laughs' document is refused at once).  Shared
+    by the game and planning front-ends; `label` starts syntax messages, `what` names the
+    document in the message for an empty one."""
     reader = YamlReader(text, file)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -255,24 +261,46 @@ def compose(text: str, file: str | None):
         line = mark.line + 1 if mark else 1
         col = mark.column + 1 if mark else 1
         src = reader.lines[line - 1] if 0 < line <= len(reader.lines) else None
-        raise SpecError(f"YAML syntax: {err.problem or err.context}", file=file, line=line, col=col,
+        raise SpecError(f"{label}: {err.problem or err.context}", file=file, line=line, col=col,
                         source_line=src, hint=_yaml_hint(err, src)) from None
     except yaml.YAMLError as err:        # e.g. a ReaderError: a character YAML refuses
         line, col = line_and_column(text, getattr(err, "position", 0) or 0)
-        raise SpecError(f"YAML syntax: {err}", file=file, line=line, col=col,
+        raise SpecError(f"{label}: {err}", file=file, line=line, col=col,
                         source_line=reader.lines[line - 1]) from None
     except ValueError as err:            # PyYAML reads a %YAML directive's version with int()
         line = directive_line(reader.lines)
-        raise SpecError(f"YAML syntax: cannot read a directive ({shorten(str(err), 60)})", file=file,
+        raise SpecError(f"{label}: cannot read a directive ({shorten(str(err), 60)})", file=file,
                         line=line, col=1, source_line=reader.lines[line - 1]) from None
     except RecursionError:
         raise SpecError("YAML is nested too deeply", file=file, line=1, col=1,
                         source_line=reader.lines[0] if reader.lines else None) from None
     if root is None:
-        raise SpecError("the spec is empty", file=file, line=1, col=1, source_line="",
-                        hint="start with `game: NAME` and `players: [A, B]`")
+        raise SpecError(f"the {what} is empty", file=file, line=1, col=1, source_line="",
+                        hint="start with `game: NAME` and `players: [A, B]`" if what == "spec" else None)
+    _check_expansion(reader, root)
     _check_tags(reader, root)
     return reader, root
+
+
+def _check_expansion(reader: YamlReader, root) -> None:
+    """Refuse a document whose aliases make it stand for more than MAX_YAML_NODES nodes
+    (counted over the graph of shared nodes, each once, so the count itself is cheap)."""
+    size = {}
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in size:
+            continue
+        children = [x for kv in node.value for x in kv] if isinstance(node, MappingNode) else \
+            node.value if isinstance(node, SequenceNode) else []
+        if children_done:
+            size[id(node)] = 1 + sum(size.get(id(c), 1) for c in children)
+            if size[id(node)] > MAX_YAML_NODES:
+                raise reader.error(node, f"this YAML stands for more than {MAX_YAML_NODES:,} values once "
+                                   "its aliases (`*name`) are expanded", "write the data out, or use fewer aliases")
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in size)
 
 
 def directive_line(lines) -> int:

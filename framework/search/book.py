@@ -99,19 +99,23 @@ class OpeningBook:
                 book.record(position, action, outcome_for(state, position.player()))
         return book
 
-    def save(self, path) -> None:
+    def save(self, path, *, force: bool = False) -> None:
+        """Write the book (atomically; an existing file only with `force`)."""
+        from framework.files import write_atomic
         data = {"format": FORMAT, "game": self.game.name, "options": self.game.options,
                 **self.info, "positions": self.positions}
-        with open(path, "w", encoding="utf-8") as out:
-            json.dump(data, out, separators=(",", ":"))
+        write_atomic(path, json.dumps(data, separators=(",", ":")), force=force)
 
     @classmethod
     def load(cls, path, game) -> "OpeningBook":
         """Read a book file, refusing one built for another game or other options."""
-        with open(path, encoding="utf-8") as source:
-            data = json.load(source)
-        if data.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a plyspec opening book (format {data.get('format')!r})")
+        try:
+            with open(path, encoding="utf-8") as source:
+                data = json.load(source)
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raise ValueError(f"{path}: cannot read the opening book ({err})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a plyspec opening book")
         if data.get("game") != game.name or data.get("options", {}) != json.loads(json.dumps(game.options)):
             raise ValueError(f"{path}: book for {data.get('game')!r} with options {data.get('options')}, "
                              f"not for {game.name!r} with options {game.options}")

@@ -132,14 +132,11 @@ class TreeTrace:
             _text(iteration["tree"], lines, "  ")
         return "\n".join(lines) + "\n"
 
-    def write(self, path, game) -> None:
-        """Write the recording: JSON when `path` ends in .json, else indented text."""
-        with open(path, "w", encoding="utf-8") as out:
-            if str(path).endswith(".json"):
-                json.dump(self.to_dict(game), out, indent=1)
-                out.write("\n")
-            else:
-                out.write(self.to_text(game))
+    def write(self, path, game, *, force: bool = True) -> None:
+        """Write the recording (atomically): JSON when `path` ends in .json, else indented text."""
+        from framework.files import write_atomic
+        text = json.dumps(self.to_dict(game), indent=1) + "\n" if str(path).endswith(".json") else self.to_text(game)
+        write_atomic(path, text, force=force)
 
 
 def _text(record, lines, indent) -> None:

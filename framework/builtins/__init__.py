@@ -1,0 +1,41 @@
+"""The builtin registry: every function of the spec language, one module per family.
+
+Each family module (lines, rays, neighbours, gravity, counting, cell_arithmetic, players,
+queries, numeric) lists its `Builtin` records in `BUILTINS`; a record holds the signature
+the checker uses, the lowering the compiler uses, the run-time helpers of the generated
+code, the one-line doc and the interpreter's meaning (see framework.builtins.base).  To add
+a builtin, add a record to a family module (or a new module listed in `_FAMILIES`) and its
+test: docs/architecture.md walks through it.
+"""
+from __future__ import annotations
+
+from framework.builtins import (cell_arithmetic, counting, gravity, lines, neighbours, numeric, players,
+                                queries, rays)
+from framework.builtins.base import Builtin
+
+_FAMILIES = (lines, rays, neighbours, gravity, counting, cell_arithmetic, players, queries, numeric)
+_REGISTRY = {b.name: b for family in _FAMILIES for b in family.BUILTINS}
+
+__all__ = ["Builtin", "get", "all", "names", "runtime_namespace"]
+
+
+def get(name: str) -> Builtin | None:
+    """The builtin called `name`, or None."""
+    return _REGISTRY.get(name)
+
+
+def all() -> tuple:   # noqa: A001 (the registry's documented API)
+    """Every builtin, family by family."""
+    return tuple(_REGISTRY.values())
+
+
+def names() -> list:
+    return list(_REGISTRY)
+
+
+def runtime_namespace() -> dict:
+    """The run-time helpers of all builtins, by the names generated code calls them."""
+    out = {}
+    for b in _REGISTRY.values():
+        out.update(b.runtime)
+    return out

@@ -1,0 +1,70 @@
+"""Compiler: a checked game -> readable Python source -> a `Game` with a fast State class.
+
+The state is a tuple subclass (hashing, equality and pickling by value, all in C):
+one int per non-initial board value (a bitboard), one slot per state variable (lists as
+tuples), the player to move, the pending chance action (games with chance only) and a
+cached terminal flag.  Board vocabulary is lowered to bit operations (line-of-k by
+shift-and, cells-of-value masks, precomputed neighbour and ray tables), and action
+generation iterates over the set bits of a precondition's cell mask instead of testing
+every cell (or takes a whole tuple of actions from a table indexed by the mask).
+
+State.actions() and State.result() carry the legal-action code and the effects inline,
+written once per player when they read the mover (so `board[c] = mover` names one
+bitboard).  result() knows which fields each move writes and, as its parent was not
+terminal, tests only the terminal disjuncts that read one of them.  Rays along one-step
+directions (slide, between, Othello's move generation) are walked by shifting bits by a
+fixed distance, which the spare column of every row keeps from wrapping.
+
+Every name the spec chose appears in the source only with a prefix (`v_` variables, `p_`
+parameters, `q_` bound variables, `b_` bitboards), and no text of the spec is ever placed
+in the source: symbols and names travel as data.
+
+The package's modules follow what the compiler emits (each says what it owns):
+expressions, board (vocabulary: lines, rays, tables), effects, legal (move generation),
+state_class (the module and the State class), functions (terminal, utility, initial,
+chance) and common (the source writer and AST questions).  `Compiler` is their union;
+builtin calls are lowered by their own modules in framework.builtins.
+"""
+from __future__ import annotations
+
+from framework import runtime
+from framework.checker import Checked, DIRECTION_SETS
+from framework.compiler.board import BoardMixin
+from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
+from framework.compiler.effects import EffectsMixin
+from framework.compiler.expressions import ExpressionsMixin
+from framework.compiler.functions import RuleFunctionsMixin
+from framework.compiler.legal import LegalMixin
+from framework.compiler.state_class import StateClassMixin
+
+__all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
+
+
+
+class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, StateClassMixin, RuleFunctionsMixin):
+    def __init__(self, checked: Checked):
+        self.c = checked
+        self.types = checked.types
+        self.kinds = checked.kinds
+        self.n = len(checked.players)
+        self.has_chance = any(a.chance for a in checked.actions)
+        c = checked
+        self.boards = [i for i in range(len(c.values)) if i != c.default_value]
+        self.fields = [f"b_{c.values[i]}" for i in self.boards] + [f"v_{v.name}" for v in c.variables] + ["mover"]
+        self.sig = ", ".join(self.fields)
+        self.tables = runtime.BoardTables(c.width, c.height, DIRECTION_SETS) if c.has_board else None
+        self.tmp = 0
+        self.param_ranges = {}
+        self.positions = []                 # spec positions named by run-time errors (POSITIONS)
+        self.single = len(c.actions) == 1
+        self.vars = {v.name: v for v in c.variables}
+        self.mover_const = None       # the player to move, while writing code for one mover
+        self.mover_code = "mover"     # how the code being written names the player to move
+        self.player_value = None
+        if c.values and all(p in c.values for p in c.players):
+            self.player_value = tuple(c.values.index(p) for p in c.players)
+
+    def fresh(self, base="t"):
+        self.tmp += 1
+        return f"_{base}{self.tmp}"
+

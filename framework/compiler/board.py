@@ -1,0 +1,106 @@
+"""Board vocabulary: k-in-a-row by shift-and (`line`), ray walks by shifting bits (`slide`,
+`between`), Othello-style ray ends, and the helper functions and tables these emit into the
+module.
+"""
+from __future__ import annotations
+
+from framework import ast
+from framework.checker import DIRECTION_SETS
+from framework.compiler.common import TABLE_BITS
+
+
+class BoardMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def sig_with_mover(self, mover):
+        return ", ".join(self.fields[:-1] + [mover])
+
+    def line(self, mask, k_node, env):
+        if isinstance(k_node, ast.Num):
+            k = k_node.value
+            if k > max(self.c.width, self.c.height):
+                return "False"
+            name = f"_line{k}"
+            if name not in self.helpers:
+                self.helpers[name] = self.line_helper(name, k)
+            if self.board_bits() <= TABLE_BITS:
+                table = f"_LINE{k}"
+                if table not in self.helpers:
+                    self.helpers[table] = (f"# {table}[m]: does bitboard m hold {k} in a row?\n"
+                                           f"{table} = tuple({name}(m) for m in range({1 << self.board_bits()}))\n")
+                return f"{table}[{mask}]"
+            return f"{name}({mask})"
+        return f"line({mask}, {self.expr(k_node, env)}, LINE_SHIFTS)"
+
+    def line_helper(self, name, k):
+        """k in a row along each direction by shift-and, doubling the run length per step."""
+        lines = [f"def {name}(m):"]
+        for s in self.tables.line_shifts():
+            run, terms = 1, []
+            while run < k:
+                step = min(run, k - run)
+                terms.append(f"t >> {s * step}")
+                run += step
+            lines.append(f"    t = m & m >> {s}" if k > 1 else "    t = m")
+            for term in terms[1:-1]:
+                lines.append(f"    t &= {term}")
+            lines.append(f"    if {'t & ' + terms[-1] if len(terms) > 1 else 't'}:")
+            lines.append("        return True")
+        lines.append("    return False")
+        return "\n".join(lines) + "\n"
+
+    def board_bits(self):
+        """Bits a bitboard can use (its highest cell + 1)."""
+        return self.tables.cells[-1] + 1
+
+    def ray_walk(self, kind, dirs, cell, *masks):
+        """slide(...) ("reach": the cells of `through` along each ray from the cell until
+        the first other cell) or between(...) ("runs": the inner cells in unbroken runs from
+        the cell that an outer cell closes), by shifting the cell's bit one step at a time
+        along each direction; a bit that leaves the board is in no mask, so a walk stops."""
+        name = f"_{'slide' if kind == 'reach' else 'between'}_{dirs}"
+        if name not in self.helpers:
+            walk = "through" if kind == "reach" else "inner"
+            lines = [f"def {name}(c, {', '.join(['through'] if kind == 'reach' else ['inner', 'outer'])}):",
+                     f'    """{"Cells of through" if kind == "reach" else "Inner cells"} along each {dirs} ray from c'
+                     f'{" up to the first other cell" if kind == "reach" else " in a run an outer cell closes"}."""',
+                     "    if c < 0:",
+                     "        return 0",
+                     "    bit = 1 << c",
+                     f"    {kind} = 0"]
+            for dx, dy in DIRECTION_SETS[dirs]:
+                delta = dx + dy * self.tables.stride
+                step = f"<< {delta}" if delta > 0 else f">> {-delta}"
+                lines += [f"    x = bit {step} & {walk}    # step ({dx}, {dy})",
+                          "    if x:",
+                          "        run = 0",
+                          f"        while x & {walk}:",
+                          "            run |= x",
+                          f"            x = x {step}"]
+                lines += ["        reach |= run"] if kind == "reach" else ["        if x & outer:",
+                                                                         "            runs |= run"]
+            lines.append(f"    return {kind}")
+            self.helpers[name] = "\n".join(lines) + "\n"
+        return f"{name}({cell}, {', '.join(masks)})"
+
+    def ray_ends(self, dirs, inner, outer):
+        """Mask of the cells from which a ray of `dirs` crosses one or more `inner` cells and
+        then meets an `outer` cell: `between(...)` is not empty there.  By directional shifts
+        of the whole board (Othello's move generation), with one helper per direction set."""
+        name = f"_ray_ends_{dirs}"
+        if name not in self.helpers:
+            lines = [f"def {name}(inner, outer):",
+                     f'    """Cells from which a {dirs} ray crosses inner cells and then an outer cell."""',
+                     "    outer &= ~inner",
+                     "    found = 0"]
+            for dx, dy in DIRECTION_SETS[dirs]:
+                delta = dx + dy * self.tables.stride
+                back = f">> {delta}" if delta > 0 else f"<< {-delta}"
+                lines += [f"    run = outer {back} & inner    # step ({dx}, {dy})",
+                          "    while run:",
+                          f"        run = run {back}",
+                          "        found |= run",
+                          "        run &= inner"]
+            lines.append("    return found & FULL")
+            self.helpers[name] = "\n".join(lines) + "\n"
+        return f"{name}({inner}, {outer})"

@@ -1,0 +1,140 @@
+"""Shared by the compiler's modules: the indented source writer, code-size limits and
+small questions about checked AST nodes (and/or operands, names read, constant folding).
+"""
+from __future__ import annotations
+
+import re
+
+from framework import ast
+
+UNSET_TURN = -2
+# per-mover code is written once for each player up to this many players
+MAX_SPECIALISED_PLAYERS = 4
+# a table indexed by a whole bitboard is built when the board spans at most this many bits
+TABLE_BITS = 12
+# larger bitboards are read by tables of this many bits at a time
+CHUNK_BITS = 8
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class _Source:
+    def __init__(self):
+        self.lines = []
+        self.depth = 0
+
+    def __call__(self, text=""):
+        self.lines.append("    " * self.depth + text if text else "")
+
+    def indent(self):
+        self.depth += 1
+
+    def dedent(self):
+        self.depth -= 1
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+
+_STATIC_CALLS = {"len": len, "max": max, "min": min, "sum": sum, "abs": abs}
+
+
+def _static_int(node):
+    """The value of an integer expression made of constants (options are constants once
+    checked: `len(heaps) - 1`), or None."""
+    if isinstance(node, ast.Num):
+        return node.value if isinstance(node.value, int) else None
+    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
+        a, b = _static_int(node.left), _static_int(node.right)
+        if a is not None and b is not None:
+            return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    if isinstance(node, ast.Call) and node.func in _STATIC_CALLS and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.ListExpr):
+        values = [_static_int(i) for i in node.args[0].items]
+        if values and None not in values:
+            return _STATIC_CALLS[node.func](values)
+    return None
+
+
+MAX_EFFECT_NESTING = 40        # `if`/`for` effects inside each other (Python allows ~100 blocks)
+MAX_BLOCK_DEPTH = MAX_EFFECT_NESTING + 12   # the generated code's own blocks around them
+
+
+def _operands(op: str, node) -> list:
+    """The operands of a chain of `op` ("and" / "or"): [a, b, c] for a op b op c; [] for none
+    (iterative: a chain of thousands of terms is fine)."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, ast.Binary) and n.op == op:
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            out.append(n)
+    return out
+
+
+def _is_name(node, name):
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _names(node) -> set:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        for f in getattr(n, "__dataclass_fields__", {}):
+            if f == "pos":
+                continue
+            child = getattr(n, f)
+            for ch in (child if isinstance(child, tuple) else (child,)):
+                if hasattr(ch, "__dataclass_fields__"):
+                    stack.append(ch)
+    return out
+
+
+def _assigns_turn(effects) -> bool:
+    for e in effects:
+        if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.id == "turn":
+            return True
+        if isinstance(e, ast.IfEffect) and (_assigns_turn(e.then) or _assigns_turn(e.else_)):
+            return True
+        if isinstance(e, ast.ForEffect) and _assigns_turn(e.body):
+            return True
+    return False
+
+
+def _is_bool(node, compiler) -> bool:
+    """True when the code compiled for a condition surely evaluates to a bool."""
+    if isinstance(node, ast.Unary):
+        return node.op == "not"
+    if isinstance(node, ast.Call):
+        return node.func in ("line", "full", "can_move")
+    if isinstance(node, ast.Binary):
+        if node.op in ("and", "or"):
+            return _is_bool(node.left, compiler) and _is_bool(node.right, compiler)
+        if node.op in ("<", "<=", ">", ">="):
+            return True
+        return node.op in ("==", "!=") and not (compiler.is_board_read(node.left) or compiler.is_board_read(node.right))
+    return isinstance(node, ast.Name) and compiler.kinds.get(id(node), (None,))[0] == "bool"
+
+
+def _calls_of(checked, funcs) -> set:
+    """The names among `funcs` of the built-ins the checked game's rules call."""
+    found, stack = set(), [checked.actions, checked.init, checked.turn, checked.terminal, checked.goal,
+                           checked.utility, checked.winner, checked.features]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif hasattr(n, "__dataclass_fields__"):
+            if isinstance(n, ast.Call) and n.func in funcs:
+                found.add(n.func)
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "pos")
+    return found

@@ -1,0 +1,107 @@
+"""Effects: an action's assignments, `if` and `for` effects -> statements that build the child
+state's fields (bitboard stores, list updates with range checks, turn changes).
+"""
+from __future__ import annotations
+
+from framework import ast
+from framework.errors import SpecError
+from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH
+
+
+class EffectsMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    # ------------------------------------------------------------------ effects
+    def effects(self, effects, env, out: _Source, known_empty=()):
+        """`known_empty`: cells the precondition proved empty; true only until the first
+        effect, which may write them (an assignment, or one inside an `if` or `for`)."""
+        if out.depth > MAX_BLOCK_DEPTH and effects:
+            raise SpecError.at(getattr(effects[0], "pos", None),
+                               f"effects nested more than {MAX_EFFECT_NESTING} levels deep",
+                               "join the conditions with `and`, or split the action")
+        for e in effects:
+            if isinstance(e, ast.Assign):
+                self.assign(e, env, out, known_empty)
+            elif isinstance(e, ast.IfEffect):
+                out(f"if {self.expr(e.test, env)}:")
+                out.indent()
+                self.effects(e.then, env, out) if e.then else None
+                out("pass") if not e.then else None
+                out.dedent()
+                if e.else_:
+                    out("else:")
+                    out.indent()
+                    self.effects(e.else_, env, out)
+                    out.dedent()
+            elif isinstance(e, ast.ForEffect):
+                var = self.fresh("q")
+                out(f"for {var} in {self.domain(e.domain, env)}:")
+                inner = dict(env)
+                inner[e.var] = var
+                out.indent()
+                self.effects(e.body, inner, out)
+                out.dedent()
+            known_empty = ()
+
+    def assign(self, e, env, out, known_empty):
+        t = e.target
+        if isinstance(t, ast.Name) and self.kinds.get(id(t), (None,))[0] == "turn":
+            out(f"turn = {self.expr(e.value, env)}")
+            self.written.add("mover")
+            return
+        if isinstance(t, ast.Index) and isinstance(t.base, ast.Name) and t.base.id == "board":
+            index_type = self.types.get(id(t.index))
+            idx = self.expr(t.index, env)
+            bit = "1 << " + idx if index_type == "cell" else idx
+            const = self.const_value(e.value)
+            was_empty = index_type == "cell" and (t.index in known_empty or (
+                isinstance(t.index, ast.Call) and t.index.func == "drop"))
+            if const is not None and was_empty:
+                # an empty cell gets one value: only that value's bitboard changes
+                if const != self.c.default_value:
+                    out(f"b_{self.c.values[const]} |= {bit}")
+                    self.written.add(f"b_{self.c.values[const]}")
+                return
+            self.written.update(f"b_{self.c.values[i]}" for i in self.boards)
+            mask = self.fresh("m")
+            out(f"{mask} = {bit}")
+            if const is not None:
+                for i in self.boards:
+                    out(f"b_{self.c.values[i]} {'|= ' if i == const else '&= ~'}{mask}")
+                return
+            val = self.fresh("v")
+            out(f"{val} = {self.value(e.value, env)}")
+            for i in self.boards:
+                bb = f"b_{self.c.values[i]}"
+                if was_empty:
+                    out(f"if {val} == {i}: {bb} |= {mask}")
+                else:
+                    out(f"{bb} = {bb} | {mask} if {val} == {i} else {bb} & ~{mask}")
+            return
+        name = t.id if isinstance(t, ast.Name) else t.base.id
+        var = self.vars[name]
+        self.written.add(f"v_{name}")
+        value = self.expr(e.value, env)
+        if isinstance(t, ast.Name):
+            new = {"=": value, "+=": f"v_{name} + {value}", "-=": f"v_{name} - {value}"}[e.op]
+            out(f"v_{name} = {new}")
+            target = f"v_{name}"
+        else:
+            idx = self.expr(t.index, env)
+            if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
+                slot = self.fresh("i")
+                out(f"{slot} = {idx}")
+                if not self.index_safe(t):
+                    out(f"if not 0 <= {slot} < {var.size}: bad_index(v_{name}, {slot}, {name!r}, "
+                        f"POSITIONS[{self.position(t)}])")
+                idx = slot
+            new = {"=": value, "+=": f"v_{name}[{idx}] + {value}", "-=": f"v_{name}[{idx}] - {value}"}[e.op]
+            if idx.isdigit():
+                items = [new if j == int(idx) else f"v_{name}[{j}]" for j in range(var.size)]
+                out(f"v_{name} = ({', '.join(items)},)")
+            else:
+                out(f"v_{name} = set_item(v_{name}, {idx}, {new})")
+            target = f"v_{name}[{idx}]"
+        if var.type == "int" and not (isinstance(e.value, ast.Num) and e.op == "="):
+            out(f"if not {var.lo} <= {target} <= {var.hi}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
+            self.names.append(name)

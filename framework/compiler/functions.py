@@ -1,0 +1,118 @@
+"""Rule functions of the generated module: terminal test, goal, utility, evaluation, initial
+state and chance outcomes.
+"""
+from __future__ import annotations
+
+from framework.compiler.common import _Source
+
+
+class RuleFunctionsMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def terminal_function(self, out: _Source):
+        parts = [self.expr(e, {}) for e in (self.c.terminal, self.c.goal) if e is not None]
+        out(f"def _terminal({self.sig}):")
+        out(f"    return bool({' or '.join(parts) or 'False'})")
+        out()
+        if self.c.goal is not None:
+            out(f"def _goal({self.sig}):")
+            out(f"    return bool({self.expr(self.c.goal, {})})")
+            out()
+
+    def utility_function(self, out: _Source):
+        c = self.c
+        out(f"def _utility({self.sig}, me):")
+        out.indent()
+        if c.winner is not None:
+            out(f"winner = {self.expr(c.winner, {})}")
+            if self.n == 2:
+                out("return 0 if winner < 0 else 1 if winner == me else -1")
+            else:
+                out("return 1 if winner == me else 0")
+        elif c.utility is not None:
+            form, e = c.utility
+            if form == "zero_sum":
+                out(f"value = {self.expr(e, {})}")
+                out("return value if me == 0 else -value")
+            elif form == "me":
+                out(f"return {self.expr(e, {})}")
+            else:
+                for i, expr in e.items():
+                    out(f"if me == {i}:")
+                    out(f"    return {self.expr(expr, {})}")
+                out("return 0")
+        else:
+            out(f"return 1 if _goal({self.sig}) else 0")
+        out.dedent()
+        out()
+
+    def evaluation_function(self, out: _Source):
+        if not self.c.features:
+            return
+        out(f"def _evaluate({self.sig}, me):")
+        out.indent()
+        out("total = 0")
+        for name, weight, e, per_player in self.c.features:
+            code = self.expr(e, {})
+            if per_player:
+                out(f"total += {weight!r} * ({code})")
+            else:
+                out(f"total += {weight!r} * ({code}) * (1 if me == 0 else -1)")
+        out("return total")
+        out.dedent()
+        out()
+
+    def initial_function(self, out: _Source):
+        c = self.c
+        out("def _initial():")
+        out.indent()
+        for i in self.boards:
+            out(f"b_{c.values[i]} = 0")
+        for v in c.variables:
+            kind, init = v.initial
+            if kind == "const":
+                code = repr(init) if v.type != "cell" else "-1"
+                code = f"({code},) * {v.size}" if v.is_array else code
+            elif kind == "values":
+                code = repr(tuple(init))
+            elif kind == "list":
+                code = "(" + "".join(self.expr(x, {}) + ", " for x in init) + ")"
+            else:
+                code = self.expr(init, {})
+                code = f"({code},) * {v.size}" if v.is_array else code
+            out(f"v_{v.name} = {code}")
+            if v.type == "int" and kind != "const":       # computed from options: check the range
+                values = f"v_{v.name}" if v.is_array else f"(v_{v.name},)"
+                out(f"for _x in {values}:")
+                out(f"    if not {v.lo} <= _x <= {v.hi}: out_of_range(NAMES[{len(self.names)}], _x, {v.lo}, {v.hi}, True)")
+                self.names.append(v.name)
+        out("mover = 0")
+        self.effects(c.init, {}, out)
+        out(f"return {self.make_call(self.sig)}")
+        out.dedent()
+        out()
+
+    def chance_function(self, out: _Source):
+        out(f"def _outcomes({self.sig}, pending):")
+        out.indent()
+        for ai, a in enumerate(self.c.actions):
+            if not a.chance:
+                continue
+            var, domain, t, prob = a.chance
+            out(f"if pending[0] == {ai}:")
+            out.indent()
+            env = {p[0]: f"p_{p[0]}" for p in a.params}
+            if a.params:
+                out(f"{', '.join(env.values())}, = pending[1]")
+            q = f"p_{var}"
+            env[var] = q
+            out("out = []")
+            out(f"for {q} in {self.domain(domain, env)}:")
+            out(f"    probability = {self.expr(prob, env)}")
+            out("    if probability > 0:")
+            out(f"        out.append(({self.external(t, q)}, probability))")
+            out("return out")
+            out.dedent()
+        out("return []")
+        out.dedent()
+        out()

@@ -1,0 +1,219 @@
+"""Legal-move generation: action schemas -> loops over parameter domains, cell masks from
+preconditions (iterating set bits, tables indexed by a mask), and action encoding/decoding.
+"""
+from __future__ import annotations
+
+from framework import ast
+from framework.builtins.rays import SHIFT_DIRECTIONS
+from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names
+
+
+class LegalMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    # ------------------------------------------------------------------ actions
+    def legal(self, out: _Source, mode: str, ret: str = "acts"):
+        """Statements that return the mover's legal actions (mode "list", returning `ret`),
+        whether there is one ("any") or how many ("count").  Conditions sit at the
+        shallowest loop they depend on, cell parameters are drawn from bit masks, and a
+        last parameter with no further condition takes all its values at once."""
+        self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
+
+    def legal_schemas(self, out: _Source, mode, ret):
+        started = mode != "list"
+        if mode == "count":
+            out("n = 0")
+        for ai, a in enumerate(self.c.actions):
+            out(f"# action {a.name}")
+            self.note_param_ranges(a)
+            conds = _operands("and", a.precondition)
+            params = [p[0] for p in a.params]
+            depth_of = lambda cond: max([params.index(n) + 1 for n in _names(cond) if n in params] or [0])
+            env = {}
+            base = out.depth
+            top = [c for c in conds if depth_of(c) == 0]
+            whole = None     # (mask of the last parameter's values, their tuple) when it is free
+            loops = []
+            for k, (pname, domain, ptype) in enumerate(a.params):
+                var = f"p_{pname}"
+                here = [c for c in conds if depth_of(c) == k + 1]
+                header, rest = self.param_loop(pname, domain, ptype, here, env)
+                env[pname] = var
+                if k == len(a.params) - 1 and not rest and header[1] is not None \
+                        and (mode != "list" or (self.single and len(a.params) == 1)):
+                    whole = header[1:]
+                else:
+                    loops.append((header[0], rest))
+            if not started:
+                started = True
+                if whole and not top and not loops and len(self.c.actions) == 1:
+                    self.emit_values(out, "acts = [*{}]", *whole)
+                    continue
+                out("acts = []")
+            for cond in top:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
+            for loop, rest in loops:
+                out(loop)
+                out.indent()
+                for cond in rest:
+                    out(f"if {self.expr(cond, env)}:")
+                    out.indent()
+            if whole:
+                mask, values = whole
+                if mode == "any":
+                    out(f"if {mask}:")
+                    out("    return True")
+                elif mode == "count":
+                    out(f"n += ({mask}).bit_count()")
+                else:
+                    self.emit_values(out, "acts += {}", mask, values)
+            else:
+                out({"any": "return True", "count": "n += 1"}.get(mode) or
+                    f"acts.append({self.encode_action(ai, a, env)})")
+            out.depth = base
+        if not started:
+            out("acts = []")
+        out({"any": "return False", "count": "return n"}.get(mode) or f"return {ret}")
+
+    def param_loop(self, pname, domain, ptype, conds, env):
+        """((loop header, mask of the values or None, their tuple from a mask or None),
+        conditions left to test) for one parameter of an action."""
+        var = f"p_{pname}"
+        masks, rest = [], []
+        for cond in conds:
+            m = self.cell_mask(cond, pname, env) if ptype == "cell" else None
+            (masks if m else rest).append(m or cond)
+        if masks:
+            dom = self.domain(domain, env)
+            mask = " & ".join(masks) + ("" if dom == "ALL_CELLS" else f" & {self.expr(domain, env)}"
+                                        if not dom.startswith("range") else "")
+            return (f"for {var} in bits({mask}):", mask, self.cells_table), rest
+        if ptype == "int" and isinstance(domain, ast.Range):
+            for cond in rest:
+                row = self.row_mask(cond, pname, env)
+                if row:
+                    mask, table = row
+                    return (f"for {var} in {table}[{mask}]:", mask, table), [c for c in rest if c is not cond]
+            upper = [self.bound(c, pname, env) for c in rest]
+            if any(upper):
+                hi = "min(" + ", ".join([self.expr(domain.hi, env)] + [u for u in upper if u]) + ")"
+                rest = [c for c, u in zip(rest, upper) if not u]
+                return (f"for {var} in range({self.expr(domain.lo, env)}, {hi} + 1):", None, None), rest
+        return (f"for {var} in {self.domain(domain, env)}:", None, None), rest
+
+    def emit_values(self, out, template, mask, values):
+        """`template` filled with the tuple of the values a mask stands for."""
+        if callable(values):
+            chunks = values()
+            if len(chunks) > 1:
+                out(f"_k = {mask}")
+                mask = "_k"
+            parts = [f"{table}[{mask}{f' >> {shift}' if shift else ''}{f' & {width}' if width else ''}]"
+                     for table, shift, width in chunks]
+            out(template.format(" + ".join(parts)))
+        else:
+            out(template.format(f"{values}[{mask}]"))
+
+    def cells_table(self):
+        """[(table, shift, width mask)]: the (col, row) tuples of a cell mask by table lookups
+        of at most TABLE_BITS bits (CHUNK_BITS each on larger boards)."""
+        nbits = self.board_bits()
+        chunks = []
+        step = TABLE_BITS if nbits <= TABLE_BITS else CHUNK_BITS
+        for j, low in enumerate(range(0, nbits, step)):
+            width = min(step, nbits - low)
+            name = f"_CELLS{j}" if nbits > TABLE_BITS else "_CELLS"
+            if name not in self.helpers:
+                self.helpers[name] = (f"# {name}[m]: the (col, row) of each cell of bitboard m"
+                                      f"{f' >> {low}' if low else ''}\n{name} = tuple(tuple("
+                                      f"XY[i{f' + {low}' if low else ''}] for i in bits(m)) for m in range({1 << width}))\n")
+            last = low + width == nbits
+            chunks.append((name, low, None if last and (low or nbits <= TABLE_BITS) else (1 << width) - 1))
+        return chunks
+
+    def row_mask(self, cond, pname, env):
+        """For `board[(p, R)] == V` with p an int parameter over constant bounds inside the
+        board and R a constant row: (the bits of row R from column lo on where V is, a
+        table from those bits to the tuple of values of p).  Only for ranges of at most
+        TABLE_BITS values: the table has 2^(range size) entries."""
+        if not (isinstance(cond, ast.Binary) and cond.op == "==" and pname in self.param_ranges):
+            return None
+        lo, hi = self.param_ranges[pname]
+        if hi - lo + 1 > TABLE_BITS:
+            return None
+        for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+            if self.is_board_read(a) and isinstance(a.index, ast.TupleExpr) and len(a.index.items) == 2 \
+                    and _is_name(a.index.items[0], pname) and isinstance(a.index.items[1], ast.Num) \
+                    and 0 <= a.index.items[1].value < self.c.height and 0 <= lo <= hi < self.c.width \
+                    and self.const_value(b) is not None:
+                count = hi - lo + 1
+                table = f"_FROM{lo}_{count}"
+                if table not in self.helpers:
+                    self.helpers[table] = (f"# {table}[m]: {lo} + the index of each set bit of m ({count} bits)\n"
+                                           f"{table} = tuple(tuple(i + {lo} for i in bits(m)) for m in range({1 << count}))\n")
+                first = self.tables.cell(lo, a.index.items[1].value)
+                shifted = f"{self.value_mask(b, env)} >> {first}" if first else self.value_mask(b, env)
+                return f"{shifted} & {(1 << count) - 1}", table
+        return None
+
+    def cell_mask(self, cond, pname, env):
+        """A bit mask of the cells satisfying `cond` for cell parameter `pname`, if it is
+        of the form board[p] == V, p in SET (SET not depending on p), or
+        size(between(board, p, DIRS, A, B)) > 0 with one-step directions."""
+        if isinstance(cond, ast.Binary) and cond.op == "==":
+            for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+                if self.is_board_read(a) and _is_name(a.index, pname) and self.const_value(b) is not None:
+                    return self.value_mask(b, env)
+        if isinstance(cond, ast.Binary) and cond.op == "in" and _is_name(cond.left, pname) \
+                and pname not in _names(cond.right):
+            return self.expr(cond.right, env)
+        if isinstance(cond, ast.Binary) and cond.op in (">", "!=", ">=") and isinstance(cond.right, ast.Num) \
+                and cond.right.value == (1 if cond.op == ">=" else 0) and isinstance(cond.left, ast.Call) \
+                and cond.left.func == "size" and isinstance(cond.left.args[0], ast.Call) \
+                and cond.left.args[0].func == "between":
+            _, origin, dirs, inner, outer = cond.left.args[0].args
+            dirs = self.kinds[id(dirs)][1]
+            if _is_name(origin, pname) and dirs in SHIFT_DIRECTIONS and pname not in _names(inner) | _names(outer):
+                return self.ray_ends(dirs, self.value_mask(inner, env), self.value_mask(outer, env))
+        return None
+
+    def bound(self, cond, pname, env):
+        """Upper bound on int parameter `pname` from `p <= E` / `p < E` (E free of p)."""
+        if isinstance(cond, ast.Binary) and cond.op in ("<=", "<") and _is_name(cond.left, pname) \
+                and pname not in _names(cond.right):
+            return self.expr(cond.right, env) + (" - 1" if cond.op == "<" else "")
+        if isinstance(cond, ast.Binary) and cond.op in (">=", ">") and _is_name(cond.right, pname) \
+                and pname not in _names(cond.left):
+            return self.expr(cond.left, env) + (" - 1" if cond.op == ">" else "")
+        return None
+
+    def external(self, ptype, var):
+        if ptype == "cell":
+            return f"XY[{var}]"
+        if ptype.startswith("enum:"):
+            return f"ENUMS[{self.enum_index(ptype)}][{var}]"
+        return var
+
+    def enum_index(self, ptype):
+        names = [v.name for v in self.c.variables if v.type.startswith("enum:")]
+        return names.index(ptype[5:])
+
+    def encode_action(self, ai, a, env):
+        values = [self.external(p[2], env[p[0]]) for p in a.params]
+        if self.single:
+            if len(values) == 1:
+                return values[0]
+            return "(" + "".join(v + ", " for v in values) + ")"
+        if not values:
+            return f"ACTION_NAMES[{ai}]"
+        return f"(ACTION_NAMES[{ai}], " + "".join(v + ", " for v in values) + ")"
+
+    def decode(self, ptype, code):
+        if ptype == "cell":
+            return f"CELL_OF[{code}]"
+        if ptype.startswith("enum:"):
+            return f"ENUM_INDEX[{self.enum_index(ptype)}][{code}]"
+        return code
+
+    # ------------------------------------------------------------------ module

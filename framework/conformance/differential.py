@@ -1,0 +1,153 @@
+"""`compiled_agrees_with_interpreter`: the compiled game against the reference interpreter.
+
+Both games are walked in lockstep, breadth-first from the initial state (the states nearest
+the start, where most rules fire first) and then along seeded random playouts.  At every
+state they must agree on the player to move, the terminal test, the returns, the legal
+actions (as canonical texts), the chance outcomes and their probabilities, and the
+evaluation; and for every action, either both raise an error or both give a state.  The
+first difference is reported with the action sequence that leads to it.  The compiler is
+clever (bitboards, tables, specialised code); the interpreter is obvious: when they differ,
+the compiled game is the suspect.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+
+NAME = "compiled_agrees_with_interpreter"
+BFS_STATES = 150
+PLAYOUTS = 6
+PLAYOUT_PLIES = 80
+
+
+class Difference(Exception):
+    def __init__(self, message, path):
+        super().__init__(message)
+        self.message, self.path = message, path
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return a == b
+
+
+def _moves(game, state):
+    """{text: move} of a compiled state (actions, or outcomes at a chance node)."""
+    if state.is_chance():
+        return {game.outcome_text(state, o): o for o, _ in state.chance_outcomes()}
+    return {game.action_text(a): a for a in state.actions()}
+
+
+def _imoves(igame, state):
+    if state.is_chance():
+        return {igame.outcome_text(state, o): o for o, _ in state.chance_outcomes()}
+    return {a: a for a in state.actions()}
+
+
+def compare_state(game, igame, cs, its, path) -> dict:
+    """Raises Difference unless the two states agree; returns {text: (compiled move, interpreted move)}."""
+    def differ(what, mine, theirs):
+        raise Difference(f"{what}: compiled {mine!r}, interpreter {theirs!r}", path)
+
+    if cs.terminal_test() != its.terminal_test():
+        differ("terminal test", cs.terminal_test(), its.terminal_test())
+    if cs.terminal_test():
+        ra, rb = cs.returns(), its.returns()
+        if len(ra) != len(rb) or not all(_close(x, y) for x, y in zip(ra, rb)):
+            differ("returns", ra, rb)
+        return {}
+    if cs.player() != its.player():
+        differ("player to move", cs.player(), its.player())
+    failures = []
+    for moves, g, state in ((_moves, game, cs), (_imoves, igame, its)):
+        try:
+            failures.append((moves(g, state), None))
+        except Exception as exc:                 # noqa: BLE001 - compared below
+            failures.append((None, exc))
+    (mine, mine_error), (theirs, their_error) = failures
+    if (mine_error is None) != (their_error is None):
+        who, exc = ("compiled game", mine_error) if mine_error is not None else ("interpreter", their_error)
+        raise Difference(f"only the {who} fails to list the actions: {type(exc).__name__}: "
+                         f"{getattr(exc, 'message', exc)}", path)
+    if mine_error is not None:
+        return {}
+    if sorted(mine) != sorted(theirs):
+        extra, missing = sorted(set(mine) - set(theirs)), sorted(set(theirs) - set(mine))
+        raise Difference(f"legal actions: compiled has {extra or 'nothing more'}, "
+                         f"the interpreter also has {missing or 'nothing more'}", path)
+    if cs.is_chance():
+        pa = {game.outcome_text(cs, o): p for o, p in cs.chance_outcomes()}
+        pb = {igame.outcome_text(its, o): p for o, p in its.chance_outcomes()}
+        for text in pa:
+            if not _close(pa[text], pb[text]):
+                differ(f"probability of {text}", pa[text], pb[text])
+    elif game.has_evaluation:
+        for p in range(game.num_players):
+            a, b = game.evaluate(cs, p), igame.evaluate(its, p)
+            if not _close(a, b):
+                differ(f"evaluation for {game.player_names[p]}", a, b)
+    return {text: (mine[text], theirs[text]) for text in mine}
+
+
+def _step(cs, its, move, path):
+    """Both successors, or None when both raise; a Difference when only one does."""
+    errors = []
+    results = []
+    for state, m in ((cs, move[0]), (its, move[1])):
+        try:
+            results.append(state.result(m))
+            errors.append(None)
+        except Exception as exc:                 # noqa: BLE001 - an error is an outcome to compare
+            results.append(None)
+            errors.append(exc)
+    if (errors[0] is None) != (errors[1] is None):
+        who = "the compiled game" if errors[0] is not None else "the interpreter"
+        exc = errors[0] if errors[0] is not None else errors[1]
+        message = getattr(exc, "message", None) or str(exc)
+        raise Difference(f"only {who} fails here: {type(exc).__name__}: {message}", path)
+    return None if errors[0] is not None else tuple(results)
+
+
+def find_difference(game, igame, *, bfs_states=BFS_STATES, playouts=PLAYOUTS,
+                    plies=PLAYOUT_PLIES, seed=0):
+    """None, or the first Difference found (breadth-first, then on random playouts)."""
+    try:
+        queue = deque([(game.initial_state(), igame.initial_state(), [])])
+        seen = 0
+        while queue and seen < bfs_states:
+            cs, its, path = queue.popleft()
+            seen += 1
+            for text, move in sorted(compare_state(game, igame, cs, its, path).items()):
+                pair = _step(cs, its, move, path + [text])
+                if pair is not None:
+                    queue.append((*pair, path + [text]))
+        rng = random.Random(seed)
+        for _ in range(playouts):
+            cs, its, path = game.initial_state(), igame.initial_state(), []
+            while len(path) < plies:
+                moves = compare_state(game, igame, cs, its, path)
+                if not moves:
+                    break
+                text = rng.choice(sorted(moves))
+                pair = _step(cs, its, moves[text], path + [text])
+                if pair is None:
+                    break
+                (cs, its), path = pair, path + [text]
+    except Difference as difference:
+        return difference
+    return None
+
+
+def agrees_with_interpreter(game, options=None, *, seed=None):
+    """The Outcome of the property for a compiled game (see the module docstring)."""
+    from framework.checker import check
+    from framework.conformance.report import FAILED, PASSED, Outcome
+    from framework.interpreter import InterpretedGame
+    igame = InterpretedGame(check(game.spec, dict(options or {})))
+    difference = find_difference(game, igame, seed=seed or 0)
+    if difference is None:
+        return Outcome(NAME, PASSED, f"the {BFS_STATES} states nearest the start and {PLAYOUTS} random "
+                                     f"playouts agree with the reference interpreter")
+    return Outcome(NAME, FAILED, difference.message, difference.path)

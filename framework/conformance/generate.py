@@ -1,0 +1,243 @@
+"""Random well-typed game specs, for testing the compiler against the interpreter at scale.
+
+`spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
+board with a non-player cell value, an integer, a flag, a list and a per-player variable,
+an option, a chance action with uniform or weighted outcomes,
+definitions whose bound variables reuse the names of the callers' parameters (the capture
+trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
+player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
+campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
+in lockstep with the reference interpreter (`differential.find_difference`).
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+BOUND = ("t", "c", "x", "i")            # bound names, deliberately the same as parameters'
+
+
+@st.composite
+def spec_texts(draw) -> str:
+    g = _Gen(draw)
+    return g.spec()
+
+
+class _Gen:
+    def __init__(self, draw):
+        self.draw = draw
+        self.players = draw(st.sampled_from([["A", "B"], ["A", "B", "C"]]))
+        self.w = draw(st.integers(1, 4))
+        self.h = draw(st.integers(1, 3))
+        self.size = draw(st.integers(1, 3))
+        self.calls = False          # definitions may be called (not inside their own bodies)
+
+    def pick(self, options):
+        return self.draw(st.sampled_from(options))
+
+    def depth_ok(self, depth):
+        return depth > 0 and self.draw(st.booleans())
+
+    # --------------------------------------------------------------- expressions
+    def int_(self, scope, depth=2) -> str:
+        leaves = ["0", "1", "2", "k", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
+                  "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]"]
+        leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
+        leaves += [v for v, t in scope.items() if t == "int"]
+        if not self.depth_ok(depth):
+            return self.pick(leaves)
+        form = self.draw(st.integers(0, 6))
+        a, b = self.int_(scope, depth - 1), self.int_(scope, depth - 1)
+        if form == 0:
+            return f"({a} + {b})"
+        if form == 1:
+            return f"({a} - {b})"
+        if form == 2:
+            return f"({a} if {self.bool_(scope, depth - 1)} else {b})"
+        if form == 3:
+            var = self.pick(BOUND)
+            return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+        if form == 4 and self.calls:
+            return f"f({a})"
+        if form == 5:
+            return f"max({a}, {b})"
+        return f"abs({a})"
+
+    def cell(self, scope) -> str:
+        cells = [v for v, t in scope.items() if t == "cell"]
+        fixed = f"({self.draw(st.integers(0, self.w - 1))}, {self.draw(st.integers(0, self.h - 1))})"
+        return self.pick(cells + [fixed]) if cells else fixed
+
+    def player(self, scope) -> str:
+        return self.pick(["mover", "next(mover)"] + self.players + [v for v, t in scope.items() if t == "player"])
+
+    def value(self, scope, depth=1) -> str:
+        plain = ["empty", "Z", self.player(scope)]
+        if self.depth_ok(depth):
+            return f"({self.player(scope)} if {self.bool_(scope, depth - 1)} else {self.pick(['Z', 'empty'])})"
+        return self.pick(plain)
+
+    def bool_(self, scope, depth=2) -> str:
+        leaves = ["flag", "full(board)", f"board[{self.cell(scope)}] == {self.value(scope, 0)}",
+                  f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
+        if not self.depth_ok(depth):
+            return self.pick(leaves)
+        form = self.draw(st.integers(0, 6))
+        if form == 0:
+            return f"({self.bool_(scope, depth - 1)} and {self.bool_(scope, depth - 1)})"
+        if form == 1:
+            return f"({self.bool_(scope, depth - 1)} or {self.bool_(scope, depth - 1)})"
+        if form == 2:
+            return f"not {self.bool_(scope, depth - 1)}"
+        if form == 3:
+            var = self.pick(BOUND)
+            kind = self.pick(["exists", "forall"])
+            return f"({kind} {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+        if form == 4 and self.calls:
+            return f"g({self.cell(scope)}, {self.player(scope)})"
+        if form == 5:
+            return f"{self.cell(scope)} in neighbors({self.cell(scope)}, {self.pick(['orthogonal', 'diagonal', 'queen'])})"
+        return f"{self.int_(scope, depth - 1)} == {self.int_(scope, depth - 1)}"
+
+    # --------------------------------------------------------------- effects
+    def effect(self, scope, depth=2) -> str:
+        form = self.draw(st.integers(0, 6 if depth > 0 else 3))
+        if form == 0:
+            return f"board[{self.cell(scope)}] = {self.value(scope)}"
+        if form == 1:
+            return f"n = {self.int_(scope, 1)}"
+        if form == 2:
+            return f"flag = {self.bool_(scope, 1)}"
+        if form == 3:
+            target = self.pick([f"h[{self.draw(st.integers(0, self.size - 1))}]", f"s[{self.player(scope)}]"])
+            return f"{target} {self.pick(['=', '+=', '-='])} {self.int_(scope, 0)}"
+        if form == 4:
+            return f"if {self.bool_(scope, 1)} then {{ {self.effect(scope, depth - 1)} }} " \
+                   f"else {{ {self.effect(scope, depth - 1)} }}"
+        if form == 5:
+            var = self.pick(BOUND)
+            inner = {**scope, var: "cell"}
+            return f"for {var} in cells(board, Z) do {{ if {self.bool_(inner, 0)} then board[{var}] = empty }}"
+        return f"turn = {self.player(scope)}"
+
+    # --------------------------------------------------------------- the spec
+    def spec(self) -> str:
+        players = self.players
+        lines = [
+            "game: Generated",
+            f"players: [{', '.join(players)}]",
+            f"options: {{k: {self.draw(st.integers(1, 3))}}}",
+            f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(players)}, Z]}}",
+            "state:",
+            "  n: {type: '0..9', initial: 0}",
+            "  flag: {type: bool, initial: false}",
+            f"  h: {{type: '0..9', size: {self.size}, initial: 1}}",
+            "  s: {type: '0..9', per: player, initial: 0}",
+            "define:",
+            f"  f(x): '{self._q(self._trap_f())}'",
+            f"  g(c, p): '{self._q(self._trap_g())}'",
+            "actions:",
+        ]
+        self.calls = True
+        c = self.pick(BOUND)
+        extra = self.pick(["", f" and {self.bool_({c: 'cell'}, 1)}", f" and not g({c}, {self.player({})})"])
+        lines += [f"  put({c} in cell):",
+                  f"    if: '{self._q(f'board[{c}] == empty' + extra)}'",
+                  f"    then: '{self._q(self._effects({c: 'cell'}))}'"]
+        i = self.pick(BOUND)
+        guard = "n < 8 and " + self.pick([f"({self.bool_({i: 'int'}, 1)} or h[0] < 3)", f"f({i}) > 0"])
+        lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
+                  f"    if: '{self._q(guard)}'",
+                  f"    then: '{self._q(self._effects({i: 'int'}))}'"]
+        lines += self._chance()
+        lines += [f"terminal: '{self._q('full(board) or n >= 9 or (flag and ' + self.bool_({}, 1) + ')')}'"]
+        if self.draw(st.booleans()) or len(players) > 2:
+            cases = " else ".join(f"{p} if line(board, 2, {p})" for p in players)
+            lines.append(f"winner: '{cases} else none'")
+        else:
+            lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
+        return "\n".join(lines) + "\n"
+
+    def _chance(self) -> list[str]:
+        """Maybe a chance action `roll`: d in 1..m, uniform or weighted d / (1 + ... + m)."""
+        if not self.draw(st.booleans()):
+            return []
+        m = self.draw(st.integers(1, 3))
+        weight = self.pick([f"1 / {m}", f"d / {m * (m + 1) // 2}"])
+        return ["  roll:",
+                f"    chance: d in 1..{m}",
+                f"    probability: '{weight}'",
+                f"    then: '{self._q(self._effects({'d': 'int'}))}'"]
+
+    def _trap_f(self) -> str:
+        """f(x): a count whose bound name may equal the caller's argument (`f(i)` with `i`
+        bound in the count is the capture trap)."""
+        var = self.pick([b for b in BOUND if b != "x"])
+        return f"count {var} in 0..3: {var} < x + n"
+
+    def _trap_g(self) -> str:
+        """g(c, p): a neighbourhood test that uses its parameter inside the quantifier, whose
+        bound name may equal the caller's argument."""
+        var = self.pick([b for b in BOUND if b != "c"])
+        dirs = self.pick(["orthogonal", "diagonal", "queen"])
+        return f"exists {var} in cell: {var} in neighbors(c, {dirs}) and board[{var}] == p"
+
+    def _effects(self, scope) -> str:
+        return "; ".join(self.effect(scope) for _ in range(self.draw(st.integers(1, 3))))
+
+    @staticmethod
+    def _q(text: str) -> str:
+        return text.replace("'", "''")
+
+
+def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
+    """None, or (kind, message, path) for a generated spec: `refused` when the checker
+    rejects it (a generator bug), `differs` when compiled and interpreted games disagree."""
+    from framework import load_text
+    from framework.checker import check
+    from framework.conformance.differential import find_difference
+    from framework.errors import SpecError
+    from framework.interpreter import InterpretedGame
+    try:
+        game = load_text(text)
+    except SpecError as err:
+        # the checker may prove an error the generator cannot foresee (a constant assigned
+        # outside a variable's range): a correct refusal, not a finding
+        if "initial state" in err.message or "out of range" in err.message:
+            return None
+        return ("refused", str(err), [])
+    difference = find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=bfs_states,
+                                 playouts=playouts, plies=plies)
+    return None if difference is None else ("differs", difference.message, difference.path)
+
+
+def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:
+    """Generate `inputs` specs and compare each compiled game with the interpreter; returns
+    {"inputs", "refused", "differs", "findings": [(kind, message, path, spec text)], "seconds"}.
+    Derandomized (the same specs on every run) unless `seed` is given; Hypothesis keeps no
+    database, so nothing is written anywhere."""
+    import time
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as seeded
+    tally = {"inputs": 0, "refused": 0, "differs": 0, "findings": []}
+    start = last = time.perf_counter()
+
+    @settings(max_examples=inputs, derandomize=seed is None, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(spec_texts())
+    def one(text):
+        nonlocal last
+        tally["inputs"] += 1
+        found = check_one(text)
+        if found is not None:
+            tally[found[0]] += 1
+            if len(tally["findings"]) < 20:
+                tally["findings"].append((*found, text))
+        if progress and time.perf_counter() - last >= every:
+            last = time.perf_counter()
+            progress(tally, time.perf_counter() - start)
+
+    from framework.conformance.games import scratch_storage
+    with scratch_storage():
+        (seeded(seed)(one) if seed is not None else one)()
+    tally["seconds"] = round(time.perf_counter() - start, 1)
+    return tally

@@ -1,0 +1,3 @@
+"""The language server for plyspec specs (`plyspec lsp`): `analysis` computes diagnostics
+and the name index of one document with the same front-ends and checker the CLI uses,
+`vocabulary` holds the words an editor offers, `server` speaks LSP through pygls."""

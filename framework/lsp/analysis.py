@@ -1,0 +1,231 @@
+"""What the language server knows about one document, computed without any LSP types.
+
+`analyse(path, text)` runs the same pipeline as `plyspec check` on the text (parse, check,
+compile for a game; load for a planning spec; parse for a PDDL file) and returns an
+`Analysis`: the errors as `Diagnostic`s (what `plyspec check` prints, with the range, the
+message and the hint), and, whenever the text parses, an index of the spec's names: where
+each is declared (`Symbol`) and every place it is used (`Occurrence`).  The server turns
+these into diagnostics, hovers, definitions, references, completions and outlines.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from framework import ast
+from framework.errors import SpecError
+from framework.lint import names_in
+
+GAME, PLANNING, PDDL = "game", "planning", "pddl"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    line: int                 # 1-based, as SpecError counts
+    col: int
+    end_col: int
+    message: str
+    hint: str | None = None
+    severity: str = "error"   # error | warning
+
+    @classmethod
+    def of(cls, err: SpecError, lines: list) -> "Diagnostic":
+        line = err.line or 1
+        col = err.col or 1
+        width = len(lines[line - 1]) if 0 < line <= len(lines) else 1
+        end = err.end_col if err.end_col and err.end_col > col else (col + 1 if err.col else width + 1)
+        return cls(line, col, end, err.message, err.hint)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    kind: str                 # player | option | variable | board | cell value | define | action | parameter
+    line: int
+    col: int
+    detail: str               # one line shown on hover
+    scope: str | None = None  # the action a parameter belongs to
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    name: str
+    line: int
+    col: int
+    end_col: int
+    call: bool = False        # a function call (a builtin or a define)
+    scope: str | None = None  # the action it is inside, if any
+
+
+@dataclass
+class Analysis:
+    kind: str
+    diagnostics: list = field(default_factory=list)
+    symbols: list = field(default_factory=list)
+    occurrences: list = field(default_factory=list)
+    spec: object = None       # the parsed AST (games), when the text parses
+    sections: dict = field(default_factory=dict)   # section name -> line
+
+    def symbol(self, name: str, scope: str | None = None) -> Symbol | None:
+        """The declaration `name` means inside `scope` (a parameter shadows the rest)."""
+        found = [s for s in self.symbols if s.name == name and s.scope in (scope, None)]
+        found.sort(key=lambda s: s.scope is None)
+        return found[0] if found else None
+
+    def at(self, line: int, col: int):
+        """The occurrence or declaration under (line, col), 1-based; None if neither."""
+        for o in self.occurrences:
+            if o.line == line and o.col <= col < o.end_col:
+                return o
+        for s in self.symbols:
+            if s.line == line and s.col <= col < s.col + len(s.name):
+                return s
+        return None
+
+
+def kind_of(path: str, text: str) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix == ".pddl":
+        return PDDL
+    if suffix == ".plan":
+        return PLANNING
+    if suffix == ".game":
+        return GAME
+    import yaml
+    try:
+        data = yaml.safe_load(text)
+    except Exception:
+        return GAME
+    return PLANNING if isinstance(data, dict) and ("problem" in data or "domain" in data) else GAME
+
+
+def analyse(path: str, text: str) -> Analysis:
+    """Diagnostics and the name index of `text`, a document saved (or not yet) at `path`."""
+    from framework.errors import split_lines
+    kind = kind_of(path, text)
+    result = Analysis(kind)
+    lines = split_lines(text)
+    try:
+        if kind == GAME:
+            _analyse_game(path, text, result)
+        elif kind == PLANNING:
+            _load_planning(path, text)
+        else:
+            from planners.pddl import parse_pddl
+            parse_pddl(text, path)
+    except SpecError as err:
+        result.diagnostics.append(Diagnostic.of(err, lines))
+    except RecursionError:
+        result.diagnostics.append(Diagnostic(1, 1, 2, "the spec is nested too deeply to read"))
+    return result
+
+
+def _analyse_game(path, text, result):
+    from framework.loader import compile_spec, parse_text, spec_format
+    try:
+        fmt = spec_format(path)
+    except SpecError:
+        fmt = "yaml"
+    from framework.lint import warnings
+    spec = parse_text(text, path, fmt)
+    result.spec = spec
+    _index(spec, result)
+    compile_spec(spec)                        # check + compile, as `plyspec check` does
+    lines = text.splitlines()
+    result.diagnostics.extend(dataclasses.replace(Diagnostic.of(w, lines), severity="warning")
+                              for w in warnings(spec))
+
+
+def _load_planning(path, text):
+    """Planning specs are read from files: the text goes to a private temporary copy with
+    the same name, and errors are reported at the original path."""
+    import planners
+    name = os.path.basename(path) or "problem.yaml"
+    with tempfile.TemporaryDirectory(prefix="plyspec-lsp-") as folder:
+        copy = os.path.join(folder, name)
+        with open(copy, "w", encoding="utf-8") as f:
+            f.write(text)
+        try:
+            planners.load(copy)
+        except SpecError as err:
+            if err.file == copy:
+                err.file = path
+            raise
+
+
+# --------------------------------------------------------------------- the name index
+def _index(spec, result: Analysis) -> None:
+    from framework.frontend.printer import domain_text, expression_text
+    add = result.symbols.append
+    for name, pos in zip(spec.players, spec.positions.get("players_items", ())):
+        add(Symbol(name, "player", pos.line, pos.col, f"player `{name}`"))
+    for option in spec.options:
+        add(Symbol(option.name, "option", option.pos.line, option.pos.col,
+                   f"option `{option.name}` (default {option.default!r}; override with --set {option.name}=...)"))
+    if spec.board is not None:
+        b = spec.board
+        add(_named(b.pos, b.name, "board", f"board `{b.name}`: {expression_text(b.width)} x "
+                   f"{expression_text(b.height)}, cells {', '.join(b.values)} (initially {b.initial})"))
+        for value in b.values:
+            add(_named(b.pos, value, "cell value", f"cell value `{value}` of `{b.name}`"))
+    for v in spec.variables:
+        detail = f"state variable `{v.name}`: {_type_name(v.type)}" + (" per player" if v.per_player else "")
+        if v.initial is not None:
+            detail += f", initially {expression_text(v.initial)}"
+        add(Symbol(v.name, "variable", v.pos.line, v.pos.col, detail))
+    for d in spec.defines:
+        params = f"({', '.join(d.params)})" if d.params else ""
+        add(Symbol(d.name, "define", d.pos.line, d.pos.col, f"define {d.name}{params} = {expression_text(d.body)}"))
+        _uses(d.body, result, d.name)
+    for a in spec.actions:
+        params = ", ".join(f"{p.name} in {domain_text(p.domain)}" for p in a.params)
+        add(Symbol(a.name, "action", a.pos.line, a.pos.col, f"action {a.name}({params})"))
+        for p in a.params:
+            add(Symbol(p.name, "parameter", p.pos.line, p.pos.col,
+                       f"parameter `{p.name}` of `{a.name}`, in {domain_text(p.domain)}", a.name))
+        _uses(a, result, a.name)
+    for section in ("board", "variables", "init", "turn", "terminal", "goal", "utility", "winner",
+                    "evaluation", "max_length", "constant_sum"):
+        _uses(getattr(spec, section), result, None)
+    result.sections = {name: pos.line for name, pos in spec.positions.items()
+                       if hasattr(pos, "line") and pos.line}
+
+
+def _type_name(t) -> str:
+    from framework.frontend.printer import expression_text
+    if t.kind == "int" and t.lo is not None:
+        return f"int {expression_text(t.lo)}..{expression_text(t.hi)}"
+    if t.kind == "enum":
+        return "{" + ", ".join(t.values) + "}"
+    return t.kind
+
+
+def _named(pos, name, kind, detail) -> Symbol:
+    """A symbol declared on the line at `pos` whose column is where `name` is written."""
+    col = pos.col or 1
+    if pos.source_line:
+        found = pos.source_line.find(name, max(0, col - 1))
+        while found >= 0:
+            before = pos.source_line[found - 1] if found else " "
+            after = pos.source_line[found + len(name):found + len(name) + 1]
+            if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+                col = found + 1
+                break
+            found = pos.source_line.find(name, found + 1)
+    return Symbol(name, kind, pos.line, col, detail)
+
+
+def _uses(node, result: Analysis, scope) -> None:
+    """Every Name and Call below `node`, recorded with the action (or define) it is in."""
+    for n in names_in(node):
+        if not n.pos.line:
+            continue
+        if isinstance(n, ast.Name):
+            result.occurrences.append(Occurrence(n.id, n.pos.line, n.pos.col,
+                                                 n.pos.end_col or n.pos.col + len(n.id), False, scope))
+        else:
+            result.occurrences.append(Occurrence(n.func, n.pos.line, n.pos.col,
+                                                 n.pos.col + len(n.func), True, scope))

@@ -1,0 +1,50 @@
+"""The words an editor can offer: section keywords, builtins with their signatures and
+one-line docs, direction sets, and the names a spec declares (for completion and hover)."""
+from __future__ import annotations
+
+from framework import builtins
+from framework.lsp.analysis import Analysis
+
+GAME_KEYWORDS = ("game", "players", "option", "board", "state", "define", "action", "init", "turn",
+                 "pass", "terminal", "goal", "utility", "winner", "utility_bounds", "zero_sum",
+                 "constant_sum", "evaluation", "display", "symmetries", "max_length")
+EXPRESSION_WORDS = ("and", "or", "not", "in", "if", "else", "exists", "forall", "count", "sum",
+                    "min", "max", "mover", "me", "none", "true", "false")
+
+
+def builtin_help(name: str) -> str | None:
+    """Markdown for a builtin's hover, or None if `name` is none."""
+    builtin = builtins.get(name)
+    if builtin is None:
+        from framework.checker import DIRECTION_SETS
+        if name in DIRECTION_SETS:
+            steps = ", ".join(f"({dx},{dy})" for dx, dy in DIRECTION_SETS[name])
+            return f"direction set `{name}`: {steps}"
+        return None
+    return f"`{builtin.usage()}`\n\n{builtin.doc}"
+
+
+def completions_for(result: Analysis, scope: str | None, at_line_start: bool, game_syntax: bool) -> list:
+    """[(label, CompletionItemKind name, detail)] for a place in the document."""
+    from framework.checker import DIRECTION_SETS
+    items = []
+    if at_line_start:
+        if game_syntax:
+            items += [(k, "Keyword", "section") for k in GAME_KEYWORDS]
+        else:
+            from framework.frontend.yaml_spec import SECTIONS
+            items += [(f"{k}:", "Keyword", what) for k, what in SECTIONS.items()]
+    items += [(b.name, "Function", b.usage()) for b in builtins.all()]
+    items += [(name, "EnumMember", "direction set") for name in DIRECTION_SETS]
+    items += [(word, "Keyword", "expression") for word in EXPRESSION_WORDS]
+    kinds = {"player": "EnumMember", "option": "Constant", "variable": "Variable", "board": "Struct",
+             "cell value": "EnumMember", "define": "Function", "action": "Method", "parameter": "Variable"}
+    for s in result.symbols:
+        if s.scope in (None, scope) and s.kind != "action":
+            items.append((s.name, kinds[s.kind], s.detail))
+    seen, unique = set(), []
+    for item in items:
+        if item[0] not in seen:
+            seen.add(item[0])
+            unique.append(item)
+    return unique

@@ -1,0 +1,61 @@
+"""Planning sweeps: one PDDL task per worker task (`plyspec plan DOMAIN TASK...` or a suite
+folder), each grounded, searched within its time limit and validated on the worker, with a
+coverage table at the end.  Task files travel as text, like specs."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REF = "framework.parallel.planning:plan_task"
+
+
+def suite(paths) -> list:
+    """[(domain file, problem file)] for `DOMAIN TASK...` or a folder of IPC tasks (a
+    `domain.pddl` with `taskNN.pddl`, or one `domainNN.pddl` per `taskNN.pddl`)."""
+    paths = [Path(p) for p in paths]
+    if len(paths) == 1 and paths[0].is_dir():
+        folder = paths[0]
+        tasks = sorted(p for p in folder.glob("*.pddl") if not p.name.lower().startswith("domain"))
+        pairs = []
+        for task in tasks:
+            number = re.search(r"(\d+)", task.stem)
+            own = folder / f"domain{number.group(1)}.pddl" if number else None
+            domain = own if own is not None and own.exists() else folder / "domain.pddl"
+            if not domain.exists():
+                raise ValueError(f"{folder}: no domain.pddl (nor domainNN.pddl) for {task.name}")
+            pairs.append((domain, task))
+        if not pairs:
+            raise ValueError(f"{folder}: no PDDL tasks (taskNN.pddl) in this folder")
+        return pairs
+    domain, tasks = paths[0], paths[1:]
+    return [(domain, task) for task in tasks]
+
+
+def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit, node_limit) -> dict:
+    """Ground, search and validate one task; runs on a worker."""
+    import os
+    import tempfile
+    import time
+    import planners
+    from framework.search.registry import searcher
+    from planners.validate import validate_plan
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="plyspec-plan-") as folder:
+        files = []
+        for name, text in zip(names, (domain_text, problem_text)):
+            files.append(os.path.join(folder, name))
+            with open(files[-1], "w", encoding="utf-8") as f:
+                f.write(text)
+        problem = planners.load(*files)
+        task = planners.ground(problem)
+    if algorithm == "auto":
+        algorithm = "bfs" if task.unit_cost else "astar"
+    heuristic = heuristic or {"astar": "hmax", "gbfs": "hff"}.get(algorithm)
+    result = searcher(algorithm)(task, time_limit=time_limit, node_limit=node_limit, heuristic=heuristic)
+    plan = [task.action_text(a) for a in result.pv]
+    solved = bool(result.extra.get("solved"))
+    valid = solved and validate_plan(problem, plan).valid
+    return {"solved": solved, "valid": valid, "length": len(plan) if solved else None,
+            "cost": result.cost if solved else None, "expanded": result.stats.expanded,
+            "reason": result.extra.get("reason"), "algorithm": algorithm, "heuristic": heuristic,
+            "seconds": round(time.perf_counter() - start, 3), "plan": plan if solved else None}

@@ -1,0 +1,184 @@
+"""The execution layer (framework.parallel) and the commands on it: the same seeded answers
+for any number of workers and on Ray, a dying / slow / memory-hungry task reported as that
+task's failure, streamed results that resume, Ctrl-C that keeps the partial table."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, SPECS
+from framework.cli import main
+from framework.parallel import Failure, InProcess, make_executor
+from framework.parallel.tournament import elo_difference, elo_ratings, interval
+
+
+# task functions for the pool tests (workers import them as "test_parallel:NAME")
+def square(x):
+    return x * x
+
+
+def die(code):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def sleep(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def hog(megabytes):
+    return len(bytearray(megabytes * 1024 * 1024))
+
+
+def fail(message):
+    raise ValueError(message)
+
+
+def _json_of(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _without_times(value):
+    if isinstance(value, dict):
+        return {k: _without_times(v) for k, v in value.items() if k not in ("seconds_per_move", "time_s")}
+    if isinstance(value, list):
+        return [_without_times(v) for v in value]
+    return value
+
+
+def test_local_pool_reports_each_failure_as_that_tasks_and_goes_on():
+    with make_executor(2, memory_mb=300) as pool:
+        got = dict(pool.run("test_parallel:square", [(i, (i,)) for i in range(6)]))
+        assert got == {i: i * i for i in range(6)}
+        got = dict(pool.run("test_parallel:die", [("a", (0,))]))
+        assert got["a"].kind == "died" and "SIGKILL" in got["a"].message
+        got = dict(pool.run("test_parallel:sleep", [("slow", (30,)), ("quick", (0.01,))], timeout=1.0))
+        assert got["slow"].kind == "timeout" and got["quick"] == 0.01
+        got = dict(pool.run("test_parallel:hog", [("big", (2000,)), ("small", (1,))]))
+        assert got["big"].kind == "memory" and got["small"] == 1024 * 1024
+        got = dict(pool.run("test_parallel:fail", [("e", ("no",))]))
+        assert got["e"] == Failure("error", "ValueError: no", got["e"].details)
+        assert dict(pool.run("test_parallel:square", [(9, (9,))])) == {9: 81}   # workers replaced
+
+
+def test_in_process_executor_matches():
+    assert dict(InProcess().run("test_parallel:square", [(2, (2,))])) == {2: 4}
+
+
+def test_tournament_is_the_same_for_any_number_of_workers(capsys):
+    argv = ["tournament", str(SPECS / "tictactoe.yaml"), "--agent", "random", "--agent", "first",
+            "--agent", "alphabeta:depth=1", "--games", "4", "--seed", "3", "--json"]
+    runs = [_without_times(_json_of(capsys, argv + ["--workers", str(w)])) for w in (0, 1, 2)]
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0]["games_finished"] == 12 and not runs[0]["failures"]
+    pairs = {(p["agent"], p["opponent"]): p for p in runs[0]["pairs"]}
+    assert all(p["games"] == 4 and p["wins"] + p["draws"] + p["losses"] == 4 for p in pairs.values())
+
+
+def test_match_is_the_same_in_process_and_on_workers(capsys):
+    argv = ["match", str(SPECS / "pig.yaml"), "--agent", "expectimax:depth=1", "--agent", "random",
+            "--games", "4", "--seed", "5", "--json", "--quiet"]
+    assert _without_times(_json_of(capsys, argv + ["--workers", "0"])) == \
+        _without_times(_json_of(capsys, argv + ["--workers", "2"]))
+
+
+def test_perft_split_equals_the_sequential_count(capsys):
+    argv = ["perft", str(SPECS / "connect_four.yaml"), "--set", "width=5", "--set", "height=4",
+            "-d", "6", "--json"]
+    plain = _json_of(capsys, argv)["counts"]
+    assert _json_of(capsys, argv + ["--split", "2", "--workers", "2"])["counts"] == plain
+    assert _json_of(capsys, argv + ["--workers", "0"])["counts"] == plain     # split chosen by itself
+
+
+def test_solve_split_over_root_moves_gives_the_solved_value(capsys):
+    out = _json_of(capsys, ["solve", str(SPECS / "tictactoe.yaml"), "--workers", "2", "--json"])
+    assert out["value"] == 0 and set(out["root_moves"].values()) == {0} and len(out["pv"]) == 9
+    nim = ["solve", str(SPECS / "nim.yaml"), "--set", "heaps=[1,2,3]", "--json"]
+    assert _json_of(capsys, nim + ["--workers", "2"])["value"] == _json_of(capsys, nim)["value"]
+
+
+def test_conformance_over_workers_reports_the_same_as_one_worker(capsys):
+    argv = ["test", str(SPECS / "nim.yaml"), str(SPECS / "tictactoe.game"), str(SPECS / "pig.yaml"),
+            "--examples", "10", "--json"]
+    one = _json_of(capsys, argv + ["--workers", "1"])
+    assert one == _json_of(capsys, argv + ["--workers", "2"])
+    assert [s["spec"] for s in one["specs"]] == argv[1:4] and one["ok"]
+
+
+def test_results_stream_to_a_file_and_an_interrupted_run_resumes(tmp_path, capsys):
+    out = tmp_path / "t.jsonl"
+    argv = ["tournament", str(SPECS / "nim.yaml"), "--agent", "random", "--agent", "first",
+            "--games", "6", "--json", "--workers", "0", "-o", str(out)]
+    full = _without_times(_json_of(capsys, argv))
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1 + 6 and json.loads(lines[0])["header"]["games"] == 6
+    out.write_text("\n".join(lines[:4]) + "\n" + lines[4][:10])          # cut off mid-line
+    assert main(argv) == 1 and "exists" in capsys.readouterr().err       # no silent overwrite
+    assert _without_times(_json_of(capsys, argv + ["--resume"])) == full
+    assert len(out.read_text().splitlines()) == 7
+    other = [a if a != "6" else "7" for a in argv]
+    assert main(other + ["--resume"]) == 1 and "different run" in capsys.readouterr().err
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "elsewhere")
+    assert main(argv[:-1] + [str(link), "--force"]) == 1 and "symbolic link" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_the_workers_and_prints_the_partial_table(tmp_path):
+    out = tmp_path / "t.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "framework", "tournament", "game_specs/connect_four.yaml",
+                                "--agent", "alphabeta:depth=4", "--agent", "mcts:iterations=300",
+                                "--games", "40", "--workers", "2", "-o", str(out), "--json"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    stdout, stderr = process.communicate(timeout=20)
+    assert time.monotonic() - start < 3
+    assert process.returncode == 130, stderr
+    summary = json.loads(stdout)
+    assert summary["interrupted"] and 1 <= summary["games_finished"] < 80
+    assert "Traceback" not in stderr
+    assert len(out.read_text().splitlines()) == 1 + summary["games_finished"]
+
+
+def test_ray_gives_the_same_tournament(capsys):
+    pytest.importorskip("ray", reason="Ray is part of the test extra; install plyspec[test]")
+    argv = ["tournament", str(SPECS / "tictactoe.yaml"), "--agent", "random", "--agent", "first",
+            "--games", "3", "--seed", "1", "--json"]
+    assert _without_times(_json_of(capsys, argv + ["--ray", "--workers", "2"])) == \
+        _without_times(_json_of(capsys, argv + ["--workers", "0"]))
+
+
+def test_statistics():
+    assert interval([1.0, 0.0, 0.5, 0.5])[0] == 0.5
+    mean, low, high = interval([1.0] * 10 + [0.0] * 10)
+    assert mean == 0.5 and 0.26 < low < 0.28 and 0.72 < high < 0.74
+    assert elo_difference(0.5) == 0 and round(elo_difference(0.75)) == 191
+    equal = elo_ratings(2, [(0, 1, 5.0, 10)])
+    assert abs(equal[0] - equal[1]) < 1e-6 and abs(sum(equal) / 2 - 1500) < 1e-6
+    strong = elo_ratings(3, [(0, 1, 9.0, 10), (1, 2, 9.0, 10), (0, 2, 10.0, 10)])
+    assert strong[0] > strong[1] > strong[2]
+
+
+def test_a_planning_sweep_is_the_same_on_any_number_of_workers(capsys):
+    from planning_support import shared_pddl
+    folder = shared_pddl() / "gripper"
+    if not folder.is_dir():
+        pytest.fail(f"the IPC tasks are missing: {folder} (set PLYSPEC_SHARED)")
+    argv = ["plan", str(folder / "domain.pddl"), *(str(folder / f"task0{i}.pddl") for i in (1, 2, 3)),
+            "--algo", "gbfs", "--json"]
+
+    def run(workers):
+        assert main(argv + ["--workers", workers]) == 0
+        out = json.loads(capsys.readouterr().out)
+        return [{k: r[k] for k in ("task", "status", "length", "cost")} for r in out["tasks"]], out["solved"]
+    one, two = run("0"), run("2")
+    assert one == two and one[1] == 3

@@ -1,0 +1,52 @@
+"""Start-up stays cheap: what `import framework` and `plyspec --help` load (the import graph,
+not the time, which a loaded machine cannot measure reliably)."""
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def _modules_after(code: str) -> set:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys, json; print(json.dumps(sorted(sys.modules)))"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_import_framework_loads_no_heavy_dependency():
+    loaded = _modules_after("import framework")
+    for heavy in ("rich", "hypothesis", "planners", "lark", "yaml", "framework.compiler",
+                  "framework.checker", "framework.search"):
+        assert not any(m == heavy or m.startswith(heavy + ".") for m in loaded), heavy
+
+
+def test_help_imports_no_sub_command_module():
+    loaded = _modules_after("import sys; sys.argv = ['plyspec', '--help']\n"
+                            "from framework.cli import main\n"
+                            "try:\n    main()\nexcept SystemExit:\n    pass")
+    assert not [m for m in loaded if m.startswith("framework.cli.") and m.endswith("_cmd")]
+    assert "framework.loader" not in loaded and "rich" not in loaded
+
+
+def test_a_command_imports_only_its_own_module():
+    loaded = _modules_after("from framework.cli import main\n"
+                            "main(['check', 'game_specs/tictactoe.yaml'])")
+    assert [m for m in loaded if m.endswith("_cmd")] == ["framework.cli.check_cmd"]
+    assert "planners" not in loaded and "hypothesis" not in loaded
+
+
+def test_lazy_names_resolve():
+    import framework
+    assert callable(framework.load) and framework.Game.__name__ == "Game"
+
+
+def test_parser_cache_survives_a_damaged_file(tmp_path, monkeypatch):
+    from framework.frontend import lark_cache
+    monkeypatch.setenv("PLYSPEC_CACHE", str(tmp_path))
+    grammar = 'start: "a"+\n'
+    first = lark_cache.cached_lark(grammar, parser="lalr")
+    [stored] = list(tmp_path.iterdir())
+    stored.write_bytes(b"not a pickle")                  # damaged: rebuilt, not trusted
+    again = lark_cache.cached_lark(grammar, parser="lalr")
+    assert again.parse("aa") == first.parse("aa")
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
