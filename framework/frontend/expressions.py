@@ -156,6 +156,19 @@ class _ToAst(Transformer):
         return ast.Assign(target, str(op), value, self._tok(op))
 
     @v_args(meta=True)
+    def let_effect(self, meta, children):
+        name, op, value = children
+        if str(op) != "=":
+            raise SpecError.at(self._tok(op), f"`let {name}` gives a new variable its first value, "
+                               f"so it takes `=`, not `{op}`", f"write `let {name} = ...`")
+        return ast.LetEffect(str(name), value, self._tok(name))
+
+    @v_args(meta=True)
+    def continue_effect(self, meta, children):
+        name, *args = children
+        return ast.ContinueEffect(str(name), tuple(args), self._tok(name))
+
+    @v_args(meta=True)
     def if_effect(self, meta, children):
         test, then, *rest = children
         as_tuple = lambda e: tuple(e) if isinstance(e, list) else (e,)
