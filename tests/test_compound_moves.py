@@ -196,8 +196,24 @@ def test_misused_steps_and_preferences_are_refused():
     with pytest.raises(SpecError, match="cannot be part of a compound move"):
         load_text(HOPS.replace("d in cell):\n    if", "d in cell):\n    chance: k in 1..2\n    if", 1))
 
-@pytest.mark.parametrize("name", ["draughts", "amazons", "kalah"])
+@pytest.mark.parametrize("name", ["draughts", "amazons", "kalah", "pig2"])
 def test_both_syntaxes_of_the_new_games_are_the_same_game(name):
     from framework.frontend.printer import spec_fields
     from framework.loader import parse_spec
     assert spec_fields(parse_spec(SPECS / f"{name}.yaml")) == spec_fields(parse_spec(SPECS / f"{name}.game"))
+
+
+@pytest.mark.parametrize("text, fmt, message", [
+    ('game "T"\nplayers A, B\nstate n : 0..9 = 0\naction go\n    then continue\nterminal n >= 3\n',
+     "game", "`continue` needs the step the move goes on with"),
+    (HOPS.replace('"board[(0, 0)] = A;', '"let;'), "yaml", "`let` needs a name and a value"),
+    ('game "T"\nplayers A, B\nstate n : 0..9 = 0\naction go\n    chance a in 1..2 b in 1..2\n'
+     '    then n += a\nterminal n >= 3\n', "game", "outcome variables are separated by commas"),
+    (HOPS.replace("  walk(c in cells(board, mover), d in neighbors(c, orthogonal)):\n",
+                  "  roll:\n    chance: a in 1..2 b in 1..2\n  walk(c in cells(board, mover), d in neighbors(c, orthogonal)):\n"),
+     "yaml", "outcome variables are separated by commas"),
+])
+def test_unfinished_new_constructs_are_named_in_the_users_words(text, fmt, message):
+    with pytest.raises(SpecError) as info:
+        load_text(text, fmt=fmt)
+    assert message in info.value.message and "NAME" not in str(info.value)

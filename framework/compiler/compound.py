@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from framework import ast
 from framework.checker_moves import continues
-from framework.compiler.common import UNSET_TURN, _Source
+from framework.compiler.common import UNSET_TURN, _Source, _names, _operands
 from framework.runtime import MAX_MOVE_STEPS
 
 
@@ -73,13 +73,8 @@ class CompoundMixin:
             out(f"if _cont[0] == {bi} and len(_cont[1]) == {nfixed}:")
             out.indent()
             self._bind_fixed(out, b, nfixed)
-            env = {p[0]: f"p_{p[0]}" for p in b.params}
-            for name, domain, _ in b.params[nfixed:]:
-                out(f"for p_{name} in {self.domain(domain, env)}:")
-                out.indent()
-            if b.precondition is not None:
-                out(f"if {self.expr(b.precondition, env)}:")
-                out.indent()
+            env = {p[0]: f"p_{p[0]}" for p in b.params[:nfixed]}
+            self._choice_loops(out, b, nfixed, env)
             chosen = "".join(self.external(t, f"p_{n}") + ", " for n, _, t in b.params[nfixed:])
             out(f"for _tail, _n in _walk{bi}({', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])}):")
             out(f"    out.append((({chosen}) + _tail, _n + 1))")
@@ -87,6 +82,25 @@ class CompoundMixin:
         out("return out or ONE_STEP" if targets else "return ONE_STEP")
         out.dedent()
         out()
+
+    def _choice_loops(self, out: _Source, b, nfixed, env):
+        """Loops over the chosen parameters of step `b`, each condition of its `if` at the
+        shallowest loop it depends on, cell parameters drawn from masks (as for actions)."""
+        conds = _operands("and", b.precondition)
+        chosen = [p[0] for p in b.params[nfixed:]]
+        depth_of = lambda cond: max([chosen.index(n) + 1 for n in _names(cond) if n in chosen] or [0])
+        for cond in conds:
+            if depth_of(cond) == 0:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
+        for k, (name, domain, ptype) in enumerate(b.params[nfixed:]):
+            header, rest = self.param_loop(name, domain, ptype, [c for c in conds if depth_of(c) == k + 1], env)
+            env[name] = f"p_{name}"
+            out(header[0])
+            out.indent()
+            for cond in rest:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
 
     def follow_function(self, out: _Source, ai, a):
         params = [f"p_{p[0]}" for p in a.params]

@@ -32,6 +32,7 @@ class _Gen:
         self.h = draw(st.integers(1, 3))
         self.size = draw(st.integers(1, 3))
         self.calls = False          # definitions may be called (not inside their own bodies)
+        self.locals = 0             # `let` variables made so far (each gets a new name)
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -105,7 +106,8 @@ class _Gen:
     def effect(self, scope, depth=2) -> str:
         form = self.draw(st.integers(0, 7 if depth > 0 else 3))
         if form == 7:
-            local = next(v for v in ("u", "v", "w") if v not in scope)
+            self.locals += 1                  # braces group, they do not end a local's scope
+            local = f"u{self.locals}"
             inner = {**scope, local: "int"}
             return f"{{ let {local} = {self.int_(scope, 1)}; {self.effect(inner, depth - 1)}; " \
                    f"{local} {self.pick(['=', '+=', '-='])} {self.int_(inner, 0)}; h[0] = min(abs({local}), 9) }}"

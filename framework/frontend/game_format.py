@@ -12,6 +12,7 @@ and hint; semantic checks live in the checker.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from dataclasses import replace
@@ -26,7 +27,7 @@ from framework import ast
 from framework.errors import SpecError, did_you_mean, normalise_line_breaks
 from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
                                            text_origin, expected_hint, terminal_spelling,
-                                           text_before, unparenthesised_domain)
+                                           text_before, unfinished_keyword, unparenthesised_domain)
 
 GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
 
@@ -396,8 +397,15 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
             return _error(pos, "the spec is empty", "start with `game NAME` and `players A, B`")
         return _error(pos, "the spec ends too early", hint)
     if token.type == "_END":
+        before = text_before(text, token.line, token.column)
+        if unfinished_keyword(before):
+            return _error(origin(token.line, token.column), *unfinished_keyword(before))
         return _error(origin(token.line, token.column), "the line ends too early",
                       (hint + "; " if hint else "") + "indent a line that continues a section")
+    if token.type == "NAME" and re.search(r"^\s*chance\b.*\bin\b[^,]*$", text_before(text, token.line, token.column)
+                                         .split("\n")[-1]) and re.match(r"\s+in\b", lines[token.line - 1][token.end_column - 1:]):
+        return _error(origin(token.line, token.column, token.end_column), "outcome variables are separated by commas",
+                      "write `chance a in 1..6, b in 1..6`")
     pos = origin(token.line, token.column, token.end_column)
     if previous is None or previous.type == "_END":
         if token.type != "NAME" or token in RESERVED:
@@ -408,6 +416,8 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
     domain = unparenthesised_domain(token, text_before(text, token.line, token.column))
     if domain:
         return _error(pos, *domain)
+    if unfinished_keyword(text_before(text, token.line, token.column)):
+        return _error(pos, *unfinished_keyword(text_before(text, token.line, token.column)))
     return _error(pos, f"unexpected `{token}`", hint)
 
 

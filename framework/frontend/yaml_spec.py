@@ -503,6 +503,11 @@ def _chance(R: YamlReader, cnode, probability) -> ast.ChanceSpec:
                             col=p.col, source_line=p.source_line,
                             hint="write `chance: d in 1..6`, or `chance: a in 1..6, b in 1..6` for two dice")
         dcol = start + m.start(3)
+        glued = re.search(r"\s([A-Za-z_][A-Za-z0-9_]*)\s+in\s", m.group(3))
+        if glued:
+            p = origin(1, dcol + glued.start(1) + 1)
+            raise SpecError("outcome variables are separated by commas", file=p.file, line=p.line, col=p.col,
+                            source_line=p.source_line, hint="write `chance: a in 1..6, b in 1..6`")
         domain = parse_domain(m.group(3), lambda l, c, e=None, dcol=dcol: origin(l, c + dcol, None if e is None else e + dcol),
                               "chance outcomes")
         variables.append(ast.ChanceVar(m.group(2), domain, origin(1, start + m.start(2) + 1)))
