@@ -202,6 +202,7 @@ def _sweep(args) -> int:
     pairs = suite(args.files)
     tasks = [(str(task), (read_text(domain), read_text(task), [domain.name, task.name], args.algo,
                           args.heuristic, args.time, args.nodes)) for domain, task in pairs]
+    tasks.sort(key=lambda t: -len(t[1][1]))   # biggest problem first: the workers finish together
     header = {"command": "plan", "tasks": [str(t) for _, t in pairs], "algo": args.algo,
               "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
     results, interrupted = drive(args, REF, tasks, header=header, label="tasks")
