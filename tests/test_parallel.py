@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -247,3 +248,15 @@ def test_workers_stop_when_the_parent_is_terminated_or_killed(sig, code):
     assert _gone(workers), "a worker outlived its parent"
     if sig == signal.SIGTERM:
         assert "Traceback" not in stderr and "terminated" in stderr
+
+
+def test_a_sweep_over_a_suite_folder_plans_every_domain_folder_in_it(tmp_path, capsys):
+    import shutil
+    sample = ROOT / "planners" / "pddl" / "either-transport"
+    for name in ("a", "b"):
+        shutil.copytree(sample, tmp_path / "suite" / name)
+    assert main(["plan", str(tmp_path / "suite"), "--workers", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    tasks = [Path(r["task"]) for r in out["tasks"]]
+    assert out["solved"] == out["total"] == 2 * len(list(sample.glob("task*.pddl"))) > 0
+    assert {t.parent.name for t in tasks} == {"a", "b"}
