@@ -28,7 +28,7 @@ def run(argv) -> tuple[float, dict]:
 
 
 def comparable(result: dict) -> dict:
-    drop = ("seconds_per_move", "time_s", "nodes", "stats")
+    drop = ("seconds_per_move", "seconds", "time_s", "nodes", "stats")
     if isinstance(result, dict):
         return {k: comparable(v) for k, v in result.items() if k not in drop}
     if isinstance(result, list):
@@ -56,7 +56,7 @@ def main() -> int:
     }
     suite = _planning_suite(args.plan_suite)
     if suite:
-        jobs[f"plan sweep, GBFS + hFF, {len(suite)} tasks ({args.plan_suite})"] = \
+        jobs[f"plan sweep, GBFS + hFF, every task of {args.plan_suite}"] = \
             ["plan", *suite, "--algo", "gbfs", "--time", "60", "--json"]
     if args.only:
         jobs = {k: v for k, v in jobs.items() if args.only in k}
