@@ -28,7 +28,7 @@ def run(argv) -> tuple[float, dict]:
 
 
 def comparable(result: dict) -> dict:
-    drop = ("seconds_per_move", "time_s", "nodes", "stats")
+    drop = ("seconds_per_move", "seconds", "time_s", "nodes", "stats")
     if isinstance(result, dict):
         return {k: comparable(v) for k, v in result.items() if k not in drop}
     if isinstance(result, list):
@@ -41,6 +41,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200, help="tournament games (default 200)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--ray", action="store_true", help="also run on a local Ray runtime")
+    parser.add_argument("--plan-suite", default="miconic,gripper,logistics",
+                        help="domains of ../shared/pddl (or planners/pddl) for the planning sweep")
+    parser.add_argument("--only", help="run only the jobs whose name contains this text")
     args = parser.parse_args()
     jobs = {
         f"tournament, 2 agents x {args.games} games (Connect Four 5x4)":
@@ -51,6 +54,12 @@ def main() -> int:
             ["perft", "game_specs/connect_four.yaml", "-d", "8", "--split", "3", "--json"],
         "test --all (every shipped spec)": ["test", "--all", "--examples", "50", "--json"],
     }
+    suite = _planning_suite(args.plan_suite)
+    if suite:
+        jobs[f"plan sweep, GBFS + hFF, every task of {args.plan_suite}"] = \
+            ["plan", *suite, "--algo", "gbfs", "--time", "60", "--json"]
+    if args.only:
+        jobs = {k: v for k, v in jobs.items() if args.only in k}
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     for name, argv in jobs.items():
         base_time, base = run(argv + ["--workers", "1"])
@@ -64,6 +73,18 @@ def main() -> int:
             print(f"  {label:<10} {seconds:8.2f} s  speed-up {base_time / seconds:4.2f}x  "
                   f"results {'identical' if same else 'DIFFER'}")
     return 0
+
+
+def _planning_suite(domains: str) -> list:
+    """The folders of the named domains, from ../shared/pddl when present, else the samples
+    shipped in planners/pddl: one sweep over all their tasks, short and long mixed."""
+    folders = []
+    for name in filter(None, domains.split(",")):
+        for base in (ROOT.parent / "shared" / "pddl", ROOT / "planners" / "pddl"):
+            if (base / name / "domain.pddl").exists():
+                folders.append(str(base / name))
+                break
+    return folders
 
 
 if __name__ == "__main__":

@@ -133,6 +133,24 @@ class ForEffect:
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
 
 
+@_node
+class LetEffect:
+    """`let x = E`: a local variable of the effects, in scope to the end of its block;
+    it may be reassigned there (`x = E`, `x += E`) and is gone when the action ends."""
+    name: str
+    value: Any
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class ContinueEffect:
+    """`continue step(a, b)`: the move goes on with a step of the same player (a compound
+    move); `args` fix the step's first parameters, the others are chosen."""
+    step: str
+    args: tuple
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
 # ----------------------------------------------------------------------- declarations
 @_node
 class TypeRef:
@@ -187,11 +205,26 @@ class Param:
 
 
 @_node
-class ChanceSpec:
-    var: str                # the outcome variable bound in the effects
+class ChanceVar:
+    name: str               # an outcome variable bound in the effects
     domain: Any
-    probability: Any        # expression over the state, params and the outcome variable
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
+class ChanceSpec:
+    variables: tuple        # ChanceVar: the outcome is one value of each
+    probability: tuple      # (): uniform over each domain; one expression: the joint
+                            # probability; one per variable: theirs, multiplied
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+    @property
+    def var(self) -> str:
+        return self.variables[0].name
+
+    @property
+    def domain(self):
+        return self.variables[0].domain
 
 
 @_node
@@ -202,6 +235,7 @@ class Action:
     effects: tuple
     chance: ChanceSpec | None = None
     noisy: Any = None       # expression: quiescence search extends these moves
+    step: bool = False      # a step of compound moves only (`continue NAME(...)`), not a move
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
 
 
@@ -236,6 +270,7 @@ class GameSpec:
     display: tuple = ()                         # (value name, symbol) pairs
     symmetries: tuple = ()                      # names: rotate, reflect, all
     max_length: Any = None
+    prefer: str | None = None                   # "longest": only the moves with the most steps
     file: str | None = None
     pos: Pos = NOPOS
     positions: dict = field(default_factory=dict, compare=False, repr=False)  # section -> Pos

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 
 from framework import ast, builtins
 from framework.errors import SpecError, did_you_mean
+from framework.checker_moves import (assign_local, check_chance, check_compound_moves, check_continue,
+                                     check_let)
 
 MAX_CELLS = 4096            # grid size limit
 MAX_NAME = 64
@@ -24,6 +26,7 @@ DIRECTION_SETS = {
 }
 DIRECTION_SETS["king"] = DIRECTION_SETS["queen"]
 NUMERIC = ("int", "num")
+RESERVED_NAMES = ("mover", "me", "turn", "none", "true", "false", "cell", "player", "board")
 
 # builtin functions: name -> (argument types, result type), "*" = numbers, None = variadic
 # numbers; one module per family in framework.builtins holds each one's signature
@@ -53,9 +56,22 @@ class CheckedAction:
     params: list             # [(name, domain_expr, type)]
     precondition: object
     effects: tuple
-    chance: object           # (var, domain, type, probability) or None
+    chance: object           # CheckedChance or None
     noisy: object
     pos: ast.Pos
+    step: bool = False       # a step of compound moves only (reached by `continue`)
+
+
+@dataclass
+class CheckedChance:
+    variables: list          # [(name, domain, type)]: an outcome is one value of each
+    each: tuple              # one probability per variable (multiplied), or ()
+    joint: object            # the probability of a whole outcome, or None
+    # neither `each` nor `joint`: every variable uniform over its domain
+
+    @property
+    def names(self):
+        return [v[0] for v in self.variables]
 
 
 @dataclass
@@ -86,6 +102,7 @@ class Checked:
     display: dict = field(default_factory=dict)
     symmetries: tuple = ()
     enums: dict = field(default_factory=dict)      # value name -> (var type name, index)
+    prefer: str | None = None                      # "longest": only the moves with the most steps
 
     @property
     def has_board(self):
@@ -115,6 +132,7 @@ class Checker:
         self.defines: dict = {}
         self.inlining: list = []
         self.expansions = 0                 # numbers each definition expansion (fresh bound names)
+        self.continues: list = []           # (checked `continue` effect, argument types)
 
     # ------------------------------------------------------------------ entry
     def run(self) -> Checked:
@@ -125,7 +143,7 @@ class Checker:
         self._defines()
         self._variables()
         self._actions()
-        out.init = tuple(self.effects(e, {}, "init") for e in spec.init)
+        out.init = self.effect_block(spec.init, {}, "init")
         if spec.turn is not None:
             out.turn = self.expect(spec.turn, {}, "player", "turn rule", where="turn")
         if spec.terminal is not None:
@@ -143,8 +161,7 @@ class Checker:
     # ------------------------------------------------------------------ declarations
     def _declare(self, name, kind, info, pos, what):
         _check_name(name, pos, what)
-        if name in self.globals or name in DIRECTION_SETS or name in (
-                "mover", "me", "turn", "none", "true", "false", "cell", "player", "board"):
+        if name in self.globals or name in DIRECTION_SETS or name in RESERVED_NAMES:
             prev = self.globals.get(name)
             if prev and kind in ("player", "value") and prev[0] in ("player", "value") and prev[0] != kind:
                 self.globals[name] = ("player", prev[1] if prev[0] == "player" else info)
@@ -349,18 +366,12 @@ class Checker:
             pre = None
             if a.precondition is not None:
                 pre = self.expect(a.precondition, scope, "bool", f"precondition of `{a.name}`", where="action")
-            chance = None
             escope = dict(scope)
-            if a.chance is not None:
-                c = a.chance
-                _check_name(c.var, c.pos, "outcome variable")
-                domain, t = self.domain(c.domain, scope, "chance outcomes")
-                escope[c.var] = ("param", t)
-                prob = self.expect(c.probability, escope, "num", "probability", where="action")
-                chance = (c.var, domain, t, prob)
-            effects = tuple(self.effects(e, escope, "action") for e in a.effects)
+            chance = check_chance(self, a, escope) if a.chance is not None else None
+            effects = self.effect_block(a.effects, escope, "action")
             noisy = self.expect(a.noisy, scope, "bool", "noisy", where="action") if a.noisy is not None else None
-            out.actions.append(CheckedAction(a.name, params, pre, effects, chance, noisy, a.pos))
+            out.actions.append(CheckedAction(a.name, params, pre, effects, chance, noisy, a.pos, a.step))
+        check_compound_moves(self)
 
     def _utility(self):
         spec, out = self.spec, self.out
@@ -914,24 +925,35 @@ class Checker:
         return None
 
     # ------------------------------------------------------------------ effects
+    def effect_block(self, effects, scope, where) -> tuple:
+        """Effects in order: a `let` puts its variable in scope for the rest of the block."""
+        scope = dict(scope)
+        return tuple(self.effects(e, scope, where) for e in effects)
+
     def effects(self, e, scope, where):
         if isinstance(e, ast.Assign):
             return self._assign(e, scope, where)
         if isinstance(e, ast.IfEffect):
             test = self.expect(e.test, scope, "bool", "condition", where=where)
-            return replace(e, test=test, then=tuple(self.effects(x, scope, where) for x in e.then),
-                           else_=tuple(self.effects(x, scope, where) for x in e.else_))
+            return replace(e, test=test, then=self.effect_block(e.then, scope, where),
+                           else_=self.effect_block(e.else_, scope, where))
         if isinstance(e, ast.ForEffect):
             _check_name(e.var, e.pos, "variable")
             domain, t = self.domain(e.domain, scope, "`for` domain", where)
             self.domain_size(domain, t)
             inner = dict(scope)
             inner[e.var] = ("quant", t)
-            return replace(e, domain=domain, body=tuple(self.effects(x, inner, where) for x in e.body))
+            return replace(e, domain=domain, body=self.effect_block(e.body, inner, where))
+        if isinstance(e, ast.LetEffect):
+            return check_let(self, e, scope, where)
+        if isinstance(e, ast.ContinueEffect):
+            return check_continue(self, e, scope, where)
         raise err(getattr(e, "pos", None), "unsupported effect")
 
     def _assign(self, e, scope, where):
         target = e.target
+        if isinstance(target, ast.Name) and isinstance(scope.get(target.id), tuple) and scope[target.id][0] == "local":
+            return assign_local(self, e, scope, where)
         if isinstance(target, ast.Name):
             if target.id == "turn":
                 if e.op != "=":

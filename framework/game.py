@@ -29,6 +29,13 @@ from typing import Any, Callable
 CHANCE = -1
 
 
+def outcome_value_text(kind, value, players) -> str:
+    """A chance outcome's value as a rule writes it: `(1,0)` for a cell, a player's name."""
+    if kind == "cell":
+        return f"({value[0]},{value[1]})"
+    return players[value] if kind == "player" else str(value)
+
+
 @dataclass
 class Game:
     name: str

@@ -13,7 +13,7 @@ from framework import builtins, runtime
 from framework.checker import check, DIRECTION_SETS
 from framework.compiler import Compiler
 from framework.errors import SpecError
-from framework.game import Game
+from framework.game import outcome_value_text, Game
 
 MAX_SPEC_BYTES = 1_000_000
 _CACHE: dict = {}
@@ -154,7 +154,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
           "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
-          "item": runtime.item, "no_actions": runtime.no_actions, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "item": runtime.item, "no_actions": runtime.no_actions, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),
@@ -191,11 +191,12 @@ def _noisy_function(compiler, namespace, noisy):
     out(f"def _noisy({compiler.sig}, action):")
     out.indent()
     for ai, (a, e) in enumerate(zip(compiler.c.actions, noisy)):
-        if e is None:
+        if e is None or a.step:
             continue
         types = [p[2] for p in a.params]
         if compiler.single:
-            raw = ["action"] if len(types) == 1 else [f"action[{k}]" for k in range(len(types))]
+            compound = a.chance is None and compiler.is_compound(a)
+            raw = ["action"] if len(types) == 1 and not compound else [f"action[{k}]" for k in range(len(types))]
         elif not types:
             out(f"if action == ACTION_NAMES[{ai}]:")
             raw = []
@@ -297,13 +298,15 @@ class _DisplayInfo:
 
     def _schema(self, action):
         comp = self.compiler
+        moves = [a for a in self.c.actions if not a.step]
         if comp.single:
-            a = self.c.actions[0]
-            values = (action,) if len(a.params) == 1 else tuple(action)
+            a = moves[0]
+            compound = a.chance is None and comp.is_compound(a)
+            values = (action,) if len(a.params) == 1 and not compound else tuple(action)
             return a, values
         if isinstance(action, str):
-            return next(a for a in self.c.actions if a.name == action and not a.params), ()
-        a = next(a for a in self.c.actions if a.name == action[0])
+            return next(a for a in moves if a.name == action and not a.params), ()
+        a = next(a for a in moves if a.name == action[0])
         return a, tuple(action[1:])
 
     def action_text(self, action) -> str:
@@ -313,8 +316,6 @@ class _DisplayInfo:
             a, values = self._schema(action)
         except (StopIteration, TypeError):
             return repr(action)
-        if not a.params:
-            return a.name
         parts = []
         for (pname, _, t), v in zip(a.params, values):
             if t == "cell":
@@ -323,15 +324,17 @@ class _DisplayInfo:
                 parts.append(self.c.players[v])
             else:
                 parts.append(str(v))
-        return f"{a.name}({','.join(parts)})"
+        # the values chosen in a compound move's later steps (cells are (col, row) pairs)
+        parts += [f"{v[0]},{v[1]}" if isinstance(v, tuple) else str(v) for v in values[len(a.params):]]
+        return f"{a.name}({','.join(parts)})" if parts else a.name
 
     def outcome_text(self, state, outcome) -> str:
         """`var=value` for an outcome of the chance node `state`: the chance variable of
         the action being resolved, and the value as a rule would write it."""
-        var, _, kind, _ = self.c.actions[state[-2][0]].chance
-        if kind == "cell":
-            return f"{var}=({outcome[0]},{outcome[1]})"
-        return f"{var}={self.c.players[outcome] if kind == 'player' else outcome}"
+        variables = self.c.actions[state[-2][0]].chance.variables
+        values = (outcome,) if len(variables) == 1 else outcome
+        return ",".join(f"{var}={outcome_value_text(kind, value, self.c.players)}"
+                        for (var, _, kind), value in zip(variables, values))
 
     def parse_action(self, state, text: str):
         cleaned = text.strip().replace(" ", "")

@@ -133,6 +133,16 @@ def no_actions(pos):
                             "make `terminal` true in such states, or declare `pass: true`")
 
 
+MAX_MOVE_STEPS = 100         # a compound move of more steps is taken to repeat forever
+
+
+def endless_move(pos):
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"a compound move went on for {MAX_MOVE_STEPS} steps: its steps can "
+                              "repeat forever", "make each step change what the next step's condition "
+                              "reads (e.g. remove the piece jumped over)")
+
+
 def divide(a, b, op: str, pos):
     """`a op b` for `/`, `//` and `%`; a SpecRuntimeError at `pos` when `b` is zero."""
     if b == 0:

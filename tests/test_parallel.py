@@ -7,10 +7,12 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, SPECS
+from framework import load
 from framework.cli import main
 from framework.parallel import Failure, InProcess, make_executor
 from framework.parallel.tournament import elo_difference, elo_ratings, interval
@@ -102,6 +104,25 @@ def test_solve_split_over_root_moves_gives_the_solved_value(capsys):
     assert _json_of(capsys, nim + ["--workers", "2"])["value"] == _json_of(capsys, nim)["value"]
 
 
+def test_alphabeta_split_shares_the_first_moves_value_as_a_bound(capsys):
+    from framework.parallel.tasks import solve_move, spec_payload
+    argv = ["solve", str(SPECS / "connect_four.yaml"), "--set", "width=4", "--set", "height=4",
+            "--algo", "alphabeta", "--json"]
+    plain = _json_of(capsys, argv)
+    one, two = (_json_of(capsys, argv + ["--workers", str(n)]) for n in (1, 2))
+    for key in ("value", "best_action", "root_moves", "root_upper_bounds"):
+        assert one[key] == two[key]
+    assert one["value"] == plain["value"] and one["stats"]["nodes"] == two["stats"]["nodes"]
+    assert one["root_upper_bounds"]            # the bound cut some root moves short
+    game = load(SPECS / "connect_four.yaml", width=4, height=4)
+    payload = spec_payload(SPECS / "connect_four.yaml")
+    full = [solve_move(payload, game.options, move, "alphabeta", {}) for move in one["root_moves"]]
+    assert one["stats"]["nodes"] < 1 + sum(r["nodes"] for r in full)
+    for r in full:                              # exact values above the bound, upper bounds below it
+        shown = one["root_moves"][r["move"]]
+        assert shown >= r["value"] if r["move"] in one["root_upper_bounds"] else shown == r["value"]
+
+
 def test_conformance_over_workers_reports_the_same_as_one_worker(capsys):
     argv = ["test", str(SPECS / "nim.yaml"), str(SPECS / "tictactoe.game"), str(SPECS / "pig.yaml"),
             "--examples", "10", "--json"]
@@ -182,3 +203,60 @@ def test_a_planning_sweep_is_the_same_on_any_number_of_workers(capsys):
         return [{k: r[k] for k in ("task", "status", "length", "cost")} for r in out["tasks"]], out["solved"]
     one, two = run("0"), run("2")
     assert one == two and one[1] == 3
+
+
+def _children(pid) -> set:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.add(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def _gone(pids, seconds=15) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(os.path.exists(f"/proc/{p}") and "Z" not in open(f"/proc/{p}/stat").read().rsplit(")", 1)[1][:3]
+                   for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to find the worker processes")
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGKILL, -9)])
+def test_workers_stop_when_the_parent_is_terminated_or_killed(sig, code):
+    process = subprocess.Popen([sys.executable, "-m", "framework", "perft", "game_specs/connect_four.yaml",
+                                "-d", "12", "--split", "2", "--workers", "2"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    workers = set()
+    while time.monotonic() < deadline and len(workers) < 2:     # both workers started
+        time.sleep(0.2)
+        workers = {p for p in _children(process.pid)
+                   if "multiprocessing" in open(f"/proc/{p}/cmdline").read()}
+    assert len(workers) >= 2, "the workers did not start"
+    time.sleep(1.0)                                             # tasks are running
+    process.send_signal(sig)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == code, stderr
+    assert _gone(workers), "a worker outlived its parent"
+    if sig == signal.SIGTERM:
+        assert "Traceback" not in stderr and "terminated" in stderr
+
+
+def test_a_sweep_over_a_suite_folder_plans_every_domain_folder_in_it(tmp_path, capsys):
+    import shutil
+    sample = ROOT / "planners" / "pddl" / "either-transport"
+    for name in ("a", "b"):
+        shutil.copytree(sample, tmp_path / "suite" / name)
+    assert main(["plan", str(tmp_path / "suite"), "--workers", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    tasks = [Path(r["task"]) for r in out["tasks"]]
+    assert out["solved"] == out["total"] == 2 * len(list(sample.glob("task*.pddl"))) > 0
+    assert {t.parent.name for t in tasks} == {"a", "b"}

@@ -1,4 +1,4 @@
-"""Players: `next(p)` and `opponent(p)` (folded to a constant when p is known, as when the code
+"""Players: `next(p)`, `prev(p)` and `opponent(p)` (folded to a constant when p is known, as when the code
 is written for one mover)."""
 from __future__ import annotations
 
@@ -12,6 +12,13 @@ def _lower_next(compiler, node, env):
     return f"(({compiler.expr(node.args[0], env)} + 1) % {compiler.n})"
 
 
+def _lower_prev(compiler, node, env):
+    known = compiler.player_const(node)
+    if known is not None:
+        return str(known)
+    return f"(({compiler.expr(node.args[0], env)} - 1) % {compiler.n})"
+
+
 def _lower_opponent(compiler, node, env):
     known = compiler.player_const(node)
     if known is not None:
@@ -21,5 +28,7 @@ def _lower_opponent(compiler, node, env):
 
 BUILTINS = (
     Builtin("next", ("player",), "player", "the player after p in turn order", _lower_next),
+    Builtin("prev", ("player",), "player", "the player before p in turn order (who moved last, "
+            "when turns go round)", _lower_prev),
     Builtin("opponent", ("player",), "player", "the other player of a two-player game", _lower_opponent),
 )

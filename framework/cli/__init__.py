@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 
 from framework.errors import SpecError, UsageError
@@ -65,8 +66,10 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    previous = _stop_on_sigterm()
     try:
-        return args.func(args) or 0
+        code = args.func(args) or 0
+        return 143 if code == 130 and Terminated.seen else code     # stopped by SIGTERM
     except UsageError as err:
         print(str(err), file=sys.stderr)
         return 2
@@ -74,14 +77,36 @@ def main(argv=None) -> int:
         print(str(err), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        print("terminated" if Terminated.seen else "interrupted", file=sys.stderr)
+        return 143 if Terminated.seen else 130
     except ValueError as err:       # a flag's value out of its range: a usage error
         print(f"error: {err}", file=sys.stderr)
         return 2
     except OSError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: workers stopped, partial results kept; exit 143."""
+
+    seen = False
+
+
+def _stop_on_sigterm():
+    """Turn SIGTERM into `Terminated` while a command runs (main thread only); returns the
+    handler to restore, or None."""
+    def stop(signum, frame):
+        Terminated.seen = True
+        raise Terminated()
+    Terminated.seen = False
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:                  # not the main thread (an embedding application)
+        return None
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ def add_parser(sub):
                     "search time and whether it was validated.",
         epilog="examples:\n"
                "  plyspec plan ../shared/pddl/gripper --time 10 -o gripper.jsonl   # a sweep\n"
+               "  plyspec plan ../shared/pddl --time 60 --workers 2   # every domain folder in it\n"
                "  plyspec plan planners/problems/monkey_bananas.yaml\n"
                "  plyspec plan planners/problems/hanoi.plan --set disks=5 --algo astar\n"
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
@@ -35,7 +36,7 @@ def add_parser(sub):
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="PROBLEM.yaml or PROBLEM.plan, or DOMAIN.pddl PROBLEM.pddl, or a "
                         "1-player game spec (a puzzle with a goal); DOMAIN.pddl TASK.pddl TASK.pddl "
-                        "... or a folder of IPC tasks plans them all on the workers (a sweep)")
+                        "... or folders of IPC tasks (or a folder of such folders) plans them all on the workers (a sweep)")
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
@@ -189,7 +190,7 @@ def run(args) -> int:
 
 def _is_sweep(files) -> bool:
     paths = [Path(f) for f in files]
-    return (len(paths) == 1 and paths[0].is_dir()) or \
+    return (bool(paths) and all(p.is_dir() for p in paths)) or \
         (len(paths) > 2 and all(p.suffix.lower() == ".pddl" for p in paths))
 
 
@@ -202,6 +203,7 @@ def _sweep(args) -> int:
     pairs = suite(args.files)
     tasks = [(str(task), (read_text(domain), read_text(task), [domain.name, task.name], args.algo,
                           args.heuristic, args.time, args.nodes)) for domain, task in pairs]
+    tasks.sort(key=lambda t: -len(t[1][1]))   # biggest problem first: the workers finish together
     header = {"command": "plan", "tasks": [str(t) for _, t in pairs], "algo": args.algo,
               "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
     results, interrupted = drive(args, REF, tasks, header=header, label="tasks")
@@ -225,7 +227,8 @@ def _sweep(args) -> int:
         for r in rows:
             detail = (f"length {r['length']}, cost {r['cost']:g}, {r['expanded']:,} expanded, {r['seconds']:.2f} s"
                       if r["status"] == "solved" else r.get("message") or r.get("reason") or "")
-            print(f"{Path(r['task']).name:<24} {r['status']:<9} {detail}")
+            shown = Path(r["task"])
+            print(f"{shown.parent.name + '/' + shown.name:<32} {r['status']:<9} {detail}")
         print(f"coverage: {solved}/{len(rows)}" + (" (interrupted)" if interrupted else ""))
     if interrupted:
         return 130

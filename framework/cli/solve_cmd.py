@@ -165,9 +165,12 @@ SPLITTABLE = ("minimax", "alphabeta", "expectimax", "maxn")
 
 
 def _solve_split(args, game, algorithm, options):
-    """The root moves searched independently by workers, each with the full window (no bound
-    is shared between workers), one ply shallower; the root value is the best of theirs for
-    the player to move, the best action the first move in move order that reaches it."""
+    """The root moves searched by workers, one ply shallower; the root value is the best of
+    theirs for the player to move, the best action the first move in move order that
+    reaches it.  Alpha-beta on a zero-sum game shares a bound: the first root move is
+    searched first (here), and its value is the alpha of every other move's search, so
+    those only prove they are not better unless they are (young brothers wait, at the
+    root).  The bound does not depend on the workers: results are identical for any N."""
     from framework.cli.parallel_options import drive
     from framework.parallel import Failure
     from framework.parallel.tasks import spec_payload
@@ -187,11 +190,19 @@ def _solve_split(args, game, algorithm, options):
         child_options["depth"] -= 1
     moves = [game.action_text(a) for a in root.actions()]
     payload = spec_payload(args.spec)
-    tasks = [(i, (payload, game.options, move, algorithm, child_options)) for i, move in enumerate(moves)]
     start = time.perf_counter()
+    first = {}
+    bound = None
+    if algorithm == "alphabeta" and game.zero_sum and len(moves) > 1:
+        from framework.parallel.tasks import solve_move
+        first[0] = solve_move(payload, game.options, moves[0], algorithm, child_options)
+        bound = first[0]["value"] if first[0]["exact"] else None
+    tasks = [(i, (payload, game.options, move, algorithm, child_options, bound))
+             for i, move in enumerate(moves) if i not in first]
     results, interrupted = drive(args, "framework.parallel.tasks:solve_move", tasks, label="root moves")
     if interrupted:
         raise KeyboardInterrupt
+    results.update(first)
     failed = [(moves[i], r) for i, r in results.items() if isinstance(r, Failure)]
     if failed:
         move, failure = failed[0]
@@ -203,7 +214,8 @@ def _solve_split(args, game, algorithm, options):
     pv = [action] + _replay_pv(game, root.result(action), results[best].get("pv", []))
     return Result(algorithm, value=results[best]["value"], best_action=action, pv=pv, stats=stats,
                   complete=all(r["exact"] for r in results.values()),
-                  extra={"root_moves": {m: results[i]["value"] for i, m in enumerate(moves)}})
+                  extra={"root_moves": {m: results[i]["value"] for i, m in enumerate(moves)},
+                         "root_upper_bounds": [m for i, m in enumerate(moves) if results[i].get("upper")]})
 
 
 def _replay_pv(game, state, texts) -> list:

@@ -21,6 +21,7 @@ in the source: symbols and names travel as data.
 
 The package's modules follow what the compiler emits (each says what it owns):
 expressions, board (vocabulary: lines, rays, tables), effects, legal (move generation),
+compound (moves of several steps),
 state_class (the module and the State class), functions (terminal, utility, initial,
 chance) and common (the source writer and AST questions).  `Compiler` is their union;
 builtin calls are lowered by their own modules in framework.builtins.
@@ -31,6 +32,7 @@ from framework import runtime
 from framework.checker import Checked, DIRECTION_SETS
 from framework.compiler.board import BoardMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
+from framework.compiler.compound import CompoundMixin
 from framework.compiler.effects import EffectsMixin
 from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
@@ -41,7 +43,8 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 
-class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, StateClassMixin, RuleFunctionsMixin):
+class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin, StateClassMixin,
+               RuleFunctionsMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -56,7 +59,7 @@ class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, StateClas
         self.tmp = 0
         self.param_ranges = {}
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
-        self.single = len(c.actions) == 1
+        self.single = sum(not a.step for a in c.actions) == 1     # steps are not moves
         self.vars = {v.name: v for v in c.variables}
         self.mover_const = None       # the player to move, while writing code for one mover
         self.mover_code = "mover"     # how the code being written names the player to move

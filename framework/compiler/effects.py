@@ -19,8 +19,19 @@ class EffectsMixin:
             raise SpecError.at(getattr(effects[0], "pos", None),
                                f"effects nested more than {MAX_EFFECT_NESTING} levels deep",
                                "join the conditions with `and`, or split the action")
+        env = dict(env)          # a `let` is in scope to the end of its block
         for e in effects:
-            if isinstance(e, ast.Assign):
+            if isinstance(e, ast.LetEffect):
+                env[e.name] = self.fresh("l")
+                out(f"{env[e.name]} = {self.expr(e.value, env)}")
+            elif isinstance(e, ast.ContinueEffect):
+                target = next(i for i, b in enumerate(self.c.actions) if b.name == e.step)
+                out(f"_cont = ({target}, ({''.join(self.expr(x, env) + ', ' for x in e.args)}))")
+            elif isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.id in env:
+                local = env[e.target.id]            # a local variable (the checker allows no other)
+                value = self.expr(e.value, env)
+                out(f"{local} = {value if e.op == '=' else f'{local} {e.op[0]} {value}'}")
+            elif isinstance(e, ast.Assign):
                 self.assign(e, env, out, known_empty)
             elif isinstance(e, ast.IfEffect):
                 out(f"if {self.expr(e.test, env)}:")

@@ -26,8 +26,19 @@ class ExpressionsMixin:
                  for i, v in enumerate(self.c.values)]
         return f"({', '.join(masks)},)[{self.value(node, env)}]"
 
+    def const_test(self, node):
+        """True or False for a comparison of two players known while compiling, else None."""
+        if isinstance(node, ast.Binary) and node.op in ("==", "!="):
+            a, b = self.player_const(node.left), self.player_const(node.right)
+            if a is not None and b is not None and self.types.get(id(node.left)) == "player" \
+                    and self.types.get(id(node.right)) == "player":
+                return (a == b) == (node.op == "==")
+        return None
+
     def const_value(self, node):
         """Index of a constant board value (a value or a constant player), else None."""
+        if isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
+            return self.const_value(node.then if self.const_test(node.test) else node.else_)
         if isinstance(node, ast.Name):
             kind = self.kinds.get(id(node))
             if kind and kind[0] == "value":
@@ -46,10 +57,12 @@ class ExpressionsMixin:
                 return kind[1]
             if kind and kind[0] == "mover":
                 return self.mover_const
-        if isinstance(node, ast.Call) and node.func in ("next", "opponent") and len(node.args) == 1:
+        if isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
+            return self.player_const(node.then if self.const_test(node.test) else node.else_)
+        if isinstance(node, ast.Call) and node.func in ("next", "prev", "opponent") and len(node.args) == 1:
             inner = self.player_const(node.args[0])
             if inner is not None:
-                return (inner + 1) % self.n if node.func == "next" else 1 - inner
+                return {"next": (inner + 1) % self.n, "prev": (inner - 1) % self.n, "opponent": 1 - inner}[node.func]
         return None
 
     def value(self, node, env):
@@ -138,8 +151,13 @@ class ExpressionsMixin:
         return f"(-{self.expr(node.operand, env)})"
 
     def x_Cond(self, node, env):
-        """`a if c else b if d else e` as one flat Python conditional, however long."""
+        """`a if c else b if d else e` as one flat Python conditional, however long; a test
+        known while compiling (players compared, the mover known) keeps its branch only."""
         parts = []
+        while isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
+            node = node.then if self.const_test(node.test) else node.else_
+        if not isinstance(node, ast.Cond):
+            return self.expr(node, env)
         while isinstance(node, ast.Cond):
             parts.append(f"{self.expr(node.then, env)} if {self.expr(node.test, env)} else")
             node = node.else_

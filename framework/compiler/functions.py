@@ -93,24 +93,42 @@ class RuleFunctionsMixin:
         out()
 
     def chance_function(self, out: _Source):
+        """_outcomes(fields, pending): [(outcome, probability)] of the pending chance action,
+        one loop per outcome variable; the probability is the joint expression, or the
+        product of the variables' own (1/|domain| when none is given)."""
         out(f"def _outcomes({self.sig}, pending):")
         out.indent()
         for ai, a in enumerate(self.c.actions):
             if not a.chance:
                 continue
-            var, domain, t, prob = a.chance
+            chance = a.chance
             out(f"if pending[0] == {ai}:")
             out.indent()
+            base = out.depth
             env = {p[0]: f"p_{p[0]}" for p in a.params}
             if a.params:
                 out(f"{', '.join(env.values())}, = pending[1]")
-            q = f"p_{var}"
-            env[var] = q
             out("out = []")
-            out(f"for {q} in {self.domain(domain, env)}:")
-            out(f"    probability = {self.expr(prob, env)}")
-            out("    if probability > 0:")
-            out(f"        out.append(({self.external(t, q)}, probability))")
+            factors = []
+            for k, (var, domain, t) in enumerate(chance.variables):
+                env[var] = f"p_{var}"
+                if chance.joint is None and not chance.each:
+                    out(f"_values{k} = tuple({self.domain(domain, env)})")
+                    out(f"for p_{var} in _values{k}:")
+                    factors.append(f"(1 / len(_values{k}))")
+                else:
+                    out(f"for p_{var} in {self.domain(domain, env)}:")
+                out.indent()
+                if chance.each:
+                    out(f"_p{k} = {' * '.join(factors + [f'({self.expr(chance.each[k], env)})'])}")
+                    factors = [f"_p{k}"]
+            probability = self.expr(chance.joint, env) if chance.joint is not None else " * ".join(factors)
+            out(f"probability = {probability}")
+            values = [self.external(t, f"p_{var}") for var, _, t in chance.variables]
+            outcome = values[0] if len(values) == 1 else "(" + "".join(v + ", " for v in values) + ")"
+            out("if probability > 0:")
+            out(f"    out.append(({outcome}, probability))")
+            out.depth = base
             out("return out")
             out.dedent()
         out("return []")

@@ -21,9 +21,15 @@ class LegalMixin:
 
     def legal_schemas(self, out: _Source, mode, ret):
         started = mode != "list"
+        longest = self.c.prefer == "longest" and mode == "list"
         if mode == "count":
             out("n = 0")
+        if longest:
+            out("_long = []     # (steps, move) of the compound moves")
         for ai, a in enumerate(self.c.actions):
+            if a.step:
+                continue
+            compound = a.chance is None and self.is_compound(a)
             out(f"# action {a.name}")
             self.note_param_ranges(a)
             conds = _operands("and", a.precondition)
@@ -39,7 +45,7 @@ class LegalMixin:
                 here = [c for c in conds if depth_of(c) == k + 1]
                 header, rest = self.param_loop(pname, domain, ptype, here, env)
                 env[pname] = var
-                if k == len(a.params) - 1 and not rest and header[1] is not None \
+                if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
                         and (mode != "list" or (self.single and len(a.params) == 1)):
                     whole = header[1:]
                 else:
@@ -68,12 +74,24 @@ class LegalMixin:
                     out(f"n += ({mask}).bit_count()")
                 else:
                     self.emit_values(out, "acts += {}", mask, values)
+            elif compound and mode != "any":
+                walk = f"_walk{ai}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
+                if mode == "count":
+                    out(f"n += len({walk})")
+                else:
+                    out(f"for _tail, _n in {walk}:")
+                    move = f"{self.encode_action(ai, a, env, compound=True)} + _tail"
+                    out(f"    _long.append((_n, {move}))" if longest else f"    acts.append({move})")
             else:
                 out({"any": "return True", "count": "n += 1"}.get(mode) or
                     f"acts.append({self.encode_action(ai, a, env)})")
             out.depth = base
         if not started:
             out("acts = []")
+        if longest:
+            out("if _long:")
+            out("    _best = max(steps for steps, _ in _long)")
+            out("    acts = [m for steps, m in _long if steps == _best] if _best > 1 else acts + [m for _, m in _long]")
         out({"any": "return False", "count": "return n"}.get(mode) or f"return {ret}")
 
     def param_loop(self, pname, domain, ptype, conds, env):
@@ -199,8 +217,12 @@ class LegalMixin:
         names = [v.name for v in self.c.variables if v.type.startswith("enum:")]
         return names.index(ptype[5:])
 
-    def encode_action(self, ai, a, env):
+    def encode_action(self, ai, a, env, compound=False):
+        """The action value of schema `ai` with the parameters in `env`; a compound move's
+        first step always as a tuple (the later steps' values follow it)."""
         values = [self.external(p[2], env[p[0]]) for p in a.params]
+        if compound:
+            return "(" + "".join(v + ", " for v in ([] if self.single else [f"ACTION_NAMES[{ai}]"]) + values) + ")"
         if self.single:
             if len(values) == 1:
                 return values[0]

@@ -21,6 +21,7 @@ class StateClassMixin:
         self.legal_helpers = set(_calls_of(c, ("moves", "can_move")))
         body = _Source()
         self.apply_functions(body)
+        self.compound_functions(body)
         self.terminal_function(body)
         self.utility_function(body)
         self.evaluation_function(body)
@@ -69,7 +70,10 @@ class StateClassMixin:
             if f in self.legal_helpers:
                 out(f"def _{f}({self.sig}):")
                 out.indent()
-                self.legal(out, mode)
+                if mode == "count" and self.c.prefer:
+                    self.legal(out, "list", "len(acts)")      # counted after the preference
+                else:
+                    self.legal(out, mode)
                 out.dedent()
                 out()
 
@@ -123,8 +127,11 @@ class StateClassMixin:
             for ai, a in enumerate(c.actions):
                 if not a.chance:
                     continue
+                variables = a.chance.variables
+                outcome = [self.decode(variables[0][2], "action")] if len(variables) == 1 else \
+                    [self.decode(t, f"action[{k}]") for k, (_, _, t) in enumerate(variables)]
                 out(f"if pending[0] == {ai}:")
-                out(f"    return _apply{ai}({self.sig}, *pending[1], {self.decode(a.chance[2], 'action')})")
+                out(f"    return _apply{ai}({self.sig}, *pending[1], {', '.join(outcome)})")
             out.dedent()
         if c.spec.pass_rule:
             out("if action == 'pass':")
@@ -133,8 +140,14 @@ class StateClassMixin:
         out("try:")
         out.indent()
         for ai, a in enumerate(c.actions):
+            if a.step:
+                continue
             types = [p[2] for p in a.params]
-            if self.single:
+            compound = a.chance is None and self.is_compound(a)
+            rest = f"action[{len(types) + (not self.single)}:]"     # the later steps' values
+            if self.single and compound:
+                raw = [f"action[{k}]" for k in range(len(types))]
+            elif self.single:
                 raw = ["action"] if len(types) == 1 else [f"action[{k}]" for k in range(len(types))]
                 if not types:
                     raw = []
@@ -143,15 +156,16 @@ class StateClassMixin:
                 elif len(types) > 1:
                     out(f"if len(action) != {len(types)}:")
                     out("    raise KeyError(action)")
-            elif not types:
+            elif not types and not compound:
                 out(f"if action == ACTION_NAMES[{ai}]:")
                 out.indent()
                 raw = []
             else:
                 out(f"if action[0] == ACTION_NAMES[{ai}]:")
                 out.indent()
-                out(f"if len(action) != {len(types) + 1}:")
-                out("    raise KeyError(action)")
+                if not compound:
+                    out(f"if len(action) != {len(types) + 1}:")
+                    out("    raise KeyError(action)")
                 raw = [f"action[{k + 1}]" for k in range(len(types))]
             args = [self.decode(t, r) for t, r in zip(types, raw)]
             if a.chance:
@@ -163,7 +177,10 @@ class StateClassMixin:
                     env[pname] = arg if arg == r else f"p_{pname}"
                     if arg != r:
                         out(f"p_{pname} = {arg}")
-                self.per_mover(out, lambda o: self.apply_body(o, a, env))
+                if compound:
+                    self.apply_compound(out, ai, a, env, rest)
+                else:
+                    self.per_mover(out, lambda o: self.apply_body(o, a, env))
             if not self.single:
                 out.dedent()
         if not self.single:
@@ -197,11 +214,10 @@ class StateClassMixin:
         for ai, a in enumerate(self.c.actions):
             if not a.chance:
                 continue
-            params = [f"p_{p[0]}" for p in a.params] + [f"p_{a.chance[0]}"]
-            out(f"def _apply{ai}({', '.join([self.sig] + params)}):")
+            names = [p[0] for p in a.params] + a.chance.names
+            out(f"def _apply{ai}({', '.join([self.sig] + [f'p_{n}' for n in names])}):")
             out.indent()
-            env = {p[0]: f"p_{p[0]}" for p in a.params}
-            env[a.chance[0]] = f"p_{a.chance[0]}"
+            env = {n: f"p_{n}" for n in names}
             self.apply_body(out, a, env, frame=False)
             out.dedent()
             out()

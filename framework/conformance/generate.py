@@ -2,7 +2,9 @@
 
 `spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
 board with a non-player cell value, an integer, a flag, a list and a per-player variable,
-an option, a chance action with uniform or weighted outcomes,
+an option, a chance action of one or two outcome variables with uniform, joint or
+per-variable probabilities, a compound move (`continue` into a step that fills a
+neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
@@ -30,6 +32,7 @@ class _Gen:
         self.h = draw(st.integers(1, 3))
         self.size = draw(st.integers(1, 3))
         self.calls = False          # definitions may be called (not inside their own bodies)
+        self.locals = 0             # `let` variables made so far (each gets a new name)
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -68,7 +71,8 @@ class _Gen:
         return self.pick(cells + [fixed]) if cells else fixed
 
     def player(self, scope) -> str:
-        return self.pick(["mover", "next(mover)"] + self.players + [v for v, t in scope.items() if t == "player"])
+        return self.pick(["mover", "next(mover)", "prev(mover)"] + self.players
+                         + [v for v, t in scope.items() if t == "player"])
 
     def value(self, scope, depth=1) -> str:
         plain = ["empty", "Z", self.player(scope)]
@@ -100,7 +104,13 @@ class _Gen:
 
     # --------------------------------------------------------------- effects
     def effect(self, scope, depth=2) -> str:
-        form = self.draw(st.integers(0, 6 if depth > 0 else 3))
+        form = self.draw(st.integers(0, 7 if depth > 0 else 3))
+        if form == 7:
+            self.locals += 1                  # braces group, they do not end a local's scope
+            local = f"u{self.locals}"
+            inner = {**scope, local: "int"}
+            return f"{{ let {local} = {self.int_(scope, 1)}; {self.effect(inner, depth - 1)}; " \
+                   f"{local} {self.pick(['=', '+=', '-='])} {self.int_(inner, 0)}; h[0] = min(abs({local}), 9) }}"
         if form == 0:
             return f"board[{self.cell(scope)}] = {self.value(scope)}"
         if form == 1:
@@ -149,6 +159,7 @@ class _Gen:
                   f"    if: '{self._q(guard)}'",
                   f"    then: '{self._q(self._effects({i: 'int'}))}'"]
         lines += self._chance()
+        lines += self._compound()
         lines += [f"terminal: '{self._q('full(board) or n >= 9 or (flag and ' + self.bool_({}, 1) + ')')}'"]
         if self.draw(st.booleans()) or len(players) > 2:
             cases = " else ".join(f"{p} if line(board, 2, {p})" for p in players)
@@ -158,15 +169,35 @@ class _Gen:
         return "\n".join(lines) + "\n"
 
     def _chance(self) -> list[str]:
-        """Maybe a chance action `roll`: d in 1..m, uniform or weighted d / (1 + ... + m)."""
+        """Maybe a chance action `roll`: d in 1..m (and maybe e in 0..1), uniform (no
+        probability), a joint probability, or one per variable."""
         if not self.draw(st.booleans()):
             return []
         m = self.draw(st.integers(1, 3))
-        weight = self.pick([f"1 / {m}", f"d / {m * (m + 1) // 2}"])
+        two = self.draw(st.booleans())
+        weights = ["", f"1 / {m}", f"d / {m * (m + 1) // 2}"]
+        if two:
+            weights += [f"(d + e) / {m * (m + 1) + m}", f"d / {m * (m + 1) // 2}, (1 + e) / 3"]
+        weight = self.pick(weights)
         return ["  roll:",
-                f"    chance: d in 1..{m}",
-                f"    probability: '{weight}'",
-                f"    then: '{self._q(self._effects({'d': 'int'}))}'"]
+                f"    chance: d in 1..{m}" + (", e in 0..1" if two else "")] + \
+            ([f"    probability: '{weight}'"] if weight else []) + \
+            [f"    then: '{self._q(self._effects({'d': 'int', 'e': 'int'} if two else {'d': 'int'}))}'"]
+
+    def _compound(self) -> list[str]:
+        """Maybe a compound move: `walk` lifts a piece of the mover and goes on filling
+        empty neighbouring cells with Z while it can (each step fills one: it ends)."""
+        if not self.draw(st.booleans()):
+            return []
+        extra = self.pick(["", f"; flag = {self.bool_({'b': 'cell'}, 0)}", f"; turn = {self.player({})}"])
+        lines = ["  walk(c in cell):",
+                 "    if: board[c] == mover",
+                 "    then: 'board[c] = empty; continue more(c)'",
+                 "steps:",
+                 "  more(a in cell, b in neighbors(a, orthogonal)):",
+                 f"    if: '{self._q('board[b] == empty and ' + self.bool_({'a': 'cell', 'b': 'cell'}, 1))}'",
+                 f"    then: '{self._q('board[b] = Z' + extra)}; continue more(b)'"]
+        return lines + (["prefer: longest"] if self.draw(st.booleans()) else [])
 
     def _trap_f(self) -> str:
         """f(x): a count whose bound name may equal the caller's argument (`f(i)` with `i`

@@ -156,6 +156,19 @@ class _ToAst(Transformer):
         return ast.Assign(target, str(op), value, self._tok(op))
 
     @v_args(meta=True)
+    def let_effect(self, meta, children):
+        name, op, value = children
+        if str(op) != "=":
+            raise SpecError.at(self._tok(op), f"`let {name}` gives a new variable its first value, "
+                               f"so it takes `=`, not `{op}`", f"write `let {name} = ...`")
+        return ast.LetEffect(str(name), value, self._tok(name))
+
+    @v_args(meta=True)
+    def continue_effect(self, meta, children):
+        name, *args = children
+        return ast.ContinueEffect(str(name), tuple(args), self._tok(name))
+
+    @v_args(meta=True)
     def if_effect(self, meta, children):
         test, then, *rest = children
         as_tuple = lambda e: tuple(e) if isinstance(e, list) else (e,)
@@ -228,6 +241,19 @@ def unparenthesised_domain(token, before: str) -> tuple[str, str] | None:
             f"write the domain in parentheses: `in (A {token} B)`")
 
 
+_UNFINISHED = {
+    "continue": ("`continue` needs the step the move goes on with",
+                 "write `continue STEP(arguments)`, e.g. `continue jump(d)`"),
+    "let": ("`let` needs a name and a value", "write `let x = EXPRESSION`"),
+}
+
+
+def unfinished_keyword(before: str) -> tuple[str, str] | None:
+    """(message, hint) when the text so far ends with `continue` or `let` (and no more)."""
+    word = re.search(r"(?<![A-Za-z0-9_])(continue|let)\s*$", before)
+    return _UNFINISHED[word.group(1)] if word else None
+
+
 def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str, start: str) -> SpecError:
     line = getattr(err, "line", None) or 1
     col = getattr(err, "column", None) or 1
@@ -243,6 +269,8 @@ def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str, st
         message, hint = unparenthesised_domain(err.token, text_before(text, line, col))
     else:
         message = f"unexpected `{err.token}` in {what}"
+    if not isinstance(err, UnexpectedCharacters):
+        message, hint = unfinished_keyword(text_before(text, line, col)) or (message, hint)
     pos = origin(line, col)
     return SpecError(message, file=pos.file, line=pos.line, col=pos.col,
                      source_line=pos.source_line, hint=hint)

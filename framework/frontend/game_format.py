@@ -12,8 +12,10 @@ and hint; semantic checks live in the checker.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
+from dataclasses import replace
 from typing import NamedTuple
 
 from lark import Lark, Token, v_args
@@ -25,26 +27,27 @@ from framework import ast
 from framework.errors import SpecError, did_you_mean, normalise_line_breaks
 from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
                                            text_origin, expected_hint, terminal_spelling,
-                                           text_before, unparenthesised_domain)
+                                           text_before, unfinished_keyword, unparenthesised_domain)
 
 GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
 
 # `.game` section keyword -> the YAML section it stands for (the keys of spec.positions)
 SECTIONS = {
     "game": "game", "players": "players", "option": "options", "board": "board",
-    "state": "state", "define": "define", "action": "actions", "init": "init",
+    "state": "state", "define": "define", "action": "actions", "step": "steps", "init": "init",
     "turn": "turn", "pass": "pass", "terminal": "terminal", "goal": "goal",
     "utility": "utility", "winner": "winner", "utility_bounds": "utility_bounds",
     "zero_sum": "zero_sum", "constant_sum": "constant_sum", "evaluation": "evaluation",
     "display": "display", "symmetries": "symmetries", "max_length": "max_length",
+    "prefer": "prefer",
 }
 # words of the expression language that are never names (where a name is expected the
 # contextual lexer would otherwise read them as one, and report a confusing error later)
-RESERVED = {"in", "if", "else", "or", "and", "not", "then", "for", "do"}
+RESERVED = {"in", "if", "else", "or", "and", "not", "then", "for", "do", "let", "continue"}
 # sections that hold one expression
 _EXPRESSION_SECTIONS = {"turn", "terminal", "goal", "winner", "max_length"}
 # sections that may be given many times, one item each (or several options)
-REPEATED = {"option", "state", "define", "action", "evaluation"}
+REPEATED = {"option", "state", "define", "action", "step", "evaluation"}
 
 
 
@@ -178,18 +181,23 @@ class _GameToAst(_ToAst):
 
     # ---- actions
     @v_args(meta=True)
-    def action(self, meta, children):
+    def step(self, meta, children):
+        section = self.action(meta, children, "step")
+        return section._replace(value=replace(section.value, step=True))
+
+    @v_args(meta=True)
+    def action(self, meta, children, keyword="action"):
         name, *parts = children
         params = () if not parts or isinstance(parts[0], _Clause) else parts.pop(0)
         clauses = {}
         for clause in parts:
             if clause.keyword in clauses:
-                raise _error(clause.pos, f"action `{name}` has two `{clause.keyword}` clauses",
+                raise _error(clause.pos, f"{keyword} `{name}` has two `{clause.keyword}` clauses",
                              f"give `{clause.keyword}` once per action")
             clauses[clause.keyword] = clause.value
-        return self._keyword(meta, "action", ast.Action(
+        return self._keyword(meta, keyword, ast.Action(
             str(name), params, clauses.get("if"), clauses.get("then", ()), clauses.get("chance"),
-            clauses.get("noisy"), self._tok(name)))
+            clauses.get("noisy"), pos=self._tok(name)))
 
     def action_params(self, children):
         return tuple(children)
@@ -204,8 +212,13 @@ class _GameToAst(_ToAst):
 
     @v_args(meta=True)
     def chance(self, meta, children):
-        var, domain, probability = children
-        return _Clause("chance", self._pos(meta), ast.ChanceSpec(str(var), domain, probability, self._tok(var)))
+        variables = tuple(c for c in children if isinstance(c, ast.ChanceVar))
+        probability = tuple(c for c in children if not isinstance(c, ast.ChanceVar))
+        return _Clause("chance", self._pos(meta), ast.ChanceSpec(variables, probability, variables[0].pos))
+
+    def chance_var(self, children):
+        var, domain = children
+        return ast.ChanceVar(str(var), domain, self._tok(var))
 
     @v_args(meta=True)
     def noisy(self, meta, children):
@@ -223,6 +236,10 @@ class _GameToAst(_ToAst):
     @v_args(meta=True)
     def pass_rule(self, meta, children):
         return self._keyword(meta, "pass", children[0] if children else True)
+
+    @v_args(meta=True)
+    def prefer(self, meta, children):
+        return self._keyword(meta, "prefer", str(children[0]))
 
     @v_args(meta=True)
     def utility_expr(self, meta, children):
@@ -380,8 +397,15 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
             return _error(pos, "the spec is empty", "start with `game NAME` and `players A, B`")
         return _error(pos, "the spec ends too early", hint)
     if token.type == "_END":
+        before = text_before(text, token.line, token.column)
+        if unfinished_keyword(before):
+            return _error(origin(token.line, token.column), *unfinished_keyword(before))
         return _error(origin(token.line, token.column), "the line ends too early",
                       (hint + "; " if hint else "") + "indent a line that continues a section")
+    if token.type == "NAME" and re.search(r"^\s*chance\b.*\bin\b[^,]*$", text_before(text, token.line, token.column)
+                                         .split("\n")[-1]) and re.match(r"\s+in\b", lines[token.line - 1][token.end_column - 1:]):
+        return _error(origin(token.line, token.column, token.end_column), "outcome variables are separated by commas",
+                      "write `chance a in 1..6, b in 1..6`")
     pos = origin(token.line, token.column, token.end_column)
     if previous is None or previous.type == "_END":
         if token.type != "NAME" or token in RESERVED:
@@ -392,6 +416,8 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
     domain = unparenthesised_domain(token, text_before(text, token.line, token.column))
     if domain:
         return _error(pos, *domain)
+    if unfinished_keyword(text_before(text, token.line, token.column)):
+        return _error(pos, *unfinished_keyword(text_before(text, token.line, token.column)))
     return _error(pos, f"unexpected `{token}`", hint)
 
 
@@ -436,7 +462,8 @@ def _build_spec(sections: list, file: str | None) -> ast.GameSpec:
     spec.options = items("option", "option")
     spec.variables = items("state", "state variable")
     spec.defines = items("define", "definition")
-    spec.actions = items("action", "action")
+    spec.actions = _unique([a for s in sections if s.keyword in ("action", "step") for a in (s.value,)],
+                           "action")
     spec.evaluation = items("evaluation", "feature")
 
     for keyword, section in first.items():
@@ -459,7 +486,7 @@ def _unique(items: list, what: str) -> tuple:
     seen = {}
     for item in items:
         if item.name in seen:
-            raise _error(item.pos, f"duplicate {what} `{item.name}`",
+            raise _error(item.pos, f"duplicate {'step' if getattr(item, 'step', False) else what} `{item.name}`",
                          f"first given at line {seen[item.name].pos.line}")
         seen[item.name] = item
     return tuple(items)

@@ -117,6 +117,10 @@ def effect_text(effect) -> str:
             return text + f" else {_branch(else_, len(else_) == 1)}" if else_ else text
         case ast.ForEffect(var=var, domain=domain, body=body):
             return f"for {var} in {domain_text(domain)} do {_branch(body, len(body) == 1)}"
+        case ast.LetEffect(name=name, value=value):
+            return f"let {name} = {_at(value, EXPR)}"
+        case ast.ContinueEffect(step=step, args=args):
+            return f"continue {step}({_items(args)})" if args else f"continue {step}"
     raise ValueError(f"cannot print {effect!r} as an effect")
 
 
@@ -158,8 +162,13 @@ def to_yaml(spec: ast.GameSpec) -> str:
         doc["state"] = {v.name: _yaml_variable(v) for v in spec.variables}
     if spec.defines:
         doc["define"] = {_signature(d.name, d.params): expression_text(d.body) for d in spec.defines}
-    doc["actions"] = {_signature(a.name, [f"{p.name} in {domain_text(p.domain)}" for p in a.params]):
-                      _yaml_action(a) for a in spec.actions}
+    for key, step in (("actions", False), ("steps", True)):
+        schemas = {_signature(a.name, [f"{p.name} in {domain_text(p.domain)}" for p in a.params]):
+                   _yaml_action(a) for a in spec.actions if a.step == step}
+        if schemas or not step:
+            doc[key] = schemas
+    if spec.prefer is not None:
+        doc["prefer"] = spec.prefer
     if spec.init:
         doc["init"] = _yaml_effects(spec.init)
     if spec.turn is not None:
@@ -235,13 +244,18 @@ def _yaml_action(action: ast.Action):
     if action.precondition is not None:
         entry["if"] = _yaml_expr(action.precondition)
     if action.chance is not None:
-        entry["chance"] = f"{action.chance.var} in {domain_text(action.chance.domain)}"
-        entry["probability"] = _yaml_expr(action.chance.probability)
+        entry["chance"] = _chance_text(action.chance)
+        if action.chance.probability:
+            entry["probability"] = ", ".join(expression_text(p) for p in action.chance.probability)
     if action.noisy is not None:
         entry["noisy"] = _yaml_expr(action.noisy)
     if action.effects:
         entry["then"] = _yaml_effects(action.effects)
     return entry or _FlowMap()
+
+
+def _chance_text(chance: ast.ChanceSpec) -> str:
+    return ", ".join(f"{_name(v.name, 'chance outcome')} in {domain_text(v.domain)}" for v in chance.variables)
 
 
 def _signature(name: str, params) -> str:
@@ -297,6 +311,8 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append(f"turn {expression_text(spec.turn)}")
     if spec.pass_rule:
         lines.append("pass")
+    if spec.prefer is not None:
+        lines.append(f"prefer {_name(spec.prefer, 'preference')}")
     for key in ("terminal", "goal"):
         if getattr(spec, key) is not None:
             lines.append(_wrapped(f"{key} ", getattr(spec, key)))
@@ -353,13 +369,14 @@ def _pieces(expr) -> list:
 
 def _game_action(action: ast.Action) -> list:
     params = ", ".join(f"{_name(p.name, 'parameter')} in {domain_text(p.domain)}" for p in action.params)
-    lines = [f"action {_name(action.name, 'action')}" + (f"({params})" if params else "")]
+    keyword = "step" if action.step else "action"
+    lines = [f"{keyword} {_name(action.name, 'action')}" + (f"({params})" if params else "")]
     if action.precondition is not None:
         lines.append(_wrapped("    if ", action.precondition, "    "))
     if action.chance is not None:
         chance = action.chance
-        lines.append(f"    chance {_name(chance.var, 'chance outcome')} in {domain_text(chance.domain)} "
-                     f"probability {expression_text(chance.probability)}")
+        probability = ", ".join(expression_text(p) for p in chance.probability)
+        lines.append(f"    chance {_chance_text(chance)}" + (f" probability {probability}" if probability else ""))
     if action.noisy is not None:
         lines.append(f"    noisy {expression_text(action.noisy)}")
     if action.effects:

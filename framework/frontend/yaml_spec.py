@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
@@ -21,14 +22,14 @@ SECTIONS = {
     "game": "the game's name", "players": "the players, in turn order",
     "options": "variant options with defaults", "board": "the grid",
     "state": "other state variables", "define": "helper definitions",
-    "actions": "the moves", "init": "effects that set up the initial state",
+    "actions": "the moves", "steps": "the later steps of compound moves", "init": "effects that set up the initial state",
     "turn": "who moves next", "pass": "a mover without moves passes",
     "terminal": "when the game ends", "goal": "the goal of a puzzle",
     "utility": "payoffs", "winner": "the winner", "utility_bounds": "payoff bounds",
     "zero_sum": "whether payoffs sum to zero", "constant_sum": "the constant sum of the payoffs",
     "evaluation": "weighted features",
     "display": "symbols per cell value", "symmetries": "board symmetries",
-    "max_length": "bound on a game's length",
+    "max_length": "bound on a game's length", "prefer": "`longest`: only the moves with the most steps",
 }
 ACTION_KEYS = {"if", "then", "chance", "probability", "noisy"}
 VARIABLE_KEYS = {"type", "initial", "per", "size"}
@@ -375,6 +376,11 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
             defines.append(ast.Define(name, params, R.expr(v, f"definition of `{name}`"), R.pos(kn)))
         spec.defines = tuple(defines)
     spec.actions = tuple(_action(R, kn, v) for _, kn, v in R.mapping(sections["actions"][1], "actions"))
+    if "steps" in sections:
+        spec.actions += tuple(replace(_action(R, kn, v, "step"), step=True)
+                              for _, kn, v in R.mapping(sections["steps"][1], "steps"))
+    if "prefer" in sections:
+        spec.prefer = R.name(sections["prefer"][1], "prefer")
     if "init" in sections:
         spec.init = R.effects(sections["init"][1], "init effects")
     if "turn" in sections:
@@ -461,35 +467,57 @@ def _type(R: YamlReader, node, name) -> ast.TypeRef:
                   "types: bool, LOW..HIGH, player, cell, cellset, or a list of names")
 
 
-def _action(R: YamlReader, key_node, node) -> ast.Action:
-    name, params = R.signature(key_node, "action", typed=True)
+def _action(R: YamlReader, key_node, node, what="action") -> ast.Action:
+    name, params = R.signature(key_node, what, typed=True)
     pos = R.pos(key_node)
     if isinstance(node, MappingNode):
-        items = {k: (kn, v) for k, kn, v in R.mapping(node, f"action `{name}`")}
+        items = {k: (kn, v) for k, kn, v in R.mapping(node, f"{what} `{name}`")}
         for k, (kn, _) in items.items():
             if k not in ACTION_KEYS:
-                raise R.error(kn, f"unknown key `{k}` in action `{name}`",
+                raise R.error(kn, f"unknown key `{k}` in {what} `{name}`",
                               did_you_mean(k, ACTION_KEYS) or "keys: if, then, chance, probability, noisy")
         pre = R.expr(items["if"][1], f"precondition of `{name}`") if "if" in items else None
         effects = R.effects(items["then"][1], f"effects of `{name}`") if "then" in items else ()
         chance = None
         if "chance" in items:
-            cnode = items["chance"][1]
-            text = R.scalar(cnode, "chance")
-            m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", text, re.S)
-            if not m:
-                raise R.error(cnode, "cannot read the chance outcome", "write `chance: d in 1..6`")
-            origin = R.origin(cnode)
-            dcol = m.start(2)
-            domain = parse_domain(m.group(2), lambda l, c, e=None: origin(l, c + dcol, None if e is None else e + dcol),
-                                  "chance outcomes")
-            if "probability" not in items:
-                raise R.error(cnode, f"chance action `{name}` needs a `probability`",
-                              "e.g. probability: 1/6")
-            chance = ast.ChanceSpec(m.group(1), domain, R.expr(items["probability"][1], "probability"), R.pos(cnode))
+            chance = _chance(R, items["chance"][1], items.get("probability"))
         elif "probability" in items:
             raise R.error(items["probability"][0], "`probability` without `chance`",
                           "add `chance: d in DOMAIN` naming the outcomes")
         noisy = R.expr(items["noisy"][1], "noisy") if "noisy" in items else None
-        return ast.Action(name, params, pre, effects, chance, noisy, pos)
-    return ast.Action(name, params, None, R.effects(node, f"effects of `{name}`"), None, None, pos)
+        return ast.Action(name, params, pre, effects, chance, noisy, pos=pos)
+    return ast.Action(name, params, None, R.effects(node, f"effects of `{name}`"), None, None, pos=pos)
+
+
+def _chance(R: YamlReader, cnode, probability) -> ast.ChanceSpec:
+    """`chance: a in 1..6, b in 1..6` and `probability:` (absent: uniform; one expression:
+    the joint probability; a list or comma-separated expressions: one per variable)."""
+    text = R.scalar(cnode, "chance")
+    origin = R.origin(cnode)
+    variables = []
+    for start, piece in _split_commas(text):
+        m = re.match(r"(\s*)([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", piece, re.S)
+        if not m:
+            p = origin(1, start + 1)
+            raise SpecError(f"cannot read the chance outcome `{piece.strip()}`", file=p.file, line=p.line,
+                            col=p.col, source_line=p.source_line,
+                            hint="write `chance: d in 1..6`, or `chance: a in 1..6, b in 1..6` for two dice")
+        dcol = start + m.start(3)
+        glued = re.search(r"\s([A-Za-z_][A-Za-z0-9_]*)\s+in\s", m.group(3))
+        if glued:
+            p = origin(1, dcol + glued.start(1) + 1)
+            raise SpecError("outcome variables are separated by commas", file=p.file, line=p.line, col=p.col,
+                            source_line=p.source_line, hint="write `chance: a in 1..6, b in 1..6`")
+        domain = parse_domain(m.group(3), lambda l, c, e=None, dcol=dcol: origin(l, c + dcol, None if e is None else e + dcol),
+                              "chance outcomes")
+        variables.append(ast.ChanceVar(m.group(2), domain, origin(1, start + m.start(2) + 1)))
+    probs = ()
+    if probability is not None:
+        pnode = probability[1]
+        if isinstance(pnode, SequenceNode):
+            probs = tuple(R.expr(item, "probability") for item in pnode.value)
+        else:
+            ptext, porigin = R.scalar(pnode, "probability"), R.origin(pnode)
+            probs = tuple(parse_expression(piece, lambda l, c, e=None, k=k: porigin(l, c + k, None if e is None else e + k),
+                                           "probability") for k, piece in _split_commas(ptext))
+    return ast.ChanceSpec(tuple(variables), probs, R.pos(cnode))

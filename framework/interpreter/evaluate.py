@@ -21,6 +21,7 @@ DIRECTIONS = {
 }
 DIRECTIONS["queen"] = DIRECTIONS["king"] = DIRECTIONS["orthogonal"] + DIRECTIONS["diagonal"]
 LINE_DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+_UNSET = object()
 
 
 class PlayerId(int):
@@ -70,7 +71,7 @@ class Evaluator:
         self.vars = {v.name: v for v in checked.variables}
         self.defines = {d.name: d for d in self.spec.defines}
         self.board_name = self.spec.board.name if self.spec.board is not None else None
-        self.legal_count = legal_count          # (snapshot, player) -> number of legal actions
+        self.legal_count = legal_count          # (snapshot, player, at_most) -> number of legal actions
         self.depth = 0
 
     # ----------------------------------------------------------------- cells and board
@@ -273,9 +274,11 @@ class Evaluator:
         if f == "moves":
             return self.legal_count(s, args[0])
         if f == "can_move":
-            return self.legal_count(s, args[0]) > 0
+            return self.legal_count(s, args[0], 1) > 0
         if f == "next":
             return PlayerId((args[0] + 1) % self.n)
+        if f == "prev":
+            return PlayerId((args[0] - 1) % self.n)
         if f == "opponent":
             return PlayerId(1 - args[0])
         if f == "abs":
@@ -324,19 +327,43 @@ class Evaluator:
     # ----------------------------------------------------------------- effects
     def run(self, effects, s: Snapshot, env: dict, turn: list) -> Snapshot:
         """`s` after `effects` in order (each sees the earlier ones); `turn[0]` receives an
-        assignment to `turn`."""
+        assignment to `turn`, `turn[1]` a `continue` as (step name, argument values).
+        Local variables (`let`) live in a private copy of `env`."""
+        return self.block(effects, s, dict(env), turn)
+
+    def block(self, effects, s, env, turn):
+        """A block of effects: its `let` variables leave `env` when it ends."""
+        declared = []
         for e in effects:
-            s = self.effect(e, s, env, turn)
+            s = self.effect(e, s, env, turn, declared)
+        for name in declared:
+            del env[name]
         return s
 
-    def effect(self, e, s, env, turn):
+    def effect(self, e, s, env, turn, declared):
         if isinstance(e, tuple):
-            return self.run(e, s, env, turn)
+            return self.block(e, s, env, turn)
         if isinstance(e, ast.IfEffect):
-            return self.run(e.then if self.eval(e.test, s, env) else e.else_, s, env, turn)
+            return self.block(e.then if self.eval(e.test, s, env) else e.else_, s, env, turn)
         if isinstance(e, ast.ForEffect):
+            saved = env.get(e.var, _UNSET)
             for x in self.domain(e.domain, s, env):
-                s = self.run(e.body, s, {**env, e.var: x}, turn)
+                env[e.var] = x
+                s = self.block(e.body, s, env, turn)
+            if saved is _UNSET:
+                env.pop(e.var, None)
+            else:
+                env[e.var] = saved
+            return s
+        if isinstance(e, ast.LetEffect):
+            env[e.name] = self.eval(e.value, s, env)
+            declared.append(e.name)
+            return s
+        if isinstance(e, ast.ContinueEffect):
+            turn[1] = (e.step, tuple(self.eval(a, s, env) for a in e.args))
+            return s
+        if isinstance(e.target, ast.Name) and e.target.id in env:         # a local variable
+            env[e.target.id] = self._combine(e, env[e.target.id], self.eval(e.value, s, env))
             return s
         return self.assign(e, s, env, turn)
 

@@ -4,10 +4,16 @@
 (`place(1,2)`, `roll`, `pass`) and chance outcomes as (value, probability) pairs."""
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
-from framework.game import CHANCE
+from framework import ast
+from framework.game import CHANCE, outcome_value_text
+from framework.runtime import MAX_MOVE_STEPS, endless_move
+
+RECENT = 64             # legal-move lists kept (by state)
 from framework.interpreter.evaluate import Evaluator, PlayerId, Snapshot
+from framework.checker_moves import continues
 
 
 class InterpretedGame:
@@ -20,6 +26,8 @@ class InterpretedGame:
         self.player_names = tuple(checked.players)
         self.num_players = len(checked.players)
         self.ev = Evaluator(checked, self._legal_count)
+        self.compound = [continues(a.effects) for a, _ in self.actions]
+        self._recent = {}                       # snapshot -> its legal moves (a few)
         self.has_evaluation = bool(checked.features)
 
     # ----------------------------------------------------------------- states
@@ -41,49 +49,117 @@ class InterpretedGame:
                 value = (value,) * v.size if v.is_array else value
             values.append((v.name, value))
         s = Snapshot(board, tuple(values), 0)
-        s = self.ev.run(self.spec.init, s, {}, [None])
+        s = self.ev.run(self.spec.init, s, {}, [None, None])
         return InterpretedState(self, s, None)
 
     def _legal(self, s: Snapshot) -> list:
-        """[(action text, schema index, arguments)] of the player to move in `s`."""
-        out = []
-        for ai, (a, types) in enumerate(self.actions):
-            for args in self._assignments(a.params, s, {}):
-                if a.precondition is None or self.ev.eval(a.precondition, s, args):
-                    out.append((self._text(a, types, args), ai, args))
+        """[(action text, schema index, arguments, compound move or None)] of the player to
+        move in `s`; a compound move (an action whose effects may `continue`) as (the number
+        of its steps, the state after them, the `turn` they set).  With `prefer: longest`
+        only the moves of the most steps.  The last few lists are kept (`result` finds its
+        move in the list of its state)."""
+        out = self._recent.get(s)
+        if out is not None:
+            return out
+        out = list(self._moves(s))
+        if self.c.prefer == "longest" and out:
+            longest = max(self._steps(move) for move in out)
+            out = [move for move in out if self._steps(move) == longest]
+        if len(self._recent) >= RECENT:
+            self._recent.clear()
+        self._recent[s] = out
         return out
 
-    def _assignments(self, params, s, env):
-        if not params:
+    def _moves(self, s: Snapshot):
+        """The legal moves of `_legal`, one by one, before any `prefer`."""
+        for ai, (a, types) in enumerate(self.actions):
+            if a.step:
+                continue
+            for args in self._choices(a, a.params, s, {}):
+                if not self.compound[ai]:
+                    yield self._text(a, types, args), ai, args, None
+                    continue
+                for values, steps, after, turn in self._paths(a, types, s, args, None, 1):
+                    yield self._text(a, types, args, values), ai, args, (steps, after, turn)
+
+    @staticmethod
+    def _steps(move) -> int:
+        return move[3][0] if move[3] is not None else 1
+
+    def _paths(self, a, types, s, env, turn, depth):
+        """([value texts chosen in later steps], steps, state, turn) of every way the move
+        that makes step `a` with `env` can go on: a `continue` reached by the effects leads
+        to each legal choice of the step's remaining parameters, and the move ends where
+        no choice is legal ("continue while you can")."""
+        if depth > MAX_MOVE_STEPS:
+            endless_move(a.pos)
+        slot = [turn, None]
+        after = self.ev.run(a.effects, s, env, slot)
+        found = False
+        if slot[1] is not None:
+            name, fixed = slot[1]
+            bi = next(i for i, (b, _) in enumerate(self.actions) if b.name == name)
+            b, btypes = self.actions[bi]
+            benv = {p.name: v for p, v in zip(b.params, fixed)}
+            chosen = list(zip(b.params, btypes))[len(fixed):]
+            for args in self._choices(b, b.params[len(fixed):], after, benv):
+                head = [self._value_text(args[p.name], t) for p, t in chosen]
+                for values, steps, end, last_turn in self._paths(b, btypes, after, args, slot[0], depth + 1):
+                    found = True
+                    yield head + values, steps + 1, end, last_turn
+        if not found:
+            yield [], 1, after, slot[0]
+
+    def _choices(self, a, params, s, env):
+        """The arguments of `params` (the others already in `env`) for which `a`'s
+        precondition holds.  Its `and`-operands are tested left to right, each as soon as
+        the parameters it names and those of the operands before it are bound, which is the
+        same as testing the whole precondition once all are bound, only sooner."""
+        operands = _and_operands(a.precondition)
+        names = [p.name for p in params]
+        depth, at = 0, []
+        for operand in operands:
+            depth = max([depth] + [names.index(n) + 1 for n in _names_in(operand) if n in names])
+            at.append(depth)
+        yield from self._assign(params, operands, at, 0, s, dict(env))
+
+    def _assign(self, params, operands, at, k, s, env):
+        if not all(self.ev.eval(o, s, env) for o, d in zip(operands, at) if d == k):
+            return
+        if k == len(params):
             yield dict(env)
             return
-        param, rest = params[0], params[1:]
-        for value in self.ev.domain(param.domain, s, env):
-            yield from self._assignments(rest, s, {**env, param.name: value})
+        for value in self.ev.domain(params[k].domain, s, env):
+            yield from self._assign(params, operands, at, k + 1, s, {**env, params[k].name: value})
 
-    def _legal_count(self, s: Snapshot, player) -> int:
-        return len(self._legal(replace(s, mover=player)))
+    def _legal_count(self, s: Snapshot, player, at_most=None) -> int:
+        """How many legal moves `player` would have in `s` (counting stops at `at_most`)."""
+        s = replace(s, mover=player)
+        if at_most is None or self.c.prefer:
+            return len(self._legal(s))
+        return sum(1 for _ in itertools.islice(self._moves(s), at_most))
 
-    def _text(self, a, types, args) -> str:
-        if not a.params:
-            return a.name
-        parts = []
-        for param, t in zip(a.params, types):
-            v = args[param.name]
-            parts.append(f"{v[0]},{v[1]}" if t == "cell" else self.player_names[v] if t == "player" else str(v))
-        return f"{a.name}({','.join(parts)})"
+    def _value_text(self, v, t) -> str:
+        return f"{v[0]},{v[1]}" if t == "cell" else self.player_names[v] if t == "player" else str(v)
+
+    def _text(self, a, types, args, later=()) -> str:
+        parts = [self._value_text(args[param.name], t) for param, t in zip(a.params, types)] + list(later)
+        return f"{a.name}({','.join(parts)})" if parts else a.name
 
     def outcome_text(self, state, outcome) -> str:
-        var, _, kind, _ = self.c.actions[state.pending[0]].chance      # (var, domain, type, p)
-        if kind == "cell":
-            return f"{var}=({outcome[0]},{outcome[1]})"
-        return f"{var}={self.player_names[outcome] if kind == 'player' else outcome}"
+        variables = self.c.actions[state.pending[0]].chance.variables
+        values = (outcome,) if len(variables) == 1 else outcome
+        return ",".join(f"{var}={outcome_value_text(kind, value, self.player_names)}"
+                        for (var, _, kind), value in zip(variables, values))
 
     def _after(self, a, s: Snapshot, env: dict) -> Snapshot:
-        turn = [None]
-        s2 = self.ev.run(a.effects, s, env, turn)
-        if turn[0] is not None:
-            nxt = turn[0]
+        turn = [None, None]
+        return self._finish(s, self.ev.run(a.effects, s, env, turn), turn[0])
+
+    def _finish(self, s: Snapshot, s2: Snapshot, turn) -> Snapshot:
+        """The state after a move from `s` that left `s2`, with the player to move next."""
+        if turn is not None:
+            nxt = turn
         elif self.spec.turn is not None:
             nxt = self.ev.eval(self.spec.turn, replace(s2, mover=s.mover), {})
         else:
@@ -150,7 +226,7 @@ class InterpretedState:
             return []
         if self.pending is not None:
             return [o for o, _ in self.chance_outcomes()]
-        acts = [text for text, _, _ in self.game._legal(self.s)]
+        acts = [move[0] for move in self.game._legal(self.s)]
         if acts:
             return acts
         if self.game.c.spec.pass_rule:
@@ -161,15 +237,31 @@ class InterpretedState:
                                 "a state that is not terminal has no legal action")
 
     def chance_outcomes(self) -> list:
+        """(outcome, probability) pairs: an outcome is the value of the chance variable, or
+        the tuple of the values of several; their probability the joint expression, else
+        the product of each variable's own (uniform over its domain when none is given)."""
         if self.pending is None:
             return []
         ai, args = self.pending
-        chance = self.game.actions[ai][0].chance
+        chance, ev = self.game.c.actions[ai].chance, self.game.ev
+        raw = self.game.actions[ai][0].chance
         out = []
-        for value in self.game.ev.domain(chance.domain, self.s, dict(args)):
-            p = self.game.ev.eval(chance.probability, self.s, {**dict(args), chance.var: value})
-            if p > 0:
-                out.append((value, p))
+
+        def walk(k, env, weight):
+            if k == len(raw.variables):
+                p = ev.eval(raw.probability[0], self.s, env) if chance.joint is not None else weight
+                if p > 0:
+                    values = tuple(env[v.name] for v in raw.variables)
+                    out.append((values[0] if len(values) == 1 else values, p))
+                return
+            var = raw.variables[k]
+            values = ev.domain(var.domain, self.s, env)
+            for value in values:
+                inner = {**env, var.name: value}
+                factor = ev.eval(raw.probability[k], self.s, inner) if chance.each else \
+                    1 if chance.joint is not None else 1 / len(values)
+                walk(k + 1, inner, weight * factor)
+        walk(0, dict(args), 1)
         return out
 
     def result(self, action) -> "InterpretedState":
@@ -177,15 +269,18 @@ class InterpretedState:
         if self.pending is not None:
             ai, args = self.pending
             a = game.actions[ai][0]
-            s = game._after(a, self.s, {**dict(args), a.chance.var: action})
-            return InterpretedState(game, s, None)
+            values = (action,) if len(a.chance.variables) == 1 else tuple(action)
+            env = {**dict(args), **{v.name: x for v, x in zip(a.chance.variables, values)}}
+            return InterpretedState(game, game._after(a, self.s, env), None)
         if action == "pass" and game.c.spec.pass_rule and not game._legal(self.s):
             return InterpretedState(game, replace(self.s, mover=(self.s.mover + 1) % game.num_players), None)
-        for text, ai, args in game._legal(self.s):
+        for text, ai, args, compound in game._legal(self.s):
             if text == action:
                 a = game.actions[ai][0]
                 if a.chance:
                     return InterpretedState(game, self.s, (ai, tuple(sorted(args.items()))))
+                if compound is not None:
+                    return InterpretedState(game, game._finish(self.s, compound[1], compound[2]), None)
                 return InterpretedState(game, game._after(a, self.s, args), None)
         raise ValueError(f"{action!r} is not a legal action here")
 
@@ -194,3 +289,26 @@ class InterpretedState:
 
     def returns(self):
         return tuple(self.utility(p) for p in range(self.game.num_players))
+
+
+def _and_operands(node) -> list:
+    if node is None:
+        return []
+    if isinstance(node, ast.Binary) and node.op == "and":
+        return _and_operands(node.left) + _and_operands(node.right)
+    return [node]
+
+
+def _names_in(node) -> set:
+    """Every name an expression mentions (bound or free: a safe over-approximation)."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Quant):
+        return {node.var} | _names_in(node.domain) | _names_in(node.body)
+    found = set()
+    for name in getattr(node, "__dataclass_fields__", {}):
+        child = getattr(node, name)
+        for c in child if isinstance(child, tuple) else (child,):
+            if hasattr(c, "__dataclass_fields__"):
+                found |= _names_in(c)
+    return found

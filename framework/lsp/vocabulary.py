@@ -5,11 +5,11 @@ from __future__ import annotations
 from framework import builtins
 from framework.lsp.analysis import Analysis
 
-GAME_KEYWORDS = ("game", "players", "option", "board", "state", "define", "action", "init", "turn",
-                 "pass", "terminal", "goal", "utility", "winner", "utility_bounds", "zero_sum",
+GAME_KEYWORDS = ("game", "players", "option", "board", "state", "define", "action", "step", "init", "turn",
+                 "pass", "prefer", "terminal", "goal", "utility", "winner", "utility_bounds", "zero_sum",
                  "constant_sum", "evaluation", "display", "symmetries", "max_length")
 EXPRESSION_WORDS = ("and", "or", "not", "in", "if", "else", "exists", "forall", "count", "sum",
-                    "min", "max", "mover", "me", "none", "true", "false")
+                    "min", "max", "mover", "me", "none", "true", "false", "let", "continue")
 
 
 def builtin_help(name: str) -> str | None:

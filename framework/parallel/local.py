@@ -8,7 +8,8 @@ which stops them all (`close`) and keeps the results that had arrived.
 
 Workers are started with the `spawn` method (no state inherited from the parent: threads,
 open files, Ray), optionally with an address-space limit (`memory_mb`), and import the task
-function named "module:function" when it first comes.
+function named "module:function" when it first comes.  A SIGTERM to the parent stops the
+pool like Ctrl-C, and on Linux a worker dies with its parent even when the parent is killed.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ _POLL = 0.2          # seconds between checks of task deadlines when nothing arr
 def _worker(conn, memory_mb):
     """Worker loop: receive (key, "module:function", args), send (key, result or Failure)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     if memory_mb:
         import resource
         limit = memory_mb * 1024 * 1024
@@ -54,6 +56,19 @@ def _worker(conn, memory_mb):
             conn.send(reply)
         except Exception as err:                        # a result that cannot be pickled
             conn.send((key, Failure("error", f"cannot send the result: {err}")))
+
+
+def _die_with_parent():
+    """Ask Linux to kill this worker when its parent dies (even by SIGKILL), so no task
+    goes on running unseen; elsewhere the closed pipe ends an idle worker."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)            # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:                        # the parent died before the request
+        os._exit(1)
 
 
 class LocalPool(Executor):

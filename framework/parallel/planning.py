@@ -1,5 +1,5 @@
-"""Planning sweeps: one PDDL task per worker task (`plyspec plan DOMAIN TASK...` or a suite
-folder), each grounded, searched within its time limit and validated on the worker, with a
+"""Planning sweeps: one PDDL task per worker task (`plyspec plan DOMAIN TASK...`, task
+folders or a suite folder of domain folders), each grounded, searched within its time limit and validated on the worker, with a
 coverage table at the end.  Task files travel as text, like specs."""
 from __future__ import annotations
 
@@ -10,25 +10,34 @@ REF = "framework.parallel.planning:plan_task"
 
 
 def suite(paths) -> list:
-    """[(domain file, problem file)] for `DOMAIN TASK...` or a folder of IPC tasks (a
-    `domain.pddl` with `taskNN.pddl`, or one `domainNN.pddl` per `taskNN.pddl`)."""
+    """[(domain file, problem file)] for `DOMAIN TASK...`, or for one or more folders of IPC
+    tasks (a `domain.pddl` with `taskNN.pddl`, or one `domainNN.pddl` per `taskNN.pddl`); a
+    folder holding no task but domain folders (an IPC suite) stands for all of them."""
     paths = [Path(p) for p in paths]
-    if len(paths) == 1 and paths[0].is_dir():
-        folder = paths[0]
-        tasks = sorted(p for p in folder.glob("*.pddl") if not p.name.lower().startswith("domain"))
+    if paths and all(p.is_dir() for p in paths):
         pairs = []
-        for task in tasks:
-            number = re.search(r"(\d+)", task.stem)
-            own = folder / f"domain{number.group(1)}.pddl" if number else None
-            domain = own if own is not None and own.exists() else folder / "domain.pddl"
-            if not domain.exists():
-                raise ValueError(f"{folder}: no domain.pddl (nor domainNN.pddl) for {task.name}")
-            pairs.append((domain, task))
-        if not pairs:
-            raise ValueError(f"{folder}: no PDDL tasks (taskNN.pddl) in this folder")
+        for folder in paths:
+            inner = sorted(d for d in folder.iterdir() if d.is_dir()) if not any(folder.glob("*.pddl")) else []
+            for each in inner or [folder]:
+                pairs += _folder(each)
         return pairs
     domain, tasks = paths[0], paths[1:]
     return [(domain, task) for task in tasks]
+
+
+def _folder(folder: Path) -> list:
+    tasks = sorted(p for p in folder.glob("*.pddl") if not p.name.lower().startswith("domain"))
+    pairs = []
+    for task in tasks:
+        number = re.search(r"(\d+)", task.stem)
+        own = folder / f"domain{number.group(1)}.pddl" if number else None
+        domain = own if own is not None and own.exists() else folder / "domain.pddl"
+        if not domain.exists():
+            raise ValueError(f"{folder}: no domain.pddl (nor domainNN.pddl) for {task.name}")
+        pairs.append((domain, task))
+    if not pairs:
+        raise ValueError(f"{folder}: no PDDL tasks (taskNN.pddl) in this folder")
+    return pairs
 
 
 def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit, node_limit) -> dict:

@@ -57,9 +57,13 @@ def perft_below(spec, options, moves, depth) -> list:
     return perft(_replay(game, moves), depth)
 
 
-def solve_move(spec, options, move, algo, search_options) -> dict:
+def solve_move(spec, options, move, algo, search_options, bound=None) -> dict:
     """The value, for the player to move at the root, of the root move `move` (the value
-    of the position it leads to, searched by `algo` with `search_options`)."""
+    of the position it leads to, searched by `algo` with `search_options`).
+
+    With `bound` (alpha-beta on a two-player zero-sum game: the best value another root
+    move is known to reach), only values above it are computed exactly; a value <= bound
+    is an upper bound ("upper": True), enough to know the move is not better."""
     from framework.search.registry import searcher
     game = game_of(spec, options)
     root = game.initial_state()
@@ -67,6 +71,10 @@ def solve_move(spec, options, move, algo, search_options) -> dict:
     mover = root.player()
     if child.terminal_test():
         return {"move": move, "value": child.returns()[mover], "nodes": 1, "exact": True}
+    if bound is not None:
+        inf = float("inf")
+        same = child.player() == mover
+        search_options = {**search_options, "window": (bound, inf) if same else (-inf, -bound)}
     result = searcher(algo)(game, child, **search_options)
     values = getattr(result, "values", None)
     if values is not None:
@@ -77,8 +85,11 @@ def solve_move(spec, options, move, algo, search_options) -> dict:
         value = -result.value
     else:
         raise ValueError(f"{algo} gives no value per player on this game: solve it without --workers")
-    return {"move": move, "value": value, "nodes": result.stats.nodes,
-            "exact": bool(getattr(result, "complete", True)), "pv": [game.action_text(a) for a in result.pv]}
+    out = {"move": move, "value": value, "nodes": result.stats.nodes,
+           "exact": bool(getattr(result, "complete", True)), "pv": [game.action_text(a) for a in result.pv]}
+    if bound is not None and value <= bound:
+        out["upper"] = True
+    return out
 
 
 def spec_bundle(path) -> dict:

@@ -64,8 +64,12 @@ _nextafter = math.nextafter
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
            tt=True, tt_size=500_000, tt_mb=None, ordering=True, killers=True, history=True, id=True,
            aspiration=True, aspiration_delta=None, pvs=True, quiescence=True,
-           quiescence_depth=8, book=None, progress=None, trace=None) -> Result:
-    """Alpha-beta value of `state` (default: the initial state) for its player to move."""
+           quiescence_depth=8, book=None, progress=None, trace=None, window=None) -> Result:
+    """Alpha-beta value of `state` (default: the initial state) for its player to move.
+
+    `window` = (alpha, beta) searches the root in that window instead of the full one
+    (fail-soft: a value <= alpha is an upper bound, >= beta a lower bound); a parallel root
+    split uses it to pass the best value found so far to the remaining moves."""
     require_two_player(game, NAME)
     if depth is not None and depth < 1:
         raise ValueError(f"{NAME}: depth must be at least 1 (got {depth})")
@@ -238,6 +242,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     def root_value(remaining, previous):
         """Value of the root searched to `remaining` plies, in an aspiration window around
         `previous` when that is on and known, widened on failure."""
+        if window is not None:
+            return node(root, me, remaining, window[0], window[1], 0)
         if not (aspiration and previous is not None and math.isfinite(previous)):
             return node(root, me, remaining, -_INF, _INF, 0)
         delta = _aspiration_delta(game) if aspiration_delta is None else aspiration_delta

@@ -1,0 +1,155 @@
+"""Compound moves: an action whose effects may `continue` with a step is one move of
+several steps.  For each such schema (and each step) two functions are emitted:
+
+    _walk<i>(fields, params) -> ((later values, steps), ...)
+        every way the move goes on after step i with these arguments: the effects run on
+        local copies of the fields; a `continue` reached leads to each legal choice of the
+        step's remaining parameters (recursively); no legal choice ends the move there.
+    _follow<i>(fields, params, rest, turn) -> (fields without mover, turn)
+        the position after step i and the later steps whose chosen values are `rest`.
+
+Legal-move generation (framework.compiler.legal) appends each walk's values to the first
+step's; State.result decodes the first step's values and follows the rest.
+"""
+from __future__ import annotations
+
+from framework import ast
+from framework.checker_moves import continues
+from framework.compiler.common import UNSET_TURN, _Source, _names, _operands
+from framework.runtime import MAX_MOVE_STEPS
+
+
+class CompoundMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def is_compound(self, a) -> bool:
+        return a.step or continues(a.effects)
+
+    def compound_functions(self, out: _Source):
+        for ai, a in enumerate(self.c.actions):
+            if a.chance is None and self.is_compound(a):
+                self.walk_function(out, ai, a)
+                self.follow_function(out, ai, a)
+
+    def _targets(self, a) -> list:
+        """(schema index, number of fixed arguments) of each `continue` in `a`'s effects."""
+        found = [(next(i for i, b in enumerate(self.c.actions) if b.name == e.step), len(e.args))
+                 for e in _continue_effects(a.effects)]
+        return list(dict.fromkeys(found))
+
+    def _step_head(self, out: _Source, ai, a):
+        """The effects of step `a` on local copies of the fields; `_cont` is the `continue`."""
+        self.note_param_ranges(a)
+        self.written = {"mover"}
+        out("_cont = None")
+        out(f"turn = {UNSET_TURN}")
+        self.effects(a.effects, {p[0]: f"p_{p[0]}" for p in a.params}, out)
+
+    def _bind_fixed(self, out: _Source, b, nfixed):
+        """Bind a step's fixed parameters from `_cont` (their values need not lie in the
+        declared domain, so no range facts are assumed for them)."""
+        self.note_param_ranges(b)
+        for name, _, _ in b.params[:nfixed]:
+            self.param_ranges.pop(name, None)
+        if nfixed:
+            out(f"{''.join(f'p_{p[0]}, ' for p in b.params[:nfixed])}= _cont[1]")
+
+    def walk_function(self, out: _Source, ai, a):
+        params = [f"p_{p[0]}" for p in a.params]
+        self.helpers.setdefault("ONE_STEP", "ONE_STEP = (((), 1),)   # a move that ends after this step\n")
+        out(f"def _walk{ai}({', '.join([self.sig] + params + ['_depth'])}):")
+        out.indent()
+        out(f"if _depth > {MAX_MOVE_STEPS}:")
+        out(f"    endless_move(POSITIONS[{self.position(a)}])")
+        self._step_head(out, ai, a)
+        targets = self._targets(a)
+        if targets:
+            out("if _cont is None:")
+            out("    return ONE_STEP")
+            out("out = []")
+        base = out.depth
+        for bi, nfixed in targets:
+            b = self.c.actions[bi]
+            out(f"if _cont[0] == {bi} and len(_cont[1]) == {nfixed}:")
+            out.indent()
+            self._bind_fixed(out, b, nfixed)
+            env = {p[0]: f"p_{p[0]}" for p in b.params[:nfixed]}
+            self._choice_loops(out, b, nfixed, env)
+            chosen = "".join(self.external(t, f"p_{n}") + ", " for n, _, t in b.params[nfixed:])
+            out(f"for _tail, _n in _walk{bi}({', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])}):")
+            out(f"    out.append((({chosen}) + _tail, _n + 1))")
+            out.depth = base
+        out("return out or ONE_STEP" if targets else "return ONE_STEP")
+        out.dedent()
+        out()
+
+    def _choice_loops(self, out: _Source, b, nfixed, env):
+        """Loops over the chosen parameters of step `b`, each condition of its `if` at the
+        shallowest loop it depends on, cell parameters drawn from masks (as for actions)."""
+        conds = _operands("and", b.precondition)
+        chosen = [p[0] for p in b.params[nfixed:]]
+        depth_of = lambda cond: max([chosen.index(n) + 1 for n in _names(cond) if n in chosen] or [0])
+        for cond in conds:
+            if depth_of(cond) == 0:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
+        for k, (name, domain, ptype) in enumerate(b.params[nfixed:]):
+            header, rest = self.param_loop(name, domain, ptype, [c for c in conds if depth_of(c) == k + 1], env)
+            env[name] = f"p_{name}"
+            out(header[0])
+            out.indent()
+            for cond in rest:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
+
+    def follow_function(self, out: _Source, ai, a):
+        params = [f"p_{p[0]}" for p in a.params]
+        out(f"def _follow{ai}({', '.join([self.sig] + params + ['_rest', '_turn'])}):")
+        out.indent()
+        self._step_head(out, ai, a)
+        out(f"if turn == {UNSET_TURN}:")
+        out("    turn = _turn")
+        base = out.depth
+        for bi, nfixed in self._targets(a):
+            b = self.c.actions[bi]
+            chosen = b.params[nfixed:]
+            out(f"if _cont is not None and _cont[0] == {bi} and len(_cont[1]) == {nfixed} "
+                f"and len(_rest) >= {len(chosen)}:")
+            out.indent()
+            self._bind_fixed(out, b, nfixed)
+            for k, (name, _, t) in enumerate(chosen):
+                out(f"p_{name} = {self.decode(t, f'_rest[{k}]')}")
+            args = [f"p_{p[0]}" for p in b.params]
+            if b.precondition is not None:
+                out(f"if {self.expr(b.precondition, {p[0]: f'p_{p[0]}' for p in b.params})}:")
+                out.indent()
+            out(f"return _follow{bi}({', '.join([self.sig] + args + [f'_rest[{len(chosen)}:]', 'turn'])})")
+            out.depth = base
+        out(f"return ({''.join(f + ', ' for f in self.fields[:-1])}turn,)")
+        out.dedent()
+        out()
+
+    def apply_compound(self, out: _Source, ai, a, env, rest: str):
+        """State.result for the compound action `ai` whose first step's arguments are in
+        `env` and whose later values are `rest`."""
+        fields = self.fields[:-1]
+        args = [env[p[0]] for p in a.params]
+        out(f"{''.join(f + ', ' for f in fields)}turn, = _follow{ai}({', '.join([self.sig] + args + [rest, str(UNSET_TURN)])})")
+        if self.c.turn is not None:
+            rule = self.expr(self.c.turn, {})
+        else:
+            rule = f"(mover + 1) % {self.n}" if self.n > 1 else "0"
+        out(f"if turn == {UNSET_TURN}:")
+        out(f"    turn = {rule}")
+        out(f"return {self.make_call(self.sig_with_mover('turn'))}")
+
+
+def _continue_effects(effects):
+    for e in effects:
+        if isinstance(e, ast.ContinueEffect):
+            yield e
+        elif isinstance(e, ast.IfEffect):
+            yield from _continue_effects(e.then)
+            yield from _continue_effects(e.else_)
+        elif isinstance(e, ast.ForEffect):
+            yield from _continue_effects(e.body)
