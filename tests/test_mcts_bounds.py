@@ -112,3 +112,9 @@ def test_the_deadline_is_checked_inside_playouts(monkeypatch):
     result = mcts.search(game, time_limit=0.05, seed=0)
     assert ticks["t"] < 0.2                                 # stopped by readings, not by a cap
     assert result.best_action in (0, 1)
+
+
+def test_search_has_a_default_node_bound(monkeypatch):
+    monkeypatch.setattr(mcts, "DEFAULT_MAX_NODES", 40)
+    result = mcts.search(load(SPECS / "tictactoe.yaml"), iterations=300, seed=1)
+    assert result.stats.nodes == 40 and result.extra["iterations"] == 300

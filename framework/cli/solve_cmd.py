@@ -66,8 +66,8 @@ def add_parser(sub):
                    help=f"mcts: iterations to run (default {_mcts_default()} unless --time or --nodes)")
     p.add_argument("--seed", type=int, metavar="S", help="mcts: random seed (repeatable runs)")
     p.add_argument("--max-nodes", type=int, dest="max_nodes", metavar="N",
-                   help="mcts: keep at most N tree nodes (about 400 bytes each); iterations go on "
-                        "without growing the tree")
+                   help="mcts: keep at most N tree nodes (about 400 bytes each; default 1,000,000); "
+                        "iterations go on without growing the tree")
     p.add_argument("--tt-mb", type=float, dest="tt_mb", metavar="MB",
                    help="alphabeta: transposition table size in megabytes (32 bytes an entry; "
                         "default 500,000 entries = 16 MB)")

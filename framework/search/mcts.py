@@ -19,7 +19,8 @@ DEFAULT_ITERATIONS.  `seed=` makes a run repeatable.  Counts: every node's visit
 the visits of its children, plus one for the iteration that created it (the root was not
 created by an iteration); the root's visits equal the iterations run.
 
-Memory: `max_nodes=` bounds the tree (about NODE_BYTES bytes a node with a small state):
+Memory: `max_nodes=` (`search` default DEFAULT_MAX_NODES) bounds the tree (about
+NODE_BYTES bytes a node with a small state):
 once it holds that many nodes, iterations still select, play out and back up, but no
 longer add a node.  Endless games: a playout longer than the game's declared `max_length`
 (else PLAYOUT_CAP plies) stops and is scored by the evaluation, and a playout checks the
@@ -39,6 +40,7 @@ DEFAULT_ITERATIONS = 10_000
 PLAYOUT_CAP = 1_000
 CLOCK_PLIES = 64
 NODE_BYTES = 400
+DEFAULT_MAX_NODES = 1_000_000                 # about 400 MB at most
 
 
 class _OutOfTime(Exception):
@@ -282,7 +284,9 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     root move and `value` its mean reward (on the utility scale) for the player to move.
     `depth` caps each random playout (then the evaluation scores it); `max_nodes` bounds
     the tree's size (see the module doc)."""
-    if max_nodes is not None and max_nodes < 1:
+    if max_nodes is None:
+        max_nodes = DEFAULT_MAX_NODES
+    if max_nodes < 1:
         raise ValueError(f"mcts: max_nodes must be at least 1 (got {max_nodes})")
     if iterations is None:
         iterations = node_limit
