@@ -95,7 +95,7 @@ def parse_agent(text: str) -> Agent:
 
 # option -> (kind, smallest value, inclusive): the values an agent's option accepts
 OPTION_VALUES = {"depth": ("int", 1, True), "iterations": ("int", 1, True), "node_limit": ("int", 1, True),
-                 "tt_size": ("int", 1, True), "quiescence_depth": ("int", 0, True), "seed": ("int", None, True),
+                 "tt_size": ("int", 1, True), "tt_mb": ("num", 0, False), "max_nodes": ("int", 1, True), "quiescence_depth": ("int", 0, True), "seed": ("int", None, True),
                  "time_limit": ("num", 0, False), "exploration": ("num", 0, True),
                  "aspiration_delta": ("num", 0, False)}
 

@@ -1,33 +1,91 @@
 """Perft: count the nodes at each depth below a state (every edge a ply, terminals are
-leaves that are counted at their depth and not expanded).  Iterative, so deep games do not
-exhaust the Python stack."""
+leaves that are counted at their depth and not expanded), and the size of a whole game tree.
+
+The usual perft practice: the nodes of the last ply are counted (`len(actions())` of their
+parent) and never built, and the ply above it is walked in one flat loop, so that a call
+is made per interior node only.  Shallow searches recurse (cheaper than an explicit stack
+in Python); depths of RECURSION_DEPTH and more run on an explicit stack so that deep games
+do not exhaust the Python stack.  An optional `progress(done, total)` is called after each
+root move (for a progress line on long runs).
+"""
 from __future__ import annotations
 
+RECURSION_DEPTH = 200
 
-def perft(state, depth: int) -> list:
+
+def perft(state, depth: int, progress=None) -> list:
     """[nodes at ply 1, ..., nodes at ply depth] below `state`."""
     counts = [0] * (depth + 1)
+    if depth < 1 or state.terminal_test():
+        return counts[1:]
+    if depth >= RECURSION_DEPTH:
+        _perft_stack(state, depth, counts)
+        return counts[1:]
+    actions = state.actions()
+    counts[1] = len(actions)
+    if depth > 1:
+        for i, a in enumerate(actions, 1):
+            child = state.result(a)
+            if not child.terminal_test():
+                _perft(child, 2, depth, counts)
+            if progress is not None:
+                progress(i, len(actions))
+    return counts[1:]
+
+
+def _perft(state, d, depth, counts):
+    """Add the nodes below the non-terminal `state` (its children are at ply d)."""
+    actions = state.actions()
+    counts[d] += len(actions)
+    if d == depth:
+        return
+    result = state.result
+    if d + 1 == depth:                        # the children's children are counted, not built
+        leaves = 0
+        for a in actions:
+            child = result(a)
+            if not child.terminal_test():
+                leaves += len(child.actions())
+        counts[depth] += leaves
+        return
+    d += 1
+    for a in actions:
+        child = result(a)
+        if not child.terminal_test():
+            _perft(child, d, depth, counts)
+
+
+def _perft_stack(state, depth, counts):
     stack = [(state, 0)]
     pop, push = stack.pop, stack.append
     while stack:
         s, d = pop()
-        counts[d] += 1
-        if d == depth or s.terminal_test():
+        actions = s.actions()
+        counts[d + 1] += len(actions)
+        if d + 1 == depth:
             continue
-        for a in s.actions():
-            push((s.result(a), d + 1))
-    return counts[1:]
+        for a in actions:
+            child = s.result(a)
+            if not child.terminal_test():
+                push((child, d + 1))
 
 
 def tree_size(state) -> tuple:
-    """(nodes including the root, complete games) of the full game tree below `state`."""
-    nodes = games = 0
+    """(nodes including the root, complete games) of the full game tree below `state`.
+    Terminal children are counted where they are met, without a stack round trip."""
+    if state.terminal_test():
+        return 1, 1
+    nodes, games = 1, 0
     stack = [state]
+    pop, push = stack.pop, stack.append
     while stack:
-        s = stack.pop()
-        nodes += 1
-        if s.terminal_test():
-            games += 1
-            continue
-        stack.extend(s.result(a) for a in s.actions())
+        s = pop()
+        result = s.result
+        for a in s.actions():
+            child = result(a)
+            nodes += 1
+            if child.terminal_test():
+                games += 1
+            else:
+                push(child)
     return nodes, games

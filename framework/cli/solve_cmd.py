@@ -65,6 +65,12 @@ def add_parser(sub):
     p.add_argument("--iterations", type=int, metavar="N",
                    help=f"mcts: iterations to run (default {_mcts_default()} unless --time or --nodes)")
     p.add_argument("--seed", type=int, metavar="S", help="mcts: random seed (repeatable runs)")
+    p.add_argument("--max-nodes", type=int, dest="max_nodes", metavar="N",
+                   help="mcts: keep at most N tree nodes (about 400 bytes each); iterations go on "
+                        "without growing the tree")
+    p.add_argument("--tt-mb", type=float, dest="tt_mb", metavar="MB",
+                   help="alphabeta: transposition table size in megabytes (32 bytes an entry; "
+                        "default 500,000 entries = 16 MB)")
     p.add_argument("--exploration", type=float, metavar="C",
                    help="mcts: UCT exploration constant c in mean + c*sqrt(ln N / n) (default sqrt(2) = 1.414)")
     p.add_argument("--player", metavar="PLAYER",
@@ -122,6 +128,7 @@ def run(args) -> int:
     requested = {"depth": args.depth, "time_limit": args.time_limit, "node_limit": args.node_limit,
                  "book": args.book, "iterations": args.iterations, "seed": args.seed,
                  "exploration": args.exploration, "player": args.player,
+                 "max_nodes": args.max_nodes, "tt_mb": args.tt_mb,
                  **{name: getattr(args, name) for name in SWITCHES}}
     if args.progress or sys.stderr.isatty():
         requested["progress"] = _progress_printer(game)

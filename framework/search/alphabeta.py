@@ -8,7 +8,8 @@ enhancements, each switchable by keyword (all on by default):
                         (plus the table / previous-iteration move and the spec's noisy moves
                         first, whenever ordering is on)
     tt=True           transposition table with exact / lower / upper bound flags
-                      (`tt_size` entries, see `tt` for the depth and replacement rules);
+                      (`tt_size` entries, or `tt_mb` megabytes of them; see `tt` for the
+                      depth and replacement rules and the memory an entry takes);
                       pass a `TranspositionTable` to keep one between searches (the
                       successive moves of a match)
     id=True           iterative deepening 1, 2, ... up to `depth` (until the game is solved
@@ -61,7 +62,7 @@ _nextafter = math.nextafter
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           tt=True, tt_size=500_000, ordering=True, killers=True, history=True, id=True,
+           tt=True, tt_size=500_000, tt_mb=None, ordering=True, killers=True, history=True, id=True,
            aspiration=True, aspiration_delta=None, pvs=True, quiescence=True,
            quiescence_depth=8, book=None, progress=None, trace=None, window=None) -> Result:
     """Alpha-beta value of `state` (default: the initial state) for its player to move.
@@ -83,7 +84,10 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     terminal, horizon = leaf_scorers(game, root, evaluate)
     noisy_game = declares_noisy(game)
     extend_noisy = quiescence and noisy_game
-    table = tt if isinstance(tt, TranspositionTable) else TranspositionTable(tt_size) if tt else None
+    if tt_mb is not None and tt_mb <= 0:
+        raise ValueError(f"{NAME}: tt_mb must be more than 0 (got {tt_mb})")
+    table = tt if isinstance(tt, TranspositionTable) else None if not tt else \
+        TranspositionTable.from_megabytes(tt_mb) if tt_mb is not None else TranspositionTable(tt_size)
     probe = table.probe if table is not None else None
     store = table.store if table is not None else None
     orderer = (MoveOrderer(game, killers=killers, history=history, noisy_hints=noisy_game)

@@ -18,6 +18,14 @@ Budget: `iterations=` or `node_limit` (iterations), `time_limit` (seconds); with
 DEFAULT_ITERATIONS.  `seed=` makes a run repeatable.  Counts: every node's visits equal
 the visits of its children, plus one for the iteration that created it (the root was not
 created by an iteration); the root's visits equal the iterations run.
+
+Memory: `max_nodes=` bounds the tree (about NODE_BYTES bytes a node with a small state):
+once it holds that many nodes, iterations still select, play out and back up, but no
+longer add a node.  Endless games: a playout longer than the game's declared `max_length`
+(else PLAYOUT_CAP plies) stops and is scored by the evaluation, and a playout checks the
+clock every CLOCK_PLIES plies, so `time_limit` holds on games that need not end.
+Ctrl-C or the deadline in the middle of an iteration undoes that iteration's new node and
+returns the answer of the iterations completed (a root move even if none was).
 """
 from __future__ import annotations
 
@@ -28,6 +36,13 @@ import time
 from framework.search.result import Result, Stats
 
 DEFAULT_ITERATIONS = 10_000
+PLAYOUT_CAP = 1_000
+CLOCK_PLIES = 64
+NODE_BYTES = 400
+
+
+class _OutOfTime(Exception):
+    """The deadline passed in the middle of a playout."""
 
 
 class TreeNode:
@@ -89,11 +104,15 @@ class UCTSearch:
     """A search tree that grows by `run()`; `result()` reads the answer off it."""
 
     def __init__(self, game, state=None, *, exploration=math.sqrt(2), seed=None, depth=None,
-                 evaluate=None):
+                 evaluate=None, max_nodes=None):
         self.game = game
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.playout_depth = depth
+        self.playout_cap = getattr(game, "max_length", None) or PLAYOUT_CAP
+        self.max_nodes = max_nodes
+        self.deadline = None
+        self.fresh = None                     # the node the running iteration added
         self.evaluate = evaluate or game.evaluate
         low, high = game.utility_bounds
         self.scaled = math.isfinite(low) and math.isfinite(high) and high > low
@@ -111,13 +130,30 @@ class UCTSearch:
         done = 0
         clock = time.perf_counter
         iterate = self._iterate
+        self.deadline = deadline
         try:
             while (iterations is None or done < iterations) and (deadline is None or clock() < deadline):
                 iterate()
                 done += 1
         except KeyboardInterrupt:
+            self._undo_fresh()
             return False
+        except _OutOfTime:
+            self._undo_fresh()
         return True
+
+    def _undo_fresh(self):
+        """Take back the node added by an iteration that was cut short before backing up."""
+        node, self.fresh = self.fresh, None
+        if node is None or node.visits or node.parent is None:
+            return
+        parent = node.parent
+        if isinstance(parent.children, dict):
+            parent.children.pop(node.move, None)
+        elif node in parent.children:
+            parent.children.remove(node)
+            parent.untried.append(node.move)
+        self.nodes -= 1
 
     def _iterate(self):
         rng = self.rng
@@ -125,6 +161,8 @@ class UCTSearch:
         c = self.exploration
         log, sqrt = math.log, math.sqrt
         depth = 0
+        room = self.max_nodes is None or self.nodes < self.max_nodes
+        self.fresh = None
         while True:                           # selection, ending with one expansion
             if node.untried is None:
                 node.open(rng)
@@ -135,21 +173,25 @@ class UCTSearch:
                 outcome = _sample(node.outcomes, node.cumulative, rng)
                 child = node.children.get(outcome)
                 if child is None:
+                    if not room:                  # at the node bound: play out from here
+                        break
                     child = TreeNode(node.state.result(outcome), node, outcome, node.mover)
                     node.children[outcome] = child
                     self.nodes += 1
-                    node = child
+                    self.fresh = node = child
                     break
                 node = child
             elif node.untried:
+                if not room:
+                    break
                 action = node.untried.pop()
                 child = TreeNode(node.state.result(action), node, action, node.state.player())
                 node.children.append(child)
                 self.nodes += 1
-                node = child
+                self.fresh = node = child
                 break
             else:
-                scale = c * sqrt(log(node.visits))
+                scale = c * sqrt(log(node.visits or 1))
                 best, best_score = None, -math.inf
                 for child in node.children:
                     visits = child.visits
@@ -175,11 +217,18 @@ class UCTSearch:
         rng = self.rng
         choice = rng.choice
         plies_left = self.playout_depth
+        cap, deadline, plies = self.playout_cap, self.deadline, 0
         while not state.terminal_test():
             if plies_left is not None:
                 if plies_left == 0:
                     return self._scaled_evaluations(state)
                 plies_left -= 1
+            plies += 1
+            if plies % CLOCK_PLIES == 0:
+                if plies > cap:
+                    return self._scaled_evaluations(state)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    raise _OutOfTime
             if state.is_chance():
                 outcomes = state.chance_outcomes()
                 state = state.result(_sample([o for o, _ in outcomes],
@@ -212,10 +261,14 @@ class UCTSearch:
         node = root
         while node.outcomes is None and node.children:
             node = max(node.children, key=_visits_then_mean)
+            if not node.visits:
+                break
             result.pv.append(node.move)
             if node.parent is root:
                 result.best_action = node.move
                 result.value = low + span * node.reward / node.visits
+        if result.best_action is None and root.untried:      # stopped before any iteration
+            result.best_action = root.untried[-1]
         return result
 
 
@@ -224,17 +277,20 @@ def _visits_then_mean(node):
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           iterations=None, seed=None, exploration=math.sqrt(2)) -> Result:
+           iterations=None, seed=None, exploration=math.sqrt(2), max_nodes=None) -> Result:
     """UCT from `state` (default: the initial state); `best_action` is the most visited
     root move and `value` its mean reward (on the utility scale) for the player to move.
-    `depth` caps each random playout (then the evaluation scores it)."""
+    `depth` caps each random playout (then the evaluation scores it); `max_nodes` bounds
+    the tree's size (see the module doc)."""
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"mcts: max_nodes must be at least 1 (got {max_nodes})")
     if iterations is None:
         iterations = node_limit
     if iterations is None and time_limit is None:
         iterations = DEFAULT_ITERATIONS
     start = time.perf_counter()
     tree = UCTSearch(game, state, exploration=exploration, seed=seed, depth=depth,
-                     evaluate=evaluate)
+                     evaluate=evaluate, max_nodes=max_nodes)
     deadline = None if time_limit is None else start + time_limit
     finished = tree.run(iterations, deadline)
     result = tree.result(finished, time.perf_counter() - start)

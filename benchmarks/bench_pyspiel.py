@@ -1,0 +1,126 @@
+"""Benchmark: plyspec against OpenSpiel (pyspiel, C++ games called from Python) in one run.
+
+    nice python benchmarks/bench_pyspiel.py [--repeat 3] [--quick]
+
+Rows (best of --repeat runs each, ratios = pyspiel time / plyspec time, > 1 means plyspec
+is faster; node counts are printed for both sides and must agree):
+
+1. perft through the course interface: a plain recursion over `actions()`/`result()` of
+   the compiled spec, the last ply counted (`len(actions())`) and not applied, against the
+   same recursion over pyspiel (`apply_action`/`undo_action` where the game has undo,
+   else `child()`), on tic-tac-toe d9, Connect Four d7 and Othello d7;
+2. `framework.perft.perft`, the function `plyspec perft` runs, on the same games;
+3. alpha-beta on tic-tac-toe from the start with no enhancements (natural move order)
+   against OpenSpiel's Python `alpha_beta_search`; both solve the game (value 0).
+
+Peak RSS of the process is printed at the end.  Requires `open_spiel` (the `bench` extra).
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import resource
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from framework import load                          # noqa: E402
+from framework.perft import perft                   # noqa: E402
+from framework.search import alphabeta              # noqa: E402
+
+GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
+         ("Connect Four", "connect_four.yaml", "connect_four", 7),
+         ("Othello", "othello.yaml", "othello", 7))
+
+
+def course_perft(state, depth):
+    """Nodes 1..depth plies below `state` through the course interface (last ply counted)."""
+    if state.terminal_test():
+        return 0
+    if depth == 1:
+        return len(state.actions())
+    total = 0
+    for a in state.actions():
+        child = state.result(a)
+        total += 1 + course_perft(child, depth - 1)
+    return total
+
+
+def spiel_perft(state, depth, undo):
+    """The same recursion over a pyspiel state: apply/undo when `undo`, else child()."""
+    if state.is_terminal():
+        return 0
+    actions = state.legal_actions()
+    if depth == 1:
+        return len(actions)
+    total = 0
+    if not undo:
+        for a in actions:
+            total += 1 + spiel_perft(state.child(a), depth - 1, undo)
+        return total
+    player = state.current_player()
+    for a in actions:
+        state.apply_action(a)
+        total += 1 + spiel_perft(state, depth - 1, undo)
+        state.undo_action(player, a)
+    return total
+
+
+def has_undo(game):
+    state = game.new_initial_state()
+    a = state.legal_actions()[0]
+    state.apply_action(a)
+    try:
+        state.undo_action(0, a)
+    except Exception:                               # pyspiel raises SpielError / RuntimeError
+        return False
+    return True
+
+
+def best(fn, repeat):
+    times, value = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        value = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), value
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3, help="runs per row; the best is kept")
+    ap.add_argument("--quick", action="store_true", help="two plies less on every game (smoke test)")
+    args = ap.parse_args(argv)
+    import pyspiel
+    from open_spiel.python.algorithms import minimax as spiel_minimax
+    print(f"python {sys.version.split()[0]}, pyspiel {getattr(pyspiel, '__version__', '?')}, best of {args.repeat}")
+    print(f"{'work':<44} {'nodes':>10} {'plyspec s':>10} {'pyspiel s':>10} {'ratio':>7}")
+    for label, spec, spiel_name, depth in GAMES:
+        depth -= 2 * args.quick
+        game = load(ROOT / "game_specs" / spec)
+        sgame = pyspiel.load_game(spiel_name)
+        undo = has_undo(sgame)
+        t_spiel, n_spiel = best(lambda: spiel_perft(sgame.new_initial_state(), depth, undo), args.repeat)
+        t_course, n_course = best(lambda: course_perft(game.initial_state(), depth), args.repeat)
+        t_cmd, counts = best(lambda: perft(game.initial_state(), depth), args.repeat)
+        how = "undo" if undo else "child"
+        for work, t, n in ((f"{label} perft({depth}) course interface", t_course, n_course),
+                           (f"{label} perft({depth}) `plyspec perft`", t_cmd, sum(counts))):
+            same = "" if n == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
+            print(f"{work:<44} {n:>10,} {t:>10.3f} {t_spiel:>10.3f} {t_spiel / t:>6.2f}x  (pyspiel {how}){same}")
+    game = load(ROOT / "game_specs" / "tictactoe.yaml")
+    off = dict.fromkeys(("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence"), False)
+    t_ab, result = best(lambda: alphabeta.search(game, **off), args.repeat)
+    sgame = pyspiel.load_game("tic_tac_toe")
+    t_sab, (svalue, _) = best(lambda: spiel_minimax.alpha_beta_search(sgame, maximum_depth=10), args.repeat)
+    print(f"{'alpha-beta tic-tac-toe (value ' + str(result.value) + '/' + str(svalue) + ')':<44} "
+          f"{result.stats.nodes:>10,} {t_ab:>10.3f} {t_sab:>10.3f} {t_sab / t_ab:>6.2f}x")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"peak RSS {rss / 1024:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
