@@ -2,7 +2,7 @@
 
     nice python benchmarks/bench_pyspiel.py [--repeat 3] [--quick]
 
-Rows (best of --repeat runs each, ratios = pyspiel time / plyspec time, > 1 means plyspec
+Rows (best of --repeat interleaved runs each, ratios = pyspiel time / plyspec time, > 1 means plyspec
 is faster; node counts are printed for both sides and must agree):
 
 1. perft through the course interface: a plain recursion over `actions()`/`result()` of
@@ -79,13 +79,35 @@ def has_undo(game):
     return True
 
 
-def best(fn, repeat):
-    times, value = [], None
+def best(fns, repeat):
+    """[(best time, value)] of each function, the runs interleaved (fn1, fn2, ..., fn1, ...)
+    so that a change of load on the shared machine touches every side alike."""
+    times, values = [[] for _ in fns], [None] * len(fns)
     for _ in range(repeat):
-        start = time.perf_counter()
-        value = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), value
+        for i, fn in enumerate(fns):
+            start = time.perf_counter()
+            values[i] = fn()
+            times[i].append(time.perf_counter() - start)
+    return [(min(t), v) for t, v in zip(times, values)]
+
+
+def memory_rows():
+    """Bytes a transposition-table entry and an MCTS node take (tracemalloc, Connect Four)."""
+    import tracemalloc
+    from framework.search import mcts
+    from framework.search.tt import TranspositionTable
+    game = load(ROOT / "game_specs" / "connect_four.yaml")
+    tracemalloc.start()
+    table = TranspositionTable.from_megabytes(16)
+    tt_bytes = tracemalloc.get_traced_memory()[0] / table.capacity
+    tracemalloc.stop()
+    tracemalloc.start()
+    tree = mcts.UCTSearch(game, seed=1)
+    tree.run(iterations=3000)
+    node_bytes = tracemalloc.get_traced_memory()[0] / tree.nodes
+    tracemalloc.stop()
+    print(f"memory: transposition table {tt_bytes:.0f} bytes/entry ({table.capacity:,} entries in --tt-mb 16), "
+          f"MCTS {node_bytes:.0f} bytes/node (Connect Four, {tree.nodes:,} nodes)")
 
 
 def main(argv=None) -> int:
@@ -102,9 +124,10 @@ def main(argv=None) -> int:
         game = load(ROOT / "game_specs" / spec)
         sgame = pyspiel.load_game(spiel_name)
         undo = has_undo(sgame)
-        t_spiel, n_spiel = best(lambda: spiel_perft(sgame.new_initial_state(), depth, undo), args.repeat)
-        t_course, n_course = best(lambda: course_perft(game.initial_state(), depth), args.repeat)
-        t_cmd, counts = best(lambda: perft(game.initial_state(), depth), args.repeat)
+        (t_spiel, n_spiel), (t_course, n_course), (t_cmd, counts) = best(
+            (lambda: spiel_perft(sgame.new_initial_state(), depth, undo),
+             lambda: course_perft(game.initial_state(), depth),
+             lambda: perft(game.initial_state(), depth)), args.repeat)
         how = "undo" if undo else "child"
         for work, t, n in ((f"{label} perft({depth}) course interface", t_course, n_course),
                            (f"{label} perft({depth}) `plyspec perft`", t_cmd, sum(counts))):
@@ -112,11 +135,13 @@ def main(argv=None) -> int:
             print(f"{work:<44} {n:>10,} {t:>10.3f} {t_spiel:>10.3f} {t_spiel / t:>6.2f}x  (pyspiel {how}){same}")
     game = load(ROOT / "game_specs" / "tictactoe.yaml")
     off = dict.fromkeys(("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence"), False)
-    t_ab, result = best(lambda: alphabeta.search(game, **off), args.repeat)
     sgame = pyspiel.load_game("tic_tac_toe")
-    t_sab, (svalue, _) = best(lambda: spiel_minimax.alpha_beta_search(sgame, maximum_depth=10), args.repeat)
+    (t_ab, result), (t_sab, (svalue, _)) = best(
+        (lambda: alphabeta.search(game, **off),
+         lambda: spiel_minimax.alpha_beta_search(sgame, maximum_depth=10)), args.repeat)
     print(f"{'alpha-beta tic-tac-toe (value ' + str(result.value) + '/' + str(svalue) + ')':<44} "
           f"{result.stats.nodes:>10,} {t_ab:>10.3f} {t_sab:>10.3f} {t_sab / t_ab:>6.2f}x")
+    memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak RSS {rss / 1024:.0f} MB")
     return 0

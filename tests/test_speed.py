@@ -68,3 +68,4 @@ def test_alphabeta_with_a_tiny_table_in_megabytes_equals_minimax():
     assert alphabeta.search(game, state, depth=4, tt_mb=0.0001).value == expected
     with pytest.raises(ValueError, match="tt_mb"):
         alphabeta.search(game, state, depth=2, tt_mb=0)
+

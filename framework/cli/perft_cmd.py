@@ -39,7 +39,7 @@ def run(args) -> int:
     game = load(args.spec, **options)
     start = time.perf_counter()
     if args.split is None and args.workers is None and args.ray is None:
-        counts = perft(game.initial_state(), args.depth)
+        counts = perft(game.initial_state(), args.depth, progress=_progress_line(start))
     else:
         counts = _split_perft(args, game, options)
     elapsed = time.perf_counter() - start
@@ -54,6 +54,18 @@ def run(args) -> int:
             print(f"ply {ply:>3}: {count:>12,}")
         print(f"total {sum(counts):,} nodes in {elapsed:.2f} s ({sum(counts) / max(elapsed, 1e-9):,.0f} nodes/s)")
     return 0
+
+
+def _progress_line(start):
+    """A progress callback writing `root move i/n, elapsed` on a terminal's stderr (else None)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done, total):
+        end = "\n" if done == total else ""
+        print(f"\rperft: root move {done}/{total}, {time.perf_counter() - start:.1f} s", end=end,
+              file=sys.stderr, flush=True)
+    return show
 
 
 def _split_perft(args, game, options) -> list:
