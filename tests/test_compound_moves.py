@@ -13,6 +13,9 @@ from tests import amazons_reference, draughts_reference
 
 # TRUTHS.md: English draughts perft (A. Bik, 2009), plies 1..7
 DRAUGHTS = [7, 49, 302, 1469, 7361, 36768, 179740]
+# TRUTHS.md: Brazilian draughts (international rules on 8x8: flying kings, men capture
+# backwards, maximum capture compulsory), R. Halbersma's perft collection, plies 1..7
+BRAZILIAN = [7, 49, 302, 1469, 7473, 37628, 187302]
 
 
 def perft(state, depth):
@@ -41,8 +44,15 @@ def test_draughts_perft_to_ply_seven():
     assert perft(load(SPECS / "draughts.yaml").initial_state(), 7) == DRAUGHTS
 
 
-def _reference_paths(board, mover):
-    return sorted(tuple(path) for path, _ in draughts_reference.moves(board, mover))
+def test_brazilian_draughts_maximum_capture_is_the_published_count():
+    """Ply 5 is where the rules part from English draughts (7473, not 7361): backward
+    captures by men and the maximum-capture rule (`prefer: longest`)."""
+    assert perft(load(SPECS / "brazilian_draughts.yaml").initial_state(), 5) == BRAZILIAN[:5]
+
+
+@pytest.mark.slow
+def test_brazilian_draughts_perft_to_ply_six():
+    assert perft(load(SPECS / "brazilian_draughts.yaml").initial_state(), 6) == BRAZILIAN[:6]
 
 
 def _path(text):

@@ -73,6 +73,7 @@ class Evaluator:
         self.board_name = self.spec.board.name if self.spec.board is not None else None
         self.legal_count = legal_count          # (snapshot, player, at_most) -> number of legal actions
         self.depth = 0
+        self.memo = {}                          # (definition without parameters, snapshot) -> value
 
     # ----------------------------------------------------------------- cells and board
     def cells(self):
@@ -123,8 +124,13 @@ class Evaluator:
             return s.get(name)
         if name == self.board_name:
             return s.board
-        if name in self.defines:
-            return self.call(self.defines[name], [], node, s)
+        if name in self.defines:           # a definition without parameters: a function of the state
+            key = (name, s)
+            if key not in self.memo:
+                if len(self.memo) >= 4096:
+                    self.memo.clear()
+                self.memo[key] = self.call(self.defines[name], [], node, s)
+            return self.memo[key]
         raise RuleError.at(node.pos, f"the interpreter cannot read `{name}`")
 
     def call(self, define, args, node, s):
