@@ -325,8 +325,8 @@ def _extend_pv_from_table(root, pv, table, length) -> None:
         state = state.result(action)
     while len(pv) < length and not state.terminal_test():
         entry = table.probe(state)
-        if entry is None or entry[3] is None:
-            return
+        if entry is None or entry[3] is None or entry[3] not in state.actions():
+            return                            # (a move not legal here: a 64-bit hash collision)
         pv.append(entry[3])
         state = state.result(entry[3])
 
