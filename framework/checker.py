@@ -480,10 +480,6 @@ class Checker:
                           did_you_mean(s, known) or "symmetries: rotate, reflect, all")
         if self.spec.symmetries and not self.out.has_board:
             raise err(self.spec.positions.get("symmetries"), "symmetries need a board")
-        if "rotate" in self.spec.symmetries or "all" in self.spec.symmetries:
-            if self.out.width != self.out.height:
-                raise err(self.spec.positions.get("symmetries"), "rotations need a square board",
-                          "use `reflect` on a rectangular board")
         self.out.symmetries = tuple(self.spec.symmetries)
 
     # ------------------------------------------------------------------ constants
