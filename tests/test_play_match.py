@@ -100,6 +100,16 @@ def test_play_a_whole_game_against_the_first_legal_move(monkeypatch, capsys):
     assert out.rstrip().endswith("X wins")
 
 
+def test_play_labels_the_board_echoes_the_move_and_suggests_the_nearest_legal_ones(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["plce(0,1)", "place(0,1)", "quit"], str(SPECS / "tictactoe.yaml"),
+                     "--ai", "first")
+    assert code == 0
+    assert "  0 1 2\n0 . . .\n1 . . .\n2 . . .\nX to move" in out      # x above the columns, y before the rows
+    assert "`plce(0,1)` is not a legal action here; did you mean place(0,1)" in out
+    assert "you (X) play place(0,1)" in out
+    assert "1 X . ." in out                                              # place(x=0, y=1): row 1, column 0
+
+
 def test_play_as_the_second_player_with_hints_and_quit(monkeypatch, capsys):
     code, out = play(monkeypatch, capsys, ["hint", "quit"], str(SPECS / "tictactoe.yaml"),
                      "--as", "O", "--ai", "alphabeta")

@@ -9,6 +9,7 @@ computer's suggestion, or `quit`.  Chance outcomes are drawn with `--seed`.
 from __future__ import annotations
 
 import argparse
+import difflib
 import random
 
 from framework.cli import COMMANDS
@@ -50,7 +51,7 @@ class Human:
         self.advisor, self.read, self.write = advisor, read, write
 
     def choose(self, game, state, *, move_time=None):
-        self.write(f"\n{state}")
+        self.write("\n" + labelled(str(state)))
         name = game.player_names[state.player()]
         while True:
             try:
@@ -73,7 +74,28 @@ class Human:
             try:
                 return game.parse_action(state, text)
             except SpecError as err:
-                self.write(f"{err.message}" + (f" ({err.hint})" if err.hint else ""))
+                legal = [game.action_text(a) for a in state.actions()]
+                near = difflib.get_close_matches(text.replace(" ", ""), legal, n=3, cutoff=0.5)
+                self.write(f"`{text}` is not a legal action here" +
+                           (f"; did you mean {' or '.join(near)}?" if near else
+                            f" ({err.hint})" if err.hint else "") + "  (? lists them all)")
+
+
+def labelled(text: str) -> str:
+    """A board drawn as rows of cells gets its coordinates: x above the columns, y before
+    the rows (place(x,y) and friends name cells this way); other text is left as it is."""
+    lines = text.split("\n")
+    rows = 0
+    while rows < len(lines) and len(lines[rows].split()) >= 2 and \
+            len(lines[rows].split()) == len(lines[0].split()) and all(len(t) == 1 for t in lines[rows].split()):
+        rows += 1
+    if rows < 2:
+        return text
+    width = len(lines[0].split())
+    pad = len(str(rows - 1))
+    header = " " * (pad + 1) + " ".join(str(x % 10) for x in range(width))
+    body = [f"{y:>{pad}} {line}" for y, line in enumerate(lines[:rows])]
+    return "\n".join([header, *body, *lines[rows:]])
 
 
 def run(args) -> int:
@@ -103,14 +125,19 @@ def run(args) -> int:
             last = getattr(computer, "last", None)
             detail = f"  (value {number_text(last.value)}, {last.stats.nodes:,} nodes)" if last else ""
             print(f"{game.player_names[mover]} plays {game.action_text(action)}{detail}")
+        else:
+            print(f"you ({game.player_names[mover]}) play {game.action_text(action)}")
 
     print(f"{game.name}: you play {', '.join(game.player_names[p] for p in sorted(seats))}; {HELP}")
     try:
         record = play_game(game, seated, random.Random(args.seed), move_time=args.move_time,
                            on_move=report)
-    except (_Quit, KeyboardInterrupt):
+    except _Quit:
         print("\ngame abandoned")
         return 0
+    except KeyboardInterrupt:
+        print("\ninterrupted: game abandoned")
+        return 130
     print(f"\n{record.final}")
     if record.returns is None:
         print(f"stopped after {record.plies} plies without an end")
