@@ -36,7 +36,7 @@ def outcome_value_text(kind, value, players) -> str:
     return players[value] if kind == "player" else str(value)
 
 
-@dataclass
+@dataclass(repr=False)
 class Game:
     name: str
     player_names: tuple
@@ -61,6 +61,12 @@ class Game:
     _is_noisy: Callable | None = None
     _symmetries: Callable | None = None
     spec: Any = None                         # the checked AST (framework.ast.GameSpec)
+
+    def __repr__(self) -> str:
+        """Short: the name, players, options and source (the generated module is in
+        `python_source`, and `plyspec compile --emit-python` prints it)."""
+        source = f", source={self.source_file!r}" if self.source_file else ""
+        return f"<Game {self.name!r} players={list(self.player_names)} options={self.options}{source}>"
 
     @property
     def num_players(self) -> int:

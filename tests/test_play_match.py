@@ -145,3 +145,10 @@ def test_chance_outcomes_have_a_canonical_text():
         state = state.result(state.actions()[0])
     texts = [slippery.outcome_text(state, o) for o, _ in state.chance_outcomes()]
     assert texts == [f"at=({c},{r})" for c, r in (o for o, _ in state.chance_outcomes())]
+
+
+def test_repr_of_a_game_is_one_short_line():
+    game = framework.load(SPECS / "tictactoe.yaml")
+    text = repr(game)
+    assert text.startswith("<Game 'Tic-tac-toe' players=['X', 'O'] options={'m': 3, 'n': 3, 'k': 3}")
+    assert "\n" not in text and len(text) < 300 and "Generated" not in text
