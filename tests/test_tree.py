@@ -90,6 +90,9 @@ def test_tree_files(tmp_path, capsys, suffix):
         shapes = [e for tag in ("polygon", "rect", "ellipse") for e in doc.getElementsByTagName(tag)]
         root = trace(framework.load(SPECS / "tictactoe.yaml"), _play(moves))
         assert len(shapes) == root.size()
+        svg = doc.documentElement              # scalable: a viewBox, shown at most 1600 px wide
+        box = [float(v) for v in svg.getAttribute("viewBox").split()]
+        assert box[:2] == [0, 0] and float(svg.getAttribute("width")) == min(box[2], 1600)
     elif suffix == ".dot":
         assert text.startswith("digraph") and text.count("->") >= 49 and "pruned:" in text
     else:

@@ -128,6 +128,9 @@ def _dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+MAX_SHOWN_WIDTH = 1600    # px: wider drawings keep their viewBox and are shown scaled down
+
+
 def draw_svg(game, root, algo) -> str:
     """A tidy layered drawing: leaves (and pruned marks) side by side, each parent centred
     over its children."""
@@ -154,7 +157,9 @@ def draw_svg(game, root, algo) -> str:
     def pos(x, level):
         return MARGIN + LEAF_WIDTH / 2 + x * LEAF_WIDTH, MARGIN + 20 + level * LEVEL_HEIGHT
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+    shown = min(1.0, MAX_SHOWN_WIDTH / width)     # a wide tree opens fitted to the window; zoom in
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+           f'width="{width * shown:.0f}" height="{height * shown:.0f}" '
            f'font-family="Helvetica, Arial, sans-serif" font-size="10" text-anchor="middle">',
            f'<title>{html.escape(game.name)}: {algo} tree</title>']
     for entry in placed:
