@@ -22,7 +22,7 @@ def add_parser(sub):
         epilog="examples:\n"
                "  plyspec fuzz --inputs 100000            # the full campaign (several minutes)\n"
                "  plyspec fuzz --inputs 2000 --format game --kind mutations --seed 7\n"
-               "  python -m framework.conformance.fuzz --inputs 100000 --json\n"
+               "  plyspec fuzz --inputs 100000 --json\n"
                "  plyspec fuzz --differential --inputs 5000   # compiler vs interpreter (about 4 minutes)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--inputs", type=int, default=10_000, metavar="N",

@@ -13,7 +13,7 @@ Inputs, all drawn by Hypothesis strategies (so the tests shrink a failure to a s
 A game that loads is also started (initial state, actions, one move, rendering); an error
 there must be a SpecError too ("runtime" findings).
 
-The campaign (`plyspec fuzz --inputs 100000`, or `python -m framework.conformance.fuzz`)
+The campaign (`plyspec fuzz --inputs 100000`)
 runs the strategies round-robin over the formats and prints counts; the tests run a few
 hundred inputs.
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -409,11 +408,3 @@ def report(tally: Tally) -> str:
         lines.append(f"FINDING x{count}: {signature}\n    {message[:400]}\n    example input: {example[:300]!r}")
     return "\n".join(lines)
 
-
-def main(argv=None) -> int:
-    from framework.cli import main as cli_main
-    return cli_main(["fuzz", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    sys.exit(main())
