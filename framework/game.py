@@ -96,6 +96,31 @@ class Game:
         """States equivalent to `state` under the spec's declared symmetries (incl. itself)."""
         return self._symmetries(state) if self._symmetries else [state]
 
+    # -- the game-level form of the course interface (AIMA's `Game`: actions(state),
+    # result(state, a), terminal_test(state), utility(state, player), to_move(state),
+    # initial), delegating to the states' own methods, for code written to that form
+    @property
+    def initial(self):
+        return self._initial()
+
+    def actions(self, state) -> list:
+        return state.actions()
+
+    def result(self, state, action):
+        return state.result(action)
+
+    def terminal_test(self, state) -> bool:
+        return state.terminal_test()
+
+    def utility(self, state, player: int) -> float:
+        return state.utility(player)
+
+    def to_move(self, state) -> int:
+        return state.player()
+
+    def display(self, state) -> None:
+        print(state)
+
     def action_text(self, action) -> str:
         return self._action_text(action)
 

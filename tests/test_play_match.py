@@ -152,3 +152,33 @@ def test_repr_of_a_game_is_one_short_line():
     text = repr(game)
     assert text.startswith("<Game 'Tic-tac-toe' players=['X', 'O'] options={'m': 3, 'n': 3, 'k': 3}")
     assert "\n" not in text and len(text) < 300 and "Generated" not in text
+
+
+def _aima_minmax_decision(state, game):
+    """AIMA's minmax_decision (games.py), written against its Game interface as course code is."""
+    player = game.to_move(state)
+
+    def max_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        return max(min_value(game.result(state, a)) for a in game.actions(state))
+
+    def min_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        return min(max_value(game.result(state, a)) for a in game.actions(state))
+
+    return max(game.actions(state), key=lambda a: min_value(game.result(state, a)))
+
+
+def test_code_written_to_the_aima_game_interface_runs_unchanged():
+    from framework.search import minimax
+    game = framework.load(SPECS / "tictactoe.yaml")
+    state = game.initial
+    for text in ("place(0,0)", "place(1,1)", "place(2,2)", "place(0,2)"):   # X to move, 5 cells left
+        state = game.result(state, game.parse_action(state, text))
+    choice = _aima_minmax_decision(state, game)
+    after = game.result(state, choice)
+    assert game.to_move(state) == 0 and game.to_move(after) == 1
+    exact = minimax.search(game, state)
+    assert -minimax.search(game, after).value == exact.value == 1      # AIMA's choice keeps the win
