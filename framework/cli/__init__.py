@@ -31,6 +31,15 @@ COMMANDS = {
 }
 
 
+class _ExamplesFormatter(argparse.HelpFormatter):
+    """Wraps the description as usual but prints an "examples:" epilog line by line."""
+
+    def _fill_text(self, text, width, indent):
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser, or (start-up) one whose sub-commands other than `only` are
     summaries without options, so that only the module of the command that runs is imported."""
@@ -47,7 +56,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary in COMMANDS.items():
         if only is None or name == only:
-            importlib.import_module(f"framework.cli.{name}_cmd").add_parser(sub)
+            module = importlib.import_module(f"framework.cli.{name}_cmd")
+            module.add_parser(sub)
+            examples = getattr(module, "EXAMPLES", None)
+            if examples and not sub.choices[name].epilog:
+                sub.choices[name].epilog = "examples:\n" + "\n".join("  " + e for e in examples)
+                sub.choices[name].formatter_class = _ExamplesFormatter
         else:
             sub.add_parser(name, help=summary)
     return parser

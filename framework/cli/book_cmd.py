@@ -9,6 +9,12 @@ from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets, print_json
 
 
+EXAMPLES = [
+    'plyspec book tictactoe --games 2000 -o ttt.book.json',
+    'plyspec book connect_four --games 500 --plies 6 --depth 4 -o c4.book.json',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser(
         "book", help=COMMANDS["book"],

@@ -8,6 +8,13 @@ from framework.cli.common import add_set_option, parse_sets, print_json
 from framework.errors import SpecError
 
 
+EXAMPLES = [
+    'plyspec check tictactoe               # a shipped spec, by name',
+    'plyspec check my_game.yaml my_game.game',
+    'plyspec check game_specs/*.yaml',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Parse, check and compile each SPEC (.yaml or .game). Errors are "

@@ -5,6 +5,11 @@ from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets
 
 
+EXAMPLES = [
+    'plyspec compile tictactoe --emit-python   # the generated module',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser("compile", help=COMMANDS["compile"],
                        description="Check and compile SPEC; with --emit-python print the generated "

@@ -24,13 +24,18 @@ USAGE_ERROR = 2
 PRINTERS = {"yaml": to_yaml, "game": to_game}
 
 
+EXAMPLES = [
+    'plyspec convert game_specs/tictactoe.yaml --to game -o tictactoe.game   # YAML -> .game text',
+    'plyspec convert my_game.game --to yaml -o my_game.yaml',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser(
         "convert", help=COMMANDS["convert"],
         description="Parse SPEC (.yaml, .yml or .game) and write the same game in the format "
                     "given by --to.  The result is read back and checked to describe the same "
-                    "game before it is written.  Comments are not carried over.",
-        epilog="example: plyspec convert game_specs/tictactoe.yaml --to game -o tictactoe.game")
+                    "game before it is written.  Comments are not carried over.")
     p.add_argument("spec", metavar="SPEC", help="the spec to convert")
     p.add_argument("--to", required=True, choices=sorted(PRINTERS), help="the output format")
     p.add_argument("-o", "--output", metavar="OUT",

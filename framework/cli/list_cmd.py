@@ -6,6 +6,12 @@ from framework.cli import COMMANDS
 from framework.cli.common import print_json
 
 
+EXAMPLES = [
+    'plyspec list                          # the shipped games and planning problems',
+    'plyspec list --json',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser("list", help=COMMANDS["list"],
                        description="List the shipped specs: name, players, chance, board size, and what is "

@@ -4,6 +4,12 @@ from __future__ import annotations
 from framework.cli import COMMANDS
 
 
+EXAMPLES = [
+    'plyspec lsp                                  # started by the editor, speaks LSP on stdio',
+    '(editor set-up for VS Code and Neovim: docs/editor.md)',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser("lsp", help=COMMANDS["lsp"],
                        description="Start the plyspec language server on stdin/stdout, for an editor: "

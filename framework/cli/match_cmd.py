@@ -14,6 +14,12 @@ AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabe
               "mcts:iterations=1000, expectimax:depth=3, maxn:time=0.5 (one per player, in seat order)")
 
 
+EXAMPLES = [
+    'plyspec match tictactoe --agent alphabeta --agent random --games 20',
+    'plyspec match connect_four --agent alphabeta:depth=4 --agent mcts:iterations=300 --games 50 --workers 2',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser(
         "match", help=COMMANDS["match"],

@@ -10,6 +10,13 @@ from framework.cli.parallel_options import add_parallel_options
 from framework.conformance.golden import golden_path, options_key, write_golden
 
 
+EXAMPLES = [
+    'plyspec perft tictactoe -d 9',
+    'plyspec perft connect_four -d 8 --split 3 --workers 2   # subtrees on 2 cores',
+    'plyspec perft othello -d 5 --json',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser("perft", help=COMMANDS["perft"],
                        description="Count the nodes exactly 1..N plies below the initial state. "

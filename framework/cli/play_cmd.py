@@ -19,6 +19,13 @@ from framework.errors import SpecError, did_you_mean
 HELP = "type an action as printed, `?` for the legal actions, `hint` for a suggestion, `quit` to stop"
 
 
+EXAMPLES = [
+    'plyspec play tictactoe                       # you are X against the solver',
+    'plyspec play connect_four --as Y --ai mcts:iterations=2000',
+    'plyspec play pig --ai expectimax:depth=3 --seed 7',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser(
         "play", help=COMMANDS["play"],

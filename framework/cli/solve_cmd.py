@@ -42,6 +42,14 @@ _FLAGS = {"time_limit": "--time", "node_limit": "--nodes", "trace": "--tree"}
 INTERRUPTED = 130
 
 
+EXAMPLES = [
+    'plyspec solve tictactoe                      # exact value and best move',
+    'plyspec solve connect_four --depth 6 --time 10',
+    'plyspec solve nim --set "heaps=[1,2,3]" --algo minimax --json',
+    'plyspec solve pig --algo expectimax --depth 3',
+]
+
+
 def add_parser(sub):
     from framework.search.registry import GAME_SEARCHERS
     p = sub.add_parser(

@@ -21,6 +21,12 @@ from framework.cli.common import add_set_option, number_text, parse_sets
 LEVEL_HEIGHT, LEAF_WIDTH, MARGIN = 90, 64, 30
 
 
+EXAMPLES = [
+    'plyspec tree tictactoe --moves "place(0,0) place(1,1)" -o tree.svg',
+    'plyspec tree nim --set "heaps=[1,2]" --algo minimax -o tree.txt',
+]
+
+
 def add_parser(sub):
     p = sub.add_parser("tree", help=COMMANDS["tree"],
                        description=__doc__.split("\n\n", 1)[1].replace("`", ""),
