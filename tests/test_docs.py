@@ -26,3 +26,33 @@ def test_python_examples_in_the_docs_run(doc, n, code, tmp_path):
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, f"{doc.name} example {n} failed:\n{done.stderr[-2000:]}"
+
+
+def _shell_commands():
+    for doc in DOCS:
+        for block in re.findall(r"```(?:bash|sh|console|shell)?\n(.*?)```", doc.read_text(encoding="utf-8"), re.S):
+            for line in block.splitlines():
+                line = line.strip().removeprefix("$ ").strip()
+                if line.startswith("plyspec ") and not line.endswith("\\"):
+                    yield doc, line.split("  #")[0].split(" # ")[0]
+
+
+def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
+    import shlex
+    from framework.cli import build_parser
+    parser = build_parser()
+    problems, seen = [], 0
+    for doc, command in _shell_commands():
+        argv = shlex.split(command)[1:]
+        if "..." in argv or any(c in a for a in argv for c in "|><"):
+            continue                                     # elided or piped: not a whole command
+        seen += 1
+        try:
+            parser.parse_args(argv)
+        except SystemExit:
+            problems.append(f"{doc.name}: `{command}` does not parse")
+        for arg in argv:
+            if re.search(r"\.(yaml|game|pddl|plan)$", arg) and "/" in arg and "*" not in arg \
+                    and not arg.startswith("../shared") and not (ROOT / arg).exists():
+                problems.append(f"{doc.name}: `{command}` names {arg}, which is not in the repository")
+    assert seen >= 20 and not problems, "\n".join(problems)
