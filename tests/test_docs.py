@@ -29,12 +29,19 @@ def test_python_examples_in_the_docs_run(doc, n, code, tmp_path):
 
 
 def _shell_commands():
+    """(doc, command) for each `plyspec ...` line inside a fenced block that is not YAML,
+    Python or a spec (fences are followed line by line, so blocks pair up correctly)."""
     for doc in DOCS:
-        for block in re.findall(r"```(?:bash|sh|console|shell)?\n(.*?)```", doc.read_text(encoding="utf-8"), re.S):
-            for line in block.splitlines():
-                line = line.strip().removeprefix("$ ").strip()
-                if line.startswith("plyspec ") and not line.endswith("\\"):
-                    yield doc, line.split("  #")[0].split(" # ")[0]
+        fence = None
+        for line in doc.read_text(encoding="utf-8").splitlines():
+            stripped = line.strip()
+            if stripped.startswith("```"):
+                fence = None if fence is not None else (stripped[3:].strip() or "plain")
+                continue
+            if fence in ("plain", "bash", "sh", "shell", "console", "text"):
+                command = stripped.removeprefix("$ ").strip()
+                if command.startswith("plyspec ") and not command.endswith("\\"):
+                    yield doc, command.split("  #")[0].split(" # ")[0]
 
 
 def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
@@ -44,8 +51,8 @@ def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
     problems, seen = [], 0
     for doc, command in _shell_commands():
         argv = shlex.split(command)[1:]
-        if "..." in argv or any(c in a for a in argv for c in "|><"):
-            continue                                     # elided or piped: not a whole command
+        if "..." in command or any(c in a for a in argv for c in "|><[]"):
+            continue                                     # a synopsis, elided or piped: not a whole command
         seen += 1
         try:
             parser.parse_args(argv)
