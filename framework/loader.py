@@ -7,12 +7,13 @@ finds its game again through `restore_state`.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from framework import builtins, runtime
 from framework.checker import check, DIRECTION_SETS
 from framework.compiler import Compiler
-from framework.errors import SpecError
+from framework.errors import SpecError, UsageError
 from framework.game import outcome_value_text, Game
 
 MAX_SPEC_BYTES = 1_000_000
@@ -54,9 +55,39 @@ def spec_format(path) -> str:
                     hint="game specs end in .yaml, .yml or .game")
 
 
+def planning_kind(path, text: str | None = None) -> str | None:
+    """What planning file `path` is ("PDDL", "a .plan planning spec", "a YAML planning
+    spec"), or None for anything else: game commands point such files to `plyspec plan`."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".pddl":
+        return "PDDL"
+    if suffix == ".plan":
+        return "a .plan planning spec"
+    if suffix in (".yaml", ".yml"):
+        if text is None:
+            try:
+                text = read_text(path)
+            except (OSError, SpecError):
+                return None
+        if re.search(r"^(problem|domain)\s*:", text, re.M) and not re.search(r"^game\s*:", text, re.M):
+            return "a YAML planning spec"
+    return None
+
+
+def refuse_planning(path, text: str | None = None) -> None:
+    """A UsageError (exit 2) when a game command is given a planning problem."""
+    kind = planning_kind(path, text)
+    if kind is not None:
+        target = "DOMAIN.pddl PROBLEM.pddl" if kind == "PDDL" else str(path)
+        raise UsageError(f"this is a planning problem ({kind}), not a game", file=str(path),
+                         hint=f"plan it with `plyspec plan {target}` (`plyspec check` checks it too)")
+
+
 def parse_spec(path):
     """The AST of a spec file (no checks beyond syntax)."""
-    return parse_text(read_text(path), str(path), spec_format(path))
+    text = read_text(path)
+    refuse_planning(path, text)
+    return parse_text(text, str(path), spec_format(path))
 
 
 def load(path, **options) -> Game:

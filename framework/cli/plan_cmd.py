@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from framework.cli import COMMANDS
+from framework.errors import UsageError
 from framework.cli.common import add_set_option, parse_sets, print_json
 from framework.cli.parallel_options import add_parallel_options
 
@@ -100,6 +101,13 @@ def _prepare(args) -> dict:
             raise ValueError("--heuristic and --emit-pddl apply to planning problems; a "
                              "1-player game is searched blind")
         game = load(files[0], **options)
+        if game.num_players != 1 or game.chance:
+            raise UsageError(f"{args.files[0]} is a {game.num_players}-player game"
+                             + (" with chance" if game.chance else "") + ", not a planning problem",
+                             file=str(files[0]),
+                             hint=f"solve it with `plyspec solve {args.files[0]}` or play it with "
+                                  f"`plyspec play {args.files[0]}`; `plan` takes planning problems "
+                                  "and 1-player puzzles")
         return {"name": game.name, "problem": GameProblem(game), "options": game.options,
                 "validate": None, "unit_cost": True, "info": {}}
     problem = planners.load(*files, **options)

@@ -1,0 +1,52 @@
+"""Games and planning problems know each other: a game command given a planning problem,
+or `plan` given a game, says what the file is and which command takes it (exit 2); `check`
+checks both kinds."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT, SPECS
+from framework.cli import main
+
+PLANNING = [ROOT / "planners" / "problems" / "gripper.yaml", ROOT / "planners" / "problems" / "hanoi.plan",
+            ROOT / "planners" / "pddl" / "blocks" / "domain.pddl"]
+
+
+@pytest.mark.parametrize("command", ["solve", "perft", "play", "check-as-game"])
+@pytest.mark.parametrize("path", PLANNING, ids=lambda p: p.name)
+def test_a_game_command_points_a_planning_problem_to_plan(command, path, capsys):
+    if command == "check-as-game":
+        from framework import load
+        from framework.errors import UsageError
+        with pytest.raises(UsageError, match="planning problem"):
+            load(path)
+        return
+    argv = [command, str(path)] + (["-d", "1"] if command == "perft" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "this is a planning problem" in err and "plyspec plan" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("spec", ["tictactoe.yaml", "pig.yaml", "connect_four.game"])
+def test_plan_points_a_game_to_solve_and_play(spec, capsys):
+    assert main(["plan", str(SPECS / spec)]) == 2
+    err = capsys.readouterr().err
+    assert "not a planning problem" in err and "plyspec solve" in err and "plyspec play" in err
+
+
+def test_check_checks_games_and_planning_problems_alike(capsys, tmp_path):
+    pddl = ROOT / "planners" / "pddl" / "blocks"
+    argv = ["check", "tictactoe", str(PLANNING[0]), str(PLANNING[1]), str(pddl / "domain.pddl"),
+            str(pddl / "task01.pddl")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.count(": ok: ") == 4 and "planning problem Gripper" in out and "blocks-4-0" in out
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(PLANNING[0].read_text().replace("goal:", "gaol:", 1))
+    assert main(["check", str(broken)]) == 1
+    assert "broken.yaml:" in capsys.readouterr().err
+
+
+def test_a_one_player_puzzle_is_still_planned(capsys):
+    assert main(["plan", str(ROOT / "planners" / "problems" / "eight_puzzle.yaml"), "--time", "60"]) == 0
+    assert "not a planning problem" not in capsys.readouterr().err
