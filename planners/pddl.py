@@ -286,7 +286,11 @@ def _syntax_error(err: UnexpectedInput, file: str, lines: list[str]) -> SpecErro
     expected = sorted(TOKEN_TEXT.get(name, name.lower().lstrip("_")) for name in
                       (getattr(err, "expected", None) or getattr(err, "allowed", None) or ()))
     hint = f"expected {', '.join(expected[:6])}" if expected else None
-    if isinstance(err, UnexpectedToken):
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        line, col = len(lines), len(lines[-1]) + 1 if lines else 1
+        source = lines[-1] if lines else None
+        message = "unexpected end of PDDL file (a `)` is missing?)"
+    elif isinstance(err, UnexpectedToken):
         message = f"unexpected `{err.token}` in PDDL"
     elif isinstance(err, UnexpectedCharacters):
         message = f"unexpected character `{source[col - 1] if source else '?'}` in PDDL"

@@ -89,6 +89,12 @@ def test_syntax_errors_point_at_the_token():
     assert str(err.value).startswith("bad.pddl:4:1:")
 
 
+def test_a_pddl_file_cut_short_says_so_at_its_end():
+    with pytest.raises(SpecError) as err:
+        parse_pddl("(define (problem x)\n  (:domain", "cut.pddl")
+    assert str(err.value).startswith("cut.pddl:2:11: error: unexpected end of PDDL file")
+
+
 def test_unknown_predicate_in_pddl_gets_a_hint(tmp_path):
     domain = tmp_path / "d.pddl"
     domain.write_text("(define (domain d) (:predicates (clear ?x) (on ?x ?y))\n"
