@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from framework import ast, builtins
-from framework.errors import SpecError, did_you_mean
+from framework.errors import SpecError, SpecErrors, all_errors, did_you_mean
 from framework.checker_moves import (assign_local, check_chance, check_compound_moves, check_continue,
                                      check_let)
 
@@ -142,20 +142,30 @@ class Checker:
         self._board()
         self._defines()
         self._variables()
-        self._actions()
-        out.init = self.effect_block(spec.init, {}, "init")
+        errors = []                  # the sections below are independent: check them all
+
+        def recover(check, *args):
+            try:
+                return check(*args)
+            except SpecError as e:
+                errors.extend(all_errors(e))
+
+        recover(self._actions)
+        out.init = recover(self.effect_block, spec.init, {}, "init")
         if spec.turn is not None:
-            out.turn = self.expect(spec.turn, {}, "player", "turn rule", where="turn")
+            out.turn = recover(self.expect, spec.turn, {}, "player", "turn rule", "turn")
         if spec.terminal is not None:
-            out.terminal = self.expect(spec.terminal, {}, "bool", "terminal test", where="terminal")
+            out.terminal = recover(self.expect, spec.terminal, {}, "bool", "terminal test", "terminal")
         if spec.goal is not None:
-            out.goal = self.expect(spec.goal, {}, "bool", "goal", where="terminal")
-        self._utility()
-        self._evaluation()
+            out.goal = recover(self.expect, spec.goal, {}, "bool", "goal", "terminal")
+        recover(self._utility)
+        recover(self._evaluation)
         if spec.max_length is not None:
-            out.max_length = int(self.constant(spec.max_length, "max_length", "int"))
-        self._display()
-        self._symmetries()
+            out.max_length = recover(lambda: int(self.constant(spec.max_length, "max_length", "int")))
+        recover(self._display)
+        recover(self._symmetries)
+        if errors:
+            raise errors[0] if len(errors) == 1 else SpecErrors(errors)
         return out
 
     # ------------------------------------------------------------------ declarations
@@ -342,36 +352,45 @@ class Checker:
 
     def _actions(self):
         names = set()
-        out = self.out
         if not self.spec.actions:
             raise err(self.spec.positions.get("actions"), "a game needs at least one action")
+        errors = []
         for a in self.spec.actions:
-            _check_name(a.name, a.pos, "action")
-            if a.name in names:
-                raise err(a.pos, f"duplicate action `{a.name}`", "actions need their own names")
-            if a.name == "pass":
-                raise err(a.pos, "`pass` is reserved for forced passes", "use `pass: true` instead")
-            names.add(a.name)
-            scope, params = {}, []
-            for p in a.params:
-                _check_name(p.name, p.pos, "parameter")
-                if p.name in scope:
-                    raise err(p.pos, f"duplicate parameter `{p.name}` in action `{a.name}`")
-                domain, t = self.domain(p.domain, scope, f"parameter `{p.name}`")
-                if self.domain_size(domain, t) == 0:
-                    raise err(p.pos, f"parameter `{p.name}` of action `{a.name}` has an empty domain",
-                              "check the range bounds and options")
-                scope[p.name] = ("param", t)
-                params.append((p.name, domain, t))
-            pre = None
-            if a.precondition is not None:
-                pre = self.expect(a.precondition, scope, "bool", f"precondition of `{a.name}`", where="action")
-            escope = dict(scope)
-            chance = check_chance(self, a, escope) if a.chance is not None else None
-            effects = self.effect_block(a.effects, escope, "action")
-            noisy = self.expect(a.noisy, scope, "bool", "noisy", where="action") if a.noisy is not None else None
-            out.actions.append(CheckedAction(a.name, params, pre, effects, chance, noisy, a.pos, a.step))
+            try:
+                self._action(a, names)
+            except SpecError as e:              # the next action is checked all the same
+                errors.append(e)
+        if errors:
+            raise errors[0] if len(errors) == 1 else SpecErrors(errors)
         check_compound_moves(self)
+
+    def _action(self, a, names):
+        out = self.out
+        _check_name(a.name, a.pos, "action")
+        if a.name in names:
+            raise err(a.pos, f"duplicate action `{a.name}`", "actions need their own names")
+        if a.name == "pass":
+            raise err(a.pos, "`pass` is reserved for forced passes", "use `pass: true` instead")
+        names.add(a.name)
+        scope, params = {}, []
+        for p in a.params:
+            _check_name(p.name, p.pos, "parameter")
+            if p.name in scope:
+                raise err(p.pos, f"duplicate parameter `{p.name}` in action `{a.name}`")
+            domain, t = self.domain(p.domain, scope, f"parameter `{p.name}`")
+            if self.domain_size(domain, t) == 0:
+                raise err(p.pos, f"parameter `{p.name}` of action `{a.name}` has an empty domain",
+                          "check the range bounds and options")
+            scope[p.name] = ("param", t)
+            params.append((p.name, domain, t))
+        pre = None
+        if a.precondition is not None:
+            pre = self.expect(a.precondition, scope, "bool", f"precondition of `{a.name}`", where="action")
+        escope = dict(scope)
+        chance = check_chance(self, a, escope) if a.chance is not None else None
+        effects = self.effect_block(a.effects, escope, "action")
+        noisy = self.expect(a.noisy, scope, "bool", "noisy", where="action") if a.noisy is not None else None
+        out.actions.append(CheckedAction(a.name, params, pre, effects, chance, noisy, a.pos, a.step))
 
     def _utility(self):
         spec, out = self.spec, self.out

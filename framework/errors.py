@@ -92,6 +92,25 @@ class SpecError(Exception):
         return "\n".join(out)
 
 
+class SpecErrors(SpecError):
+    """Several independent errors of one spec, in the order the checker met them; it reads
+    as the first (file, line, message...) for code that wants one, and prints them all."""
+
+    def __init__(self, errors: list):
+        first = errors[0]
+        super().__init__(first.message, file=first.file, line=first.line, col=first.col,
+                         source_line=first.source_line, hint=first.hint, end_col=first.end_col)
+        self.errors = list(errors)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors) + f"\n{len(self.errors)} errors"
+
+
+def all_errors(err: SpecError) -> list:
+    """The errors a SpecError stands for (several for a SpecErrors)."""
+    return list(getattr(err, "errors", [err]))
+
+
 class UsageError(SpecError, ValueError):
     """A command-line input is wrong (an agent's option, a flag's value): exit status 2."""
 

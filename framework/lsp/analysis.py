@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from framework import ast
-from framework.errors import SpecError
+from framework.errors import SpecError, all_errors
 from framework.lint import names_in
 
 GAME, PLANNING, PDDL = "game", "planning", "pddl"
@@ -116,8 +116,8 @@ def analyse(path: str, text: str) -> Analysis:
         else:
             from planners.pddl import parse_pddl
             parse_pddl(text, path)
-    except SpecError as err:
-        result.diagnostics.append(Diagnostic.of(err, lines))
+    except SpecError as err:                  # every error the checker found, as `check` prints them
+        result.diagnostics.extend(Diagnostic.of(e, lines) for e in all_errors(err))
     except RecursionError:
         result.diagnostics.append(Diagnostic(1, 1, 2, "the spec is nested too deeply to read"))
     return result
