@@ -247,6 +247,17 @@ class Feature:
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
 
 
+@_node
+class EndRule:
+    """`repetition` (what a repeated position means) or `max_moves` (a move-count limit):
+    `result` is `draw`, `loss` (for the player whose move triggers the rule) or, for
+    repetition only, `forbidden`; `count` is the occurrence that triggers a repetition rule
+    (None: the second) or the number of moves of a limit."""
+    result: str
+    count: Any = None       # expression
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
 @dataclass
 class GameSpec:
     name: str
@@ -270,6 +281,8 @@ class GameSpec:
     display: tuple = ()                         # (value name, symbol) pairs
     symmetries: tuple = ()                      # names: rotate, reflect, all
     max_length: Any = None
+    repetition: Any = None                      # EndRule: what a repeated position means
+    max_moves: Any = None                       # EndRule: the game ends after count moves
     prefer: str | None = None                   # "longest": only the moves with the most steps
     file: str | None = None
     pos: Pos = NOPOS

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from framework import ast, builtins
 from framework.errors import SpecError, SpecErrors, all_errors, did_you_mean
+from framework.checker_endings import check_end_rules
 from framework.checker_moves import (assign_local, check_chance, check_compound_moves, check_continue,
                                      check_let)
 
@@ -93,6 +94,8 @@ class Checked:
     winner: object = None
     features: list = field(default_factory=list)   # (name, weight, expr, per_player)
     max_length: int | None = None
+    repetition: tuple | None = None                # (draw | loss | forbidden, count): checker_endings
+    max_moves: tuple | None = None                 # (limit, draw | loss): checker_endings
     types: dict = field(default_factory=dict)      # id(expr node) -> type
     kinds: dict = field(default_factory=dict)      # id(Name node) -> resolution
     utility_bounds: tuple = (-math.inf, math.inf)
@@ -164,6 +167,7 @@ class Checker:
             out.max_length = recover(lambda: int(self.constant(spec.max_length, "max_length", "int")))
         recover(self._display)
         recover(self._symmetries)
+        recover(check_end_rules, self)
         if errors:
             raise errors[0] if len(errors) == 1 else SpecErrors(errors)
         return out

@@ -14,6 +14,7 @@ from framework import builtins, runtime
 from framework.checker import check, DIRECTION_SETS
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
+from framework.history import with_history
 from framework.game import outcome_value_text, Game
 
 MAX_SPEC_BYTES = 1_000_000
@@ -158,6 +159,8 @@ def _compile_spec(spec, options=None) -> Game:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
+    if checked.repetition or checked.max_moves:
+        game = with_history(game, checked)
     _build_initial_state(game, spec)
     return game
 

@@ -39,7 +39,7 @@ SECTIONS = {
     "utility": "utility", "winner": "winner", "utility_bounds": "utility_bounds",
     "zero_sum": "zero_sum", "constant_sum": "constant_sum", "evaluation": "evaluation",
     "display": "display", "symmetries": "symmetries", "max_length": "max_length",
-    "prefer": "prefer",
+    "prefer": "prefer", "repetition": "repetition", "max_moves": "max_moves",
 }
 # words of the expression language that are never names (where a name is expected the
 # contextual lexer would otherwise read them as one, and report a confusing error later)
@@ -298,6 +298,18 @@ class _GameToAst(_ToAst):
     @v_args(meta=True)
     def symmetries(self, meta, children):
         return self._keyword(meta, "symmetries", tuple(str(t) for t in children))
+
+    @v_args(meta=True)
+    def repetition(self, meta, children):
+        name, *count = children
+        pos = self._keyword_pos(meta, "repetition")
+        return self._keyword(meta, "repetition", ast.EndRule(str(name), count[0] if count else None, pos))
+
+    @v_args(meta=True)
+    def max_moves(self, meta, children):
+        limit, *result = children
+        pos = self._keyword_pos(meta, "max_moves")
+        return self._keyword(meta, "max_moves", ast.EndRule(str(result[0]) if result else "draw", limit, pos))
 
     # ---- constants
     def positive(self, children):

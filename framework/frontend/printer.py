@@ -200,6 +200,14 @@ def to_yaml(spec: ast.GameSpec) -> str:
         doc["symmetries"] = _FlowList(spec.symmetries)
     if spec.max_length is not None:
         doc["max_length"] = _yaml_expr(spec.max_length)
+    if spec.repetition is not None:
+        rule = spec.repetition
+        doc["repetition"] = rule.result if rule.count is None else \
+            _FlowMap(result=rule.result, count=_yaml_expr(rule.count))
+    if spec.max_moves is not None:
+        rule = spec.max_moves
+        doc["max_moves"] = _yaml_expr(rule.count) if rule.result == "draw" else \
+            _FlowMap(limit=_yaml_expr(rule.count), result=rule.result)
     return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=math.inf)
 
@@ -339,6 +347,13 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append(f"symmetries {names(spec.symmetries, 'symmetry')}")
     if spec.max_length is not None:
         lines.append(f"max_length {expression_text(spec.max_length)}")
+    if spec.repetition is not None:
+        count = spec.repetition.count
+        lines.append(f"repetition {_name(spec.repetition.result, 'repetition rule')}"
+                     + ("" if count is None else f" {expression_text(count)}"))
+    if spec.max_moves is not None:
+        lines.append(f"max_moves {expression_text(spec.max_moves.count)} "
+                     f"{_name(spec.max_moves.result, 'move-limit result')}")
     return "\n".join(lines) + "\n"
 
 

@@ -29,7 +29,8 @@ SECTIONS = {
     "zero_sum": "whether payoffs sum to zero", "constant_sum": "the constant sum of the payoffs",
     "evaluation": "weighted features",
     "display": "symbols per cell value", "symmetries": "board symmetries",
-    "max_length": "bound on a game's length", "prefer": "`longest`: only the moves with the most steps",
+    "max_length": "bound on a game's length", "repetition": "what a repeated position means",
+    "max_moves": "the game ends after this many moves", "prefer": "`longest`: only the moves with the most steps",
 }
 ACTION_KEYS = {"if", "then", "chance", "probability", "noisy"}
 VARIABLE_KEYS = {"type", "initial", "per", "size"}
@@ -425,7 +426,28 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         spec.positions["display_keys"] = {k: R.pos(kn) for k, kn, v in R.mapping(sections["display"][1], "display")}
     if "symmetries" in sections:
         spec.symmetries = tuple(R.name(n, "symmetry") for n in R.sequence(sections["symmetries"][1], "symmetries"))
+    for key, number in (("repetition", "count"), ("max_moves", "limit")):
+        if key in sections:
+            setattr(spec, key, _end_rule(R, sections[key][0], sections[key][1], key, number))
     return spec
+
+
+def _end_rule(R: YamlReader, key_node, node, key, number) -> ast.EndRule:
+    """`repetition: draw` / `{result: draw, count: 3}`; `max_moves: 100` / `{limit: 100,
+    result: loss}` (the checker checks the names and the numbers)."""
+    if not isinstance(node, MappingNode):
+        if key == "repetition":
+            return ast.EndRule(R.name(node, "repetition rule"), None, R.pos(node))
+        return ast.EndRule("draw", R.expr(node, "move limit"), R.pos(node))
+    items = {k: v for k, kn, v in R.mapping(node, key)}
+    for k, kn, _ in R.mapping(node, key):
+        if k not in ("result", number):
+            raise R.error(kn, f"unknown key `{k}` in {key}", f"keys: result, {number}")
+    if key == "max_moves" and number not in items:
+        raise R.error(node, "max_moves needs a `limit`", "e.g. max_moves: {limit: 100, result: draw}")
+    result = R.name(items["result"], f"{key} result") if "result" in items else "draw"
+    count = R.expr(items[number], f"{key} {number}") if number in items else None
+    return ast.EndRule(result, count, R.pos(key_node))
 
 
 def _variable(R: YamlReader, name, key_node, node) -> ast.Variable:

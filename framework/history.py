@@ -1,0 +1,165 @@
+"""The rules that end a game from its history, for compiled games: `repetition` (what a
+repeated position means) and `max_moves` (a move-count limit).
+
+A compiled game whose spec declares either rule gets states of the class made here, a
+tuple `(position, seen, moves, end)` around the generated state:
+
+    position  the generated state (board, variables, player to move: the position)
+    seen      frozenset of (position, k) pairs: the position occurred a k-th time on this
+              line (k = 1..n, so "occurred n times" is one set look-up); empty without a
+              repetition rule
+    moves     the players' moves made so far (chance outcomes are not moves); 0 without
+              `max_moves`
+    end       None, or the returns when a rule ended the game (a draw: every player 0;
+              a loss: -1 for the player whose move triggered the rule, +1 for the other)
+
+So the history is part of the state: equality and hashing stay exact (the frozenset's
+hash is computed once and cached by Python), a position reached twice by different lines
+is two states, and the game graph has no cycle: every line ends (a position can occur at
+most `count` times), which is what lets `solve` search it as a tree.  Two lines that
+visited the same positions the same number of times meet again (a transposition).  Games
+declaring neither rule are not wrapped and pay nothing.
+
+The rules, applied after every move of a player to the position it reaches (chance
+outcomes are recorded in `seen` but never trigger a rule):
+- a position the game's own rules make terminal ends the game by those rules;
+- repetition with count c: reaching a position for the c-th time on the line (the initial
+  position counts once) is a draw, a loss for the mover, or, with `forbidden`, not a legal
+  move; a player whose every move is forbidden ends the game in a draw;
+- max_moves N: the N-th move ends the game (draw, or a loss for the player who made it).
+
+The reference interpreter implements the same rules on its own (a tuple of the earlier
+positions, counted), and `compiled_agrees_with_interpreter` compares the two.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from framework.runtime import IllegalAction
+
+
+@dataclass(frozen=True)
+class Rules:
+    players: int
+    repetition: str | None = None     # draw | loss | forbidden
+    count: int = 2                    # the occurrence that triggers it
+    limit: int | None = None          # max_moves
+    limit_result: str = "draw"
+
+
+def with_history(game, checked):
+    """`game` (a compiled Game) playing by the spec's repetition and move-limit rules."""
+    result, count = checked.repetition or (None, 2)
+    limit, limit_result = checked.max_moves or (None, "draw")
+    state_class = ruled_class(Rules(len(checked.players), result, count, limit, limit_result))
+    inner_initial, inner_evaluate = game._initial, game._evaluate
+    inner_noisy, inner_outcome_text = game._is_noisy, game._outcome_text
+    return replace(
+        game, _initial=lambda: state_class.start(inner_initial()),
+        _evaluate=None if inner_evaluate is None else lambda s, p: inner_evaluate(s[0], p),
+        _is_noisy=None if inner_noisy is None else lambda s, a: inner_noisy(s[0], a),
+        _outcome_text=None if inner_outcome_text is None else lambda s, o: inner_outcome_text(s[0], o),
+        _symmetries=None)       # a symmetry would have to map the whole history: not used
+
+
+@lru_cache(maxsize=None)
+def ruled_class(rules: Rules):
+    """The state class for `rules` (one per distinct rule set, so states pickle by value)."""
+    draw = (0,) * rules.players
+    forbidden = rules.repetition == "forbidden"
+    count, limit = rules.count, rules.limit
+
+    def ended(result, mover):
+        return draw if result == "draw" else tuple(-1 if p == mover else 1 for p in range(rules.players))
+
+    class RuledState(tuple):
+        """A position with its history (see framework.history)."""
+        __slots__ = ()
+
+        @classmethod
+        def start(cls, position):
+            seen = frozenset({(position, 1)}) if rules.repetition else frozenset()
+            return cls._make(position, seen, 0, False)
+
+        @classmethod
+        def _make(cls, position, seen, moves, by_player, mover=None):
+            end = None
+            if by_player and not position.terminal_test():
+                repeats = rules.repetition is not None and (position, count) in seen
+                if repeats and not forbidden:
+                    end = ended(rules.repetition, mover)
+                elif limit is not None and moves >= limit:
+                    end = ended(rules.limit_result, mover)
+            state = tuple.__new__(cls, (position, seen, moves, end))
+            if forbidden and end is None and not position.terminal_test() \
+                    and not position.is_chance() and not state.actions():
+                state = tuple.__new__(cls, (position, seen, moves, draw))
+            return state
+
+        def _repeats(self, child) -> bool:
+            """Whether reaching `child` by a move makes its count-th occurrence."""
+            return (child, count - 1) in self[1] and not child.terminal_test()
+
+        def player(self):
+            return self[0].player()
+
+        def terminal_test(self):
+            return self[3] is not None or self[0].terminal_test()
+
+        def is_chance(self):
+            return self[3] is None and self[0].is_chance()
+
+        def actions(self):
+            if self[3] is not None:
+                return []
+            position = self[0]
+            acts = position.actions()
+            if forbidden and not position.is_chance():
+                acts = [a for a in acts if not self._repeats(position.result(a))]
+            return acts
+
+        def chance_outcomes(self):
+            return [] if self[3] is not None else self[0].chance_outcomes()
+
+        def result(self, action):
+            position, seen, moves, end = self
+            if end is not None:
+                raise IllegalAction(f"{action!r}: the game is over")
+            child = position.result(action)
+            by_player = not position.is_chance()
+            if by_player and forbidden and self._repeats(child):
+                raise IllegalAction(f"{action!r} repeats a position, which the rules forbid")
+            if rules.repetition is not None:
+                k = 1
+                while (child, k) in seen:
+                    k += 1
+                seen = seen | {(child, k)}
+            if by_player and limit is not None:
+                moves += 1
+            return self._make(child, seen, moves, by_player, position.player())
+
+        def utility(self, player):
+            return self.returns()[player]
+
+        def returns(self):
+            return self[3] if self[3] is not None else self[0].returns()
+
+        def __reduce__(self):
+            return (_restore, (rules, tuple(self)))
+
+        def __str__(self):
+            if self[3] is None:
+                return str(self[0])
+            repeated = rules.repetition is not None and (self[0], count) in self[1]
+            return f"{self[0]}\n(ended by the {'repetition rule' if repeated else 'move limit'})"
+
+        def __repr__(self):
+            return f"<state {self[0]!r}, {len(self[1])} position(s) seen, {self[2]} move(s)>"
+
+    RuledState.__qualname__ = RuledState.__name__ = "RuledState"
+    return RuledState
+
+
+def _restore(rules, values):
+    return tuple.__new__(ruled_class(rules), values)
