@@ -13,6 +13,14 @@ others' options.
 
 Ctrl-C: alpha-beta and minimax stop and return their best result so far, which is printed
 (marked incomplete) before exiting with status 130.
+
+Repeated positions: before an exact game search (no --depth, --time or --nodes) of a game
+that declares neither `repetition` nor `max_moves`, the states nearest the start and a few
+playouts are searched for a position that can come back (`conformance.cycles.endless_line`);
+if one is found the solve is refused (exit 1) with the sequence that returns to it, since a
+tree search of an endless game never ends.  A cycle deeper than that probe is not caught:
+the search then deepens for ever, showing its progress on a terminal, and Ctrl-C prints
+the best result so far.
 """
 from __future__ import annotations
 
@@ -38,6 +46,8 @@ SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that hav
     "star2": "expectimax: no Star2 probing (Star1 only)",
     "prune": "maxn: no shallow pruning (it is on whenever the game's bounds allow it)",
 }
+EXACT_SEARCHERS = ("minimax", "alphabeta", "expectimax", "maxn", "paranoid")   # (mcts has a budget)
+NO_CHANCE = ("minimax", "alphabeta")        # they refuse a chance game themselves, more plainly
 _FLAGS = {"time_limit": "--time", "node_limit": "--nodes", "trace": "--tree"}
 INTERRUPTED = 130
 
@@ -143,6 +153,9 @@ def run(args) -> int:
     if args.tree:
         from framework.search.trace import TreeTrace
         requested["trace"] = TreeTrace(args.tree_nodes)
+    if algorithm in EXACT_SEARCHERS and not (game.chance and algorithm in NO_CHANCE) and all(
+            flag is None for flag in (args.depth, args.time_limit, args.node_limit)):
+        _refuse_endless(game)
     options, ignored = searcher_options(search, requested)
     if options.get("star1") is False and "star2" not in options:
         options["star2"] = False                     # Star2 builds on Star1
@@ -167,6 +180,23 @@ def run(args) -> int:
     else:
         _print_table(args.spec, game, result)
     return INTERRUPTED if result.extra.get("interrupted") else 0
+
+
+def _refuse_endless(game) -> None:
+    """A SpecError when a position of `game` can repeat and no rule says what that means."""
+    from framework.conformance.cycles import endless_line
+    from framework.errors import SpecError
+    found = endless_line(game)
+    if found is None:
+        return
+    to_position, back = found
+    line = " ".join(game.action_text(a) for a in [*to_position, *back][:40])
+    raise SpecError(f"a position of {game.name!r} can repeat ({line}: the last {len(back)} action(s) "
+                    f"return to the position after the first {len(to_position)}), so an exact search "
+                    "would never end",
+                    hint="declare what a repetition means in the spec (`repetition: draw`, `loss` or "
+                         "`forbidden`) or a move limit (`max_moves: N`), or bound the search "
+                         "(--depth, --time, --nodes)")
 
 
 SPLITTABLE = ("minimax", "alphabeta", "expectimax", "maxn")

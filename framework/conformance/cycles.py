@@ -12,8 +12,12 @@ the action sequence to the repeated position followed by the actions that return
 Only the players' moves (and chance outcomes of probability 1) count as edges: a cycle that
 passes through a chance outcome of probability below 1 recurs only by luck and is left with
 probability 1 (Pig's position after both players roll a 1), so it is not reported.  A game
-that declares `max_length` has its limit as its rule (every line ends), so the property does
-not apply to it.
+that declares a `repetition` or `max_moves` rule carries its history in its states
+(framework.history), so none of its states can recur: the same search then confirms it and
+the property passes naming the rule.  It does not apply to puzzles (searched as graphs) nor
+to chance games without such a rule (their cycles are a matter for value iteration, and
+expectimax refuses an endless line).  `max_length` is a claim about playouts (checked by
+`playouts_end_within_max_length`), not a rule: it does not excuse a cycle.
 """
 from __future__ import annotations
 
@@ -30,19 +34,46 @@ PLAYOUT_PLIES = 2_000
 
 def positions_do_not_repeat(game, path_text, *, seed=None) -> Outcome:
     """The property's Outcome; `path_text(game, actions)` writes an action sequence."""
-    if game.max_length is not None:
-        return Outcome(NAME, NOT_APPLICABLE, f"the spec declares max_length {game.max_length}: "
-                                             "every line ends")
+    if game.num_players == 1 and game.has_goal:
+        return Outcome(NAME, NOT_APPLICABLE, "a puzzle is searched as a graph (bfs, A*): a position "
+                                             "met again is simply not expanded again")
+    if game.chance and not declared_rule(game):
+        return Outcome(NAME, NOT_APPLICABLE, "a chance game may come back to a position through its "
+                                             "outcomes (Pig: a turn that scores nothing); its exact "
+                                             "values need value iteration or a bound on its length "
+                                             "(expectimax refuses a line past 100,000 plies)")
     found = graph_cycle(game) or playout_cycle(game, seed)
+    rule = declared_rule(game)
     if found is None:
         return Outcome(NAME, PASSED, f"no repeated position among up to {BFS_STATES:,} states "
-                                     f"breadth-first and on {PLAYOUTS} playouts")
+                                     f"breadth-first and on {PLAYOUTS} playouts"
+                                     + (f" (the spec declares {rule})" if rule else ""))
     to_position, back = found
     return Outcome(NAME, FAILED,
                    f"a position repeats: after the first {len(to_position)} action(s) of the "
-                   f"sequence, its last {len(back)} return to the same position; declare "
-                   "max_length (a limit on the plies) so that every line ends",
+                   f"sequence, its last {len(back)} return to the same position; declare what a "
+                   "repetition means (`repetition: draw`, `loss` or `forbidden`) or a move limit "
+                   "(`max_moves: N`) so that every line ends",
                    path_text(game, [*to_position, *back]))
+
+
+def endless_line(game, seed=0):
+    """(actions to a position, actions back to it) when `game` declares no rule for it and a
+    position can repeat among the states nearest the start or on a few playouts (chance
+    cycles excepted, see `_forced`), else None: what `plyspec solve` checks before an exact
+    search that would otherwise never end."""
+    if declared_rule(game) or (game.num_players == 1 and game.has_goal):
+        return None
+    return graph_cycle(game) or playout_cycle(game, seed, playouts=5, plies=500)
+
+
+def declared_rule(game) -> str | None:
+    """The spec's rules on repetition and move counts, as text (None: neither)."""
+    spec = getattr(game, "spec", None)
+    rules = [f"{key} {rule.result}" for key, rule in
+             (("repetition", getattr(spec, "repetition", None)), ("max_moves", getattr(spec, "max_moves", None)))
+             if rule is not None]
+    return " and ".join(rules) or None
 
 
 def graph_cycle(game, budget=BFS_STATES):

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from framework.conformance.golden import golden_path, options_key, read_golden
 from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
+from framework.conformance.cycles import NAME as CYCLES, positions_do_not_repeat
 from framework.conformance.symmetry import NAME as SYMMETRY, SAMPLE_EVERY as SYMMETRY_EVERY, \
     SAMPLE_STATES as SYMMETRY_SAMPLE, symmetry_violation
 from framework.errors import NoLegalActions, SpecError
@@ -40,7 +41,7 @@ STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nontermi
                    "utilities_sum_as_declared", "chance_outcomes_well_formed", SYMMETRY)
 SEARCH_PROPERTIES = ("alphabeta_equals_minimax", "expectimax_pruning_is_exact",
                      "maxn_pruning_is_exact")
-PROPERTIES = ("loads", "playouts_terminate", *STEP_PROPERTIES, *SEARCH_PROPERTIES,
+PROPERTIES = ("loads", "playouts_terminate", CYCLES, *STEP_PROPERTIES, *SEARCH_PROPERTIES,
               "perft_matches_golden", "syntaxes_agree", "compiled_agrees_with_interpreter")
 
 
@@ -440,7 +441,9 @@ class GameChecker:
                     Outcome(name, NOT_APPLICABLE, "no initial state") for name in PROPERTIES[1:]]
         from framework.conformance.differential import NAME, agrees_with_interpreter
         from framework.search.registry import searcher
-        return [*self.termination(), *self.steps(),
+        return [*self.termination(),
+                self.guarded(CYCLES, positions_do_not_repeat, self.game, path_text, seed=self.seed),
+                *self.steps(),
                 self.guarded("alphabeta_equals_minimax", self.alphabeta_equals_minimax, searcher),
                 self.guarded("expectimax_pruning_is_exact", self.expectimax_pruning_is_exact, searcher),
                 self.guarded("maxn_pruning_is_exact", self.maxn_pruning_is_exact, searcher),

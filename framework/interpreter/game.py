@@ -14,6 +14,7 @@ from framework.runtime import MAX_MOVE_STEPS, endless_move
 RECENT = 64             # legal-move lists kept (by state)
 from framework.interpreter.evaluate import Evaluator, PlayerId, Snapshot
 from framework.checker_moves import continues
+from framework.interpreter.history import LineState
 
 
 class InterpretedGame:
@@ -50,7 +51,10 @@ class InterpretedGame:
             values.append((v.name, value))
         s = Snapshot(board, tuple(values), 0)
         s = self.ev.run(self.spec.init, s, {}, [None, None])
-        return InterpretedState(self, s, None)
+        state = InterpretedState(self, s, None)
+        if c.repetition or c.max_moves:          # the rules that read the history
+            return LineState(state, (state,))
+        return state
 
     def _legal(self, s: Snapshot) -> list:
         """[(action text, schema index, arguments, compound move or None)] of the player to
