@@ -72,8 +72,8 @@ def add_parser(sub):
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--algo", metavar="ALGO",
                    help=f"searcher: {', '.join(GAME_SEARCHERS)} or a planning searcher (default: "
-                        "alphabeta for two players, expectimax with chance, maxn for three or more "
-                        "players, bfs for puzzles)")
+                        "alphabeta for two players, retrograde for two players with `repetition: draw`, "
+                        "expectimax with chance, maxn for three or more players, bfs for puzzles)")
     p.add_argument("--depth", "-d", type=int, help="depth limit in plies (evaluation at the cut-off)")
     p.add_argument("--time", type=float, dest="time_limit", metavar="SECONDS", help="time budget")
     p.add_argument("--nodes", type=int, dest="node_limit", metavar="N", help="node budget")
@@ -116,6 +116,9 @@ def default_algorithm(game) -> str:
     """The searcher for a game's capabilities when --algo is not given."""
     if game.chance:
         return "expectimax"
+    rule = getattr(game.spec, "repetition", None)
+    if game.num_players == 2 and rule is not None and rule.result == "draw" and game.spec.max_moves is None:
+        return "retrograde"          # exact over the positions (see framework.search.retrograde)
     if game.num_players == 1:
         return "bfs"
     return "maxn" if game.num_players > 2 else "alphabeta"

@@ -15,6 +15,7 @@ GAME_SEARCHERS = {
     "maxn": "framework.search.maxn",
     "paranoid": "framework.search.paranoid",
     "mcts": "framework.search.mcts",
+    "retrograde": "framework.search.retrograde",
 }
 
 PLANNING_SEARCHERS = {
