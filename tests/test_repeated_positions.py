@@ -6,7 +6,7 @@ import framework
 from framework.conformance.cycles import (positions_do_not_repeat, graph_cycle, playout_cycle,
                                           NAME)
 from framework.conformance.games import path_text
-from framework.conformance.report import PASSED, FAILED, NOT_APPLICABLE
+from framework.conformance.report import PASSED, FAILED
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -38,10 +38,13 @@ def test_games_that_always_progress_pass():
         assert outcome.status == PASSED, (spec, outcome.detail)
 
 
-def test_a_declared_max_length_is_the_rule():
+def test_max_length_is_a_claim_not_a_rule():
+    """max_length only bounds playouts (and is checked); a cycle needs a repetition rule or
+    max_moves (tests/test_repetition.py)."""
     text = (HERE / "robustness" / "nim_take_zero.yaml").read_text() + "max_length: 40\n"
-    outcome = positions_do_not_repeat(framework.load_text(text), path_text)
-    assert outcome.status == NOT_APPLICABLE
+    assert positions_do_not_repeat(framework.load_text(text), path_text).status == FAILED
+    ruled = positions_do_not_repeat(framework.load_text(text + "max_moves: 40\n"), path_text)
+    assert ruled.status == PASSED and "max_moves draw" in ruled.detail
 
 
 def test_pig_lets_both_players_hold_at_zero_for_ever():
