@@ -188,7 +188,7 @@ def _index(spec, result: Analysis) -> None:
                        f"parameter `{p.name}` of `{a.name}`, in {domain_text(p.domain)}", a.name))
         _uses(a, result, a.name)
     for section in ("board", "variables", "init", "turn", "terminal", "goal", "utility", "winner",
-                    "evaluation", "max_length", "constant_sum"):
+                    "evaluation", "max_length", "constant_sum", "repetition", "max_moves"):
         _uses(getattr(spec, section), result, None)
     result.sections = {name: pos.line for name, pos in spec.positions.items()
                        if hasattr(pos, "line") and pos.line}

@@ -7,7 +7,8 @@ from framework.lsp.analysis import Analysis
 
 GAME_KEYWORDS = ("game", "players", "option", "board", "state", "define", "action", "step", "init", "turn",
                  "pass", "prefer", "terminal", "goal", "utility", "winner", "utility_bounds", "zero_sum",
-                 "constant_sum", "evaluation", "display", "symmetries", "max_length")
+                 "constant_sum", "evaluation", "display", "symmetries", "max_length", "repetition",
+                 "max_moves")
 EXPRESSION_WORDS = ("and", "or", "not", "in", "if", "else", "exists", "forall", "count", "sum",
                     "min", "max", "mover", "me", "none", "true", "false", "let", "continue")
 
