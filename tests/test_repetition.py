@@ -272,3 +272,12 @@ def test_retrograde_refuses_rules_that_make_the_history_part_of_the_game():
     game = framework.load_text(nim0("repetition: draw"))
     with pytest.raises(ValueError, match="without history"):
         searcher("retrograde")(game, game.initial_state().result((0, 1)))
+
+
+def test_retrograde_without_a_rule_counts_endless_play_as_a_draw():
+    expected = retrograde(((1, 2), 0), lambda p: [(c, 1 - p[1]) for c in nim_children(p[0])],
+                          lambda p: 1 if sum(p[0]) == 0 else None)
+    result = searcher("retrograde")(framework.load_text(NIM0))
+    assert result.value == expected == 0 and result.complete and result.extra["positions"] == 2 * 3 * 2   # heaps (0..1, 0..2), mover
+    plain_nim = framework.load(SPECS / "nim.yaml", heaps=[1, 2, 3])        # no cycles: = alpha-beta
+    assert searcher("retrograde")(plain_nim).value == searcher("alphabeta")(plain_nim).value == -1
