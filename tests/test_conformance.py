@@ -108,9 +108,10 @@ def test_a_game_that_never_ends_fails_at_the_playout_limit(tmp_path, capsys):
     spec.write_text(FOREVER)
     code, out = run_cli(capsys, spec, "--examples", 3, "--max-length", 50, "--json")
     assert code == 1
-    (bad,) = [p for p in json.loads(out)["specs"][0]["properties"] if p["status"] == FAILED]
+    bad, cycle = [p for p in json.loads(out)["specs"][0]["properties"] if p["status"] == FAILED]
     assert bad["property"] == "playouts_terminate" and "after 50 plies" in bad["detail"]
     assert bad["counterexample"] == ["flip"] * 50
+    assert cycle["property"] == "positions_do_not_repeat" and cycle["counterexample"] == ["flip"] * 2
 
 
 def test_non_normalised_chance_probabilities_are_reported():

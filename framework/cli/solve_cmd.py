@@ -57,6 +57,7 @@ EXAMPLES = [
     'plyspec solve connect_four --depth 6 --time 10',
     'plyspec solve nim --set "heaps=[1,2,3]" --algo minimax --json',
     'plyspec solve pig --algo expectimax --depth 3',
+    'plyspec solve northcott                      # repetition: draw -> retrograde over positions',
 ]
 
 
