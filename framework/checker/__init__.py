@@ -47,6 +47,7 @@ class Checker(DeclarationsMixin, ResolverMixin, FoldingMixin, TypesMixin, CallsM
         self.overrides = overrides
         self.globals: dict = {}             # name -> Symbol: the global table
         self.defines: dict = {}             # name -> ast.Define (expanded by the resolver)
+        self.directions: dict = DIRECTION_SETS  # the direction sets a name can mean
         self.bindings: dict = {}            # id(resolved Name) -> Symbol
         self.binders: dict = {}             # id(resolved Quant) -> the Symbol of its variable
         self.resolved: dict = {}            # id(node) -> node, every node resolve returned

@@ -2,8 +2,8 @@
 
 The global table (players, options, cell values, enumeration values, state variables, the
 board) is filled once by the declarations pass through `_declare`; the built-in names
-(`true`, `false`, `none`, `mover`, `me`, the direction sets) have a table of their own
-(`BUILT_IN`); definitions are kept by name.  Each local scope is a `Scope`: an action's parameters, its chance variables, a
+(`true`, `false`, `none`, `mover`, `me`) have a table of their own (`BUILT_IN`), the
+direction sets one per check (`Checker.directions`); definitions are kept by name.  Each local scope is a `Scope`: an action's parameters, its chance variables, a
 block's `let` locals, a `for` variable, a quantifier's variable, a definition's parameters
 (bound to the caller's arguments).  `resolve(node, scope)` walks an expression once and
 returns it with options replaced by their values, definitions expanded and every `Name`
@@ -88,9 +88,8 @@ class Scope:
         return found
 
 
-# the built-in names' table: the constants, `mover`, `me` and the direction sets
-BUILT_IN = {**{name: Symbol(name, kind, info) for name, (kind, info) in SPECIAL.items()},
-            **{name: Symbol(name, "dirs", name) for name in DIRECTION_SETS}}
+# the built-in names' table: the constants, `mover` and `me`
+BUILT_IN = {name: Symbol(name, kind, info) for name, (kind, info) in SPECIAL.items()}
 
 
 class ResolverMixin:
@@ -185,7 +184,11 @@ class ResolverMixin:
         return node
 
     def _global(self, name, scope) -> Symbol:
-        return BUILT_IN.get(name) or self.globals.get(name) or Symbol(name, "unknown", scope)
+        if name in BUILT_IN:
+            return BUILT_IN[name]
+        if name in self.directions:
+            return Symbol(name, "dirs", name)
+        return self.globals.get(name) or Symbol(name, "unknown", scope)
 
     def unknown_name(self, node, sym) -> Exception:
         """The error for a name that is bound to nothing (raised when it is typed)."""
@@ -194,7 +197,7 @@ class ResolverMixin:
             return err(node.pos, f"`{name}` is a function", f"call it: {name}(...)")
         if name in ("cell", "player"):
             return err(node.pos, f"`{name}` is a type", f"use it as a domain: `x in {name}`")
-        known = set(self.globals) | sym.info.names() | set(DIRECTION_SETS) | {"mover", "none", "true", "false"}
+        known = set(self.globals) | sym.info.names() | set(self.directions) | {"mover", "none", "true", "false"}
         return err(node.pos, f"unknown name `{name}`", did_you_mean(name, known))
 
     def _expand(self, d: ast.Define, args, at, scope):
