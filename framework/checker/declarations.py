@@ -40,9 +40,11 @@ class DeclarationsMixin:
             check_name(o.name, o.pos, "option")
         for name, value in self.overrides.items():
             if name not in declared:
+                listed = ", ".join(f"{o.name}={_option_text(o.default)}" for o in declared.values())
+                near = did_you_mean(name, declared)
                 raise SpecError(f"unknown option `{name}`", file=spec.file,
-                                hint=did_you_mean(name, declared) or
-                                ("options: " + ", ".join(declared) if declared else "this spec has no options"))
+                                hint=(f"{near} " if near else "") +
+                                (f"options (with their defaults): {listed}" if declared else "this spec has no options"))
         for o in spec.options:
             value = self.overrides.get(o.name, o.default)
             value = self._option_value(o, value)
@@ -175,3 +177,12 @@ class DeclarationsMixin:
         if not var.lo <= value <= var.hi:
             raise err(pos, f"value {value} is out of range {var.lo}..{var.hi} of `{var.name}`",
                       "widen the type's range or change the value")
+
+
+def _option_text(value) -> str:
+    """An option's default as it is written after --set (lists without spaces)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return "[" + ",".join(_option_text(v) for v in value) + "]"
+    return str(value)
