@@ -44,7 +44,7 @@ def run(args) -> int:
             continue
         try:
             game = load(path, **options)
-            notes = [str(w) for w in warnings(parse_spec(resolve(path)))]
+            notes = [str(w) for w in warnings(parse_spec(resolve(path)), options)]
             results[path] = {"ok": True, **game.describe(), "warnings": notes}
             if not args.json:
                 d = game.describe()

@@ -241,6 +241,7 @@ def unparenthesised_domain(token, before: str) -> tuple[str, str] | None:
             f"write the domain in parentheses: `in (A {token} B)`")
 
 
+COMPARE_HINT = "to compare, write `==` (a single `=` assigns, in effects)"   # `=` met where `==` fits
 _UNFINISHED = {
     "continue": ("`continue` needs the step the move goes on with",
                  "write `continue STEP(arguments)`, e.g. `continue jump(d)`"),
@@ -269,6 +270,8 @@ def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str, st
         message, hint = unparenthesised_domain(err.token, text_before(text, line, col))
     else:
         message = f"unexpected `{err.token}` in {what}"
+        if str(err.token) == "=" and "CMP" in (getattr(err, "expected", None) or ()):
+            hint = COMPARE_HINT
     if not isinstance(err, UnexpectedCharacters):
         message, hint = unfinished_keyword(text_before(text, line, col)) or (message, hint)
     pos = origin(line, col)

@@ -246,11 +246,13 @@ _SUGGESTION = re.compile(r"did you mean `([^`]+)`\?|write `([^`]+)`")
 def code_actions(ls: PlyspecServer, params: t.CodeActionParams):
     """A quick fix for each diagnostic whose hint proposes a replacement."""
     fixes = []
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
     for diagnostic in params.context.diagnostics:
         hint = (diagnostic.data or {}).get("hint") if isinstance(diagnostic.data, dict) else None
         match = _SUGGESTION.search(hint or "")
-        if not match:
-            continue
+        end = diagnostic.range.end
+        if not match or (end.line < len(lines) and lines[end.line][end.character:end.character + 1] == "{"):
+            continue                # no fix proposed, or a generated planning name (`Bal{i}`)
         replacement = match.group(1) or match.group(2)
         edit = t.WorkspaceEdit(changes={params.text_document.uri: [t.TextEdit(range=diagnostic.range,
                                                                              new_text=replacement)]})
