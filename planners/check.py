@@ -58,15 +58,19 @@ class _Checker:
             raise pos.error(f"unknown type `{name}`", did_you_mean(name, [*self.types, ROOT_TYPE]))
 
     def check(self):
-        """Checks every declaration, action, initial fact and goal; one's mistake does not
-        hide another's: all are raised together (a SpecErrors), one per place in the text."""
+        """Checks the declarations, then every action, initial fact and goal; one's mistake
+        does not hide another's: all are raised together (a SpecErrors), one per place in
+        the text.  Uses are checked only once the declarations they rely on are sound."""
         p = self.problem
-        steps = [*((self.type_name, obj.type, obj.pos) for obj in p.objects),
-                 *((self.params, d.params) for d in (*p.predicates, *p.functions)),
-                 *((self.action, action) for action in p.actions),
-                 *((self.atom, atom, {}) for atom in p.init),
-                 *((self.function_term, value.term, {}) for value in p.function_values),
-                 *((self.condition, cond, {}) for cond in p.goal)]
+        self.all_of([*((self.type_name, obj.type, obj.pos) for obj in p.objects),
+                     *((self.params, d.params) for d in (*p.predicates, *p.functions))])
+        self.all_of([*((self.action, action) for action in p.actions),
+                     *((self.atom, atom, {}) for atom in p.init),
+                     *((self.function_term, value.term, {}) for value in p.function_values),
+                     *((self.condition, cond, {}) for cond in p.goal)])
+
+    @staticmethod
+    def all_of(steps):
         errors, places = [], set()
         for method, *args in steps:
             try:

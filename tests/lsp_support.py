@@ -1,6 +1,7 @@
 """A real `plyspec lsp` process driven by a pytest-lsp client, shared by the language
 server's tests: the `client` fixture, opening a document, waiting for its diagnostics,
 and what `plyspec check` prints for the same text."""
+import asyncio
 import os
 import re
 import sys
@@ -35,7 +36,7 @@ async def diagnostics(client, uri):
     for _ in range(50):
         if uri in client.diagnostics:
             return client.diagnostics[uri]
-        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        await asyncio.wait_for(client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
     raise AssertionError("no diagnostics published")
 
 

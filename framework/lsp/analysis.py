@@ -131,6 +131,9 @@ def analyse(path: str, text: str) -> Analysis:
         result.diagnostics.extend(Diagnostic.of(e, lines) for e in all_errors(err))
     except RecursionError:
         result.diagnostics.append(Diagnostic(1, 1, 2, "the spec is nested too deeply to read"))
+    except Exception as err:                  # plyspec's own bug: shown in the editor, not lost
+        result.diagnostics.append(Diagnostic(1, 1, 2, f"plyspec could not check this text "
+                                             f"({type(err).__name__}: {err}); please report it"))
     return result
 
 
