@@ -97,19 +97,11 @@ class Analysis:
 
 
 def kind_of(path: str, text: str) -> str:
-    suffix = Path(path).suffix.lower()
-    if suffix == ".pddl":
-        return PDDL
-    if suffix == ".plan":
-        return PLANNING
-    if suffix == ".game":
-        return GAME
-    import yaml
-    try:
-        data = yaml.safe_load(text)
-    except Exception:
-        return GAME
-    return PLANNING if isinstance(data, dict) and ("problem" in data or "domain" in data) else GAME
+    """GAME, PLANNING or PDDL, decided as `plyspec check` decides (a document with no
+    suffix is read as YAML)."""
+    from framework.loader import planning_kind
+    kind = planning_kind(path if Path(path).suffix else path + ".yaml", text)
+    return GAME if kind is None else PDDL if kind == "PDDL" else PLANNING
 
 
 def analyse(path: str, text: str) -> Analysis:
