@@ -87,13 +87,16 @@ def _head(item) -> str:
 class _Reader:
     def __init__(self):
         self.out = PddlNames()
+        self.parents = []          # the types named as parents in :types (PDDL declares them so)
 
     def name(self, kind: str, token, used: bool, detail: str = "", scope=None):
-        if not isinstance(token, Token):
-            return
+        """Records `token` as a use or a declaration; returns the entry, or None."""
+        if not isinstance(token, Token) or (kind == "type" and token.text.lower() == "object"):
+            return None                # the root type is declared nowhere
         entry = Name(kind, token.text.lower().lstrip("?"), token.line, token.col,
                      token.col + len(token.text), detail, scope)
         (self.out.used if used else self.out.declared).append(entry)
+        return entry
 
     def typed(self, items, kind: str | None, scope=None, detail=""):
         """A typed list `a b - t c`: the names (declared as `kind`, or used as variables
@@ -103,7 +106,9 @@ class _Reader:
             after_minus = i > 0 and isinstance(items[i - 1], Token) and items[i - 1].text == "-"
             if after_minus:
                 for t in (item[2:] if isinstance(item, list) else [item]):   # (either a b)
-                    self.name("type", t, used=True)
+                    use = self.name("type", t, used=True)
+                    if kind == "type" and use is not None:
+                        self.parents.append(use)
                 for token in pending:
                     typed = f"{token.text.lower()} - {_text(item)}"
                     self.declare(kind, token, typed if not detail else detail, scope)
@@ -195,4 +200,10 @@ def pddl_names(text: str) -> PddlNames:
                 reader.out.domain = _text(item[2])
             else:
                 reader.section(item)
+    declared = {d.name for d in reader.out.declared if d.kind == "type"}
+    for use in reader.parents:
+        if use.name not in declared:
+            declared.add(use.name)
+            reader.out.declared.append(Name("type", use.name, use.line, use.col, use.end_col,
+                                            f"{use.name} - object (declared as a parent type)"))
     return reader.out

@@ -130,3 +130,22 @@ async def test_pddl_problem_names_lead_into_the_domain(client):
     outline = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
         text_document=t.TextDocumentIdentifier(uri=duri)))
     assert {":predicates", ":action move", ":action pick", ":action drop"} <= {s.name for s in outline}
+
+
+async def test_every_name_in_the_shipped_planning_files_has_its_declaration():
+    """In-process: each predicate, object, type, option and parameter used in a shipped
+    planning file resolves to a declaration (a PDDL task's through its domain), so hover
+    and go to definition work on all of them; a name the spec does not declare does not."""
+    from framework.lsp.analysis import PLANNING, PDDL as PDDL_KIND, analyse
+    paths = sorted(PROBLEMS.glob("*.yaml")) + sorted(PROBLEMS.glob("*.plan")) + sorted(PDDL.glob("*/*.pddl"))
+    checked = 0
+    for path in paths:
+        result = analyse(str(path), path.read_text())
+        if result.kind not in (PLANNING, PDDL_KIND):
+            continue                                            # a one-player game spec
+        names = [o for o in result.occurrences if o.kind != "variable"]
+        assert names and all(result.declaration(o) for o in names), path
+        checked += 1
+    assert checked >= 20
+    broken = analyse("gripper.yaml", (PROBLEMS / "gripper.yaml").read_text().replace("Free(Left)", "Free(Lefty)"))
+    assert [o.name for o in broken.occurrences if broken.declaration(o) is None] == ["Lefty"]
