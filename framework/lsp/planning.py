@@ -9,6 +9,7 @@ file beside it, so that its predicates and types lead there).
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from framework.lsp.analysis import Analysis, Occurrence, Symbol
@@ -93,14 +94,9 @@ def _index_problem(problem, result: Analysis) -> None:
         add(_symbol(a.name, "action", a.pos, f"action `{sig(a.name, a.params)}`" + _effects_text(problem, a)))
         for p in a.params:
             add(_symbol(p.name, "parameter", p.pos, f"parameter `{p.name} - {p.type}` of `{a.name}`", a.name))
-        for cond in a.preconditions:
-            _condition(cond, result, a.name)
-        for atom in [*a.add, *a.delete]:
-            _atom(atom, result, a.name)
-    for atom in problem.init:
-        _atom(atom, result, None)
-    for cond in problem.goal:
-        _condition(cond, result, None)
+        _uses(a.preconditions, result, a.name)
+        _uses([*a.add, *a.delete, a.cost], result, a.name)
+    _uses([problem.init, problem.function_values, problem.goal], result, None)
     for kind, name, pos in problem.name_uses:
         _use(result, name, pos, None, kind)
     result.occurrences = list(dict.fromkeys(result.occurrences))   # a generated item: once per name
@@ -117,11 +113,17 @@ def _signature_text(problem):
 def _effects_text(problem, action) -> str:
     def atoms(items):
         return ", ".join(problem.fact_text(a.predicate, [t.name for t in a.args]) for a in items) or "-"
-    pre = ", ".join(("" if c.positive else "not ") + problem.fact_text(c.atom.predicate,
-                                                                     [t.name for t in c.atom.args])
-                    if hasattr(c, "atom") else f"{c.left} {'==' if c.positive else '!='} {c.right}"
-                    for c in action.preconditions) or "-"
+    pre = ", ".join(_condition_text(problem, c) for c in action.preconditions) or "-"
     return f"\n\npre: {pre}\n\nadd: {atoms(action.add)}\n\ndel: {atoms(action.delete)}"
+
+
+def _condition_text(problem, cond) -> str:
+    atom = getattr(cond, "atom", None)
+    if atom is not None:
+        return ("" if cond.positive else "not ") + problem.fact_text(atom.predicate, [t.name for t in atom.args])
+    if hasattr(cond, "left"):
+        return f"{cond.left} {'==' if cond.positive else '!='} {cond.right}"
+    return type(cond).__name__.lower()          # a condition this summary does not spell out
 
 
 def _symbol(name, kind, pos, detail, scope=None) -> Symbol:
@@ -133,22 +135,22 @@ def _use(result: Analysis, name: str, pos, scope, kind) -> None:
     result.occurrences.append(Occurrence(name, pos.line, pos.col, end, False, scope, kind))
 
 
-def _atom(atom, result, scope) -> None:
-    _use(result, atom.predicate, atom.pos, scope, "predicate")
-    for term in atom.args:
-        _term(term, result, scope)
-
-
-def _term(term, result, scope) -> None:
-    _use(result, term.name, term.pos, scope, "parameter" if term.variable else "object")
-
-
-def _condition(cond, result, scope) -> None:
-    if hasattr(cond, "atom"):
-        _atom(cond.atom, result, scope)
-    else:
-        _term(cond.left, result, scope)
-        _term(cond.right, result, scope)
+def _uses(node, result, scope) -> None:
+    """Every atom, function term and term below `node` (any planning AST node or list of
+    them, whatever conditions the AST grows), recorded with the action they are in."""
+    from planners.ast import Atom, FunctionTerm, Term
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(reversed(n))
+        elif isinstance(n, Term):
+            _use(result, n.name, n.pos, scope, "parameter" if n.variable else "object")
+        elif isinstance(n, (Atom, FunctionTerm)):
+            _use(result, n.predicate if isinstance(n, Atom) else n.function, n.pos, scope, "predicate")
+            stack.extend(reversed(n.args))
+        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
+            stack.extend(reversed([getattr(n, f.name) for f in dataclasses.fields(n) if f.name != "pos"]))
 
 
 def planning_completions(result: Analysis, scope: str | None, at_line_start: bool, path: str) -> list:
