@@ -61,6 +61,22 @@ async def test_diagnostics_are_what_plyspec_check_prints(client, tmp_path, capsy
     assert published == printed and len(printed) == len(edits)
 
 
+async def test_quick_fix_renames_a_misspelt_predicate_but_not_a_generated_name(client, tmp_path):
+    original = (PROBLEMS / "gripper.yaml").read_text()
+    text = original.replace("add: [Carry(b, g)]", "add: [Cary(b, g)]").replace("At(Ball{i}, RoomB)", "At(Bal{i}, RoomB)")
+    uri = open_doc(client, tmp_path / "gripper.yaml", text)
+    found = await diagnostics(client, uri)
+    assert len(found) == 2
+    fixes = await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=found[0].range,
+        context=t.CodeActionContext(diagnostics=list(found))))
+    [fix] = fixes                                  # `Bal{i}` -> `Ball1{i}` would be wrong: not offered
+    [edit] = fix.edit.changes[uri]
+    assert edit.new_text == "Carry" and edit.range == found[0].range
+    line = text.split("\n")[edit.range.start.line]
+    assert line[edit.range.start.character:edit.range.end.character] == "Cary"
+
+
 async def test_hover_definition_references_in_a_yaml_planning_spec(client):
     path = PROBLEMS / "gripper.yaml"
     text = path.read_text()
