@@ -115,7 +115,7 @@ def _under(ls, params):
 
 def _scope_at(result, line: int):
     """The action whose text contains `line` (its parameters are visible there), or None."""
-    starts = [(s.line, s.name) for s in result.symbols if s.kind == "action" and s.line <= line]
+    starts = [(s.line, s.name) for s in result.symbols if s.kind == "action" and s.line <= line and s.file is None]
     if not starts:
         return None
     action_line, name = max(starts)
