@@ -97,6 +97,12 @@ def _names(node) -> set:
     return out
 
 
+def loop_depths(conds, params) -> list:
+    """For each condition, the loop it sits in: the 1-based place in `params` of the last
+    parameter it names, 0 when it names none (each condition's names walked once)."""
+    return [max([params.index(n) + 1 for n in _names(c) if n in params] or [0]) for c in conds]
+
+
 def _assigns_turn(effects) -> bool:
     return ast.any_effect(effects, lambda e: isinstance(e, ast.Assign) and isinstance(e.target, ast.Name)
                           and e.target.id == "turn")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from framework import ast
 from framework.builtins.rays import SHIFT_DIRECTIONS
-from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names
+from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names, loop_depths
 
 
 class LegalMixin:
@@ -34,15 +34,15 @@ class LegalMixin:
             self.note_param_ranges(a)
             conds = _operands("and", a.precondition)
             params = [p[0] for p in a.params]
-            depth_of = lambda cond: max([params.index(n) + 1 for n in _names(cond) if n in params] or [0])
+            depths = loop_depths(conds, params)
             env = {}
             base = out.depth
-            top = [c for c in conds if depth_of(c) == 0]
+            top = [c for c, d in zip(conds, depths) if d == 0]
             whole = None     # (mask of the last parameter's values, their tuple) when it is free
             loops = []
             for k, (pname, domain, ptype) in enumerate(a.params):
                 var = f"p_{pname}"
-                here = [c for c in conds if depth_of(c) == k + 1]
+                here = [c for c, d in zip(conds, depths) if d == k + 1]
                 header, rest = self.param_loop(pname, domain, ptype, here, env)
                 env[pname] = var
                 if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \

@@ -26,7 +26,7 @@ from framework.frontend.lark_cache import cached_lark
 from framework import ast
 from framework.errors import SpecError, did_you_mean, normalise_line_breaks
 from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
-                                           text_origin, expected_hint, terminal_spelling,
+                                           text_origin, expected_hint, terminal_spelling, COMPARE_HINT,
                                            text_before, unfinished_keyword, unparenthesised_domain)
 
 GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
@@ -418,7 +418,7 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
         return _error(pos, *domain)
     if unfinished_keyword(text_before(text, token.line, token.column)):
         return _error(pos, *unfinished_keyword(text_before(text, token.line, token.column)))
-    return _error(pos, f"unexpected `{token}`", hint)
+    return _error(pos, f"unexpected `{token}`", COMPARE_HINT if str(token) == "=" and "CMP" in expected else hint)
 
 
 # ---------------------------------------------------------------------------- the spec
