@@ -3,9 +3,10 @@
 The global table (players, options, cell values, enumeration values, state variables, the
 board) is filled once by the declarations pass through `_declare`; the built-in names
 (`true`, `false`, `none`, `mover`, `me`) have a table of their own (`BUILT_IN`), the
-direction sets one per check (`Checker.directions`); definitions are kept by name.  Each local scope is a `Scope`: an action's parameters, its chance variables, a
-block's `let` locals, a `for` variable, a quantifier's variable, a definition's parameters
-(bound to the caller's arguments).  `resolve(node, scope)` walks an expression once and
+direction sets one per check (`Checker.directions`); definitions are kept by name.  Each
+local scope is a `Scope`: an action's parameters, its chance variables, a block's `let`
+locals, a `for` variable, a quantifier's variable, a definition's parameters (bound to
+the caller's arguments).  `resolve(node, scope)` walks an expression once and
 returns it with options replaced by their values, definitions expanded and every `Name`
 bound to its `Symbol` (`binding(node)`); the later passes (types, effects, rules, folding)
 read those bindings and never look a name up by its spelling again.  Resolving a tree
