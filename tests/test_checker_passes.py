@@ -6,9 +6,12 @@ from __future__ import annotations
 import ast as pyast
 import dataclasses
 
+import pytest
+
 from conftest import ROOT
-from framework import ast
+from framework import ast, load_text
 from framework.checker import BOUND_MARK, Checker, Scope, check
+from framework.errors import SpecError
 from framework.loader import parse_text
 from test_compiler_soundness import CAPTURE, NESTED
 
@@ -97,3 +100,45 @@ def test_the_checker_package_is_in_small_rooms():
         for node in tree.body:
             if isinstance(node, pyast.ClassDef):
                 assert node.end_lineno - node.lineno < 300, f"{path.name}: {node.name}"
+
+
+def test_an_argument_is_resolved_once_in_the_callers_scope():
+    # the parameter `n` hides the definition `n` at the call; the old inliner re-read the
+    # argument inside `positive` and found the definition (1 > 0: every move legal)
+    game = load_text("""
+game: Hidden
+players: [A, B]
+define:
+  n: "1"
+  positive(x): "x > 0"
+state:
+  done: {type: bool, initial: false}
+actions:
+  go(n in 0..2):
+    if: positive(n) and not done
+    then: done = true
+terminal: done
+winner: none
+""")
+    assert sorted(game.initial_state().actions()) == [n for n in range(3) if n > 0]
+
+
+def test_an_error_at_a_definitions_bound_variable_points_at_its_use():
+    text = """game: Bad
+players: [A, B]
+define:
+  odd: "exists t in 0..1: true and t"
+state:
+  done: {type: bool, initial: false}
+actions:
+  go:
+    if: odd
+    then: done = true
+terminal: done
+winner: none
+"""
+    with pytest.raises(SpecError) as caught:
+        load_text(text)
+    line = text.splitlines()[3]
+    assert (caught.value.line, caught.value.col) == (4, line.index("t\"") + 1)
+    assert "`and` needs conditions on both sides, not a whole number" in caught.value.message

@@ -92,6 +92,9 @@ class EffectsMixin:
                 value = self.expect(e.value, scope, "value", "a board cell", where=where)
                 return replace(e, target=target, value=value)
             target = self.resolve(target, scope)
+            shadowed = self.is_local(target.base) and getattr(self.globals.get(target.base.id), "kind", "") == "var"
+            if shadowed:                         # a parameter or loop variable hides the state variable
+                self._index(target, scope, where)             # raises: `x` cannot be indexed
             if not self._is_var(target.base):
                 raise err(target.pos, "only state variables, board cells and `turn` can be assigned")
             var = self.binding(target.base).info

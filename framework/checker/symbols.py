@@ -3,9 +3,10 @@
 The global table (players, options, cell values, enumeration values, state variables, the
 board) is filled once by the declarations pass through `_declare`; the built-in names
 (`true`, `false`, `none`, `mover`, `me`) have a table of their own (`BUILT_IN`), the
-direction sets one per check (`Checker.directions`); definitions are kept by name.  Each local scope is a `Scope`: an action's parameters, its chance variables, a
-block's `let` locals, a `for` variable, a quantifier's variable, a definition's parameters
-(bound to the caller's arguments).  `resolve(node, scope)` walks an expression once and
+direction sets one per check (`Checker.directions`); definitions are kept by name.  Each
+local scope is a `Scope`: an action's parameters, its chance variables, a block's `let`
+locals, a `for` variable, a quantifier's variable, a definition's parameters (bound to
+the caller's arguments).  `resolve(node, scope)` walks an expression once and
 returns it with options replaced by their values, definitions expanded and every `Name`
 bound to its `Symbol` (`binding(node)`); the later passes (types, effects, rules, folding)
 read those bindings and never look a name up by its spelling again.  Resolving a tree
@@ -53,10 +54,12 @@ class Symbol:
 class Scope:
     """The names one scope binds, and the scope around it.  A definition's body is resolved
     in a scope behind a barrier: its own parameters and quantifiers come first, then the
-    options and definitions, then the variables of the place it is used in."""
+    options and definitions, then the variables of the place it is used in (never those
+    of another definition it is expanded inside)."""
 
     def __init__(self, parent: "Scope | None" = None, barrier: bool = False):
         self.parent, self.barrier, self.table = parent, barrier, {}
+        self.in_definition = barrier or (parent is not None and parent.in_definition)
 
     def child(self, barrier: bool = False) -> "Scope":
         return Scope(self, barrier)
@@ -66,14 +69,22 @@ class Scope:
         self.table[name] = sym
         return sym
 
-    def lookup(self, name, through_barriers: bool = True) -> Symbol | None:
-        scope = self
+    def visible(self, through_barriers: bool = True):
+        """The scopes whose names are seen from here, innermost first."""
+        scope, crossed = self, False
         while scope is not None:
+            if not (crossed and scope.in_definition):
+                yield scope
+            if scope.barrier:
+                if not through_barriers:
+                    return
+                crossed = True
+            scope = scope.parent
+
+    def lookup(self, name, through_barriers: bool = True) -> Symbol | None:
+        for scope in self.visible(through_barriers):
             if name in scope.table:
                 return scope.table[name]
-            if scope.barrier and not through_barriers:
-                return None
-            scope = scope.parent
         return None
 
     def __contains__(self, name) -> bool:
@@ -81,11 +92,7 @@ class Scope:
         return sym is not None and sym.kind != "arg"
 
     def names(self) -> set:
-        found, scope = set(), self
-        while scope is not None:
-            found |= {n for n, s in scope.table.items() if s.kind != "arg"}
-            scope = scope.parent
-        return found
+        return {n for scope in self.visible() for n, s in scope.table.items() if s.kind != "arg"}
 
 
 # the built-in names' table: the constants, `mover` and `me`
@@ -126,7 +133,8 @@ class ResolverMixin:
             return self._resolve_name(node, scope)
         if isinstance(node, ast.Call):
             args = tuple(self.resolve(a, scope) for a in node.args)
-            if node.func in self.defines and scope.lookup(node.func, through_barriers=False) is None:
+            shadowed = not scope.in_definition and node.func in scope    # a local hides a definition
+            if node.func in self.defines and not shadowed:
                 return self._expand(self.defines[node.func], args, node, scope)
             return replace(node, args=args)
         if isinstance(node, ast.Quant):

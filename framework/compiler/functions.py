@@ -73,8 +73,6 @@ class RuleFunctionsMixin:
             if kind == "const":
                 code = repr(init) if v.type != "cell" else "-1"
                 code = f"({code},) * {v.size}" if v.is_array else code
-            elif kind == "values":
-                code = repr(tuple(init))
             elif kind == "list":
                 code = "(" + "".join(self.expr(x, {}) + ", " for x in init) + ")"
             else:

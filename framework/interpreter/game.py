@@ -40,8 +40,6 @@ class InterpretedGame:
             if kind == "const":
                 value = None if v.type == "cell" else init
                 value = (value,) * v.size if v.is_array else value
-            elif kind == "values":
-                value = tuple(init)
             elif kind == "list":
                 value = tuple(self.ev.eval(x, None, {}) for x in init)
             else:
