@@ -6,9 +6,12 @@ parent) and never built, and the ply above it is walked in one flat loop, so tha
 is made per interior node only.  Shallow searches recurse (cheaper than an explicit stack
 in Python); depths of RECURSION_DEPTH and more run on an explicit stack so that deep games
 do not exhaust the Python stack.  An optional `progress(done, total)` is called after each
-root move (for a progress line on long runs).
+root move (for a progress line on long runs).  A compiled game's kernel
+(framework.kernel) runs the same walk over packed states when the game has one.
 """
 from __future__ import annotations
+
+from framework.kernel import kernel_of
 
 RECURSION_DEPTH = 200
 
@@ -20,6 +23,10 @@ def perft(state, depth: int, progress=None) -> list:
         return counts[1:]
     if depth >= RECURSION_DEPTH:
         _perft_stack(state, depth, counts)
+        return counts[1:]
+    kernel = kernel_of(state)
+    if kernel is not None:
+        _kernel_perft(kernel, tuple(state), depth, counts, progress)
         return counts[1:]
     actions = state.actions()
     counts[1] = len(actions)
@@ -53,6 +60,39 @@ def _perft(state, d, depth, counts):
         child = result(a)
         if not child.terminal_test():
             _perft(child, d, depth, counts)
+
+
+def _kernel_perft(kernel, root, depth, counts, progress):
+    """perft over the game's kernel (packed states, raw actions): the last ply is counted
+    by `count` (a bit count where moves are a mask), the ply above it in one flat loop."""
+    actions, apply, count, terminal = kernel.actions, kernel.apply, kernel.count, kernel.terminal
+
+    def below(s, d):
+        acts = actions(s)
+        counts[d] += len(acts)
+        if d + 1 == depth:
+            leaves = 0
+            for a in acts:
+                leaves += count(apply(s, a))          # 0 for a terminal child
+            counts[depth] += leaves
+            return
+        d += 1
+        for a in acts:
+            child = apply(s, a)
+            if not terminal(child):
+                below(child, d)
+
+    first = actions(root)
+    counts[1] = len(first)
+    for i, a in enumerate(first, 1):
+        if depth > 1:
+            child = apply(root, a)
+            if depth == 2:
+                counts[2] += count(child)
+            elif not terminal(child):
+                below(child, 2)
+        if progress is not None:
+            progress(i, len(first))
 
 
 def _perft_stack(state, depth, counts):

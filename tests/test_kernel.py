@@ -1,0 +1,72 @@
+"""The function-level kernel (framework/compiler/kernel.py, framework/kernel.py) agrees
+with the course interface it runs under: move by move on random playouts of every shipped
+game that has one, and in perft against TRUTHS.md."""
+import random
+
+import pytest
+
+import framework
+from framework.conformance.discover import shipped_specs, spec_kind
+from framework.kernel import kernel_of
+from framework.perft import perft
+from tests.conftest import SPECS
+
+GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
+
+
+def _agree(kernel, state, packed):
+    """The kernel's view of `packed` is the course interface's view of `state`."""
+    assert packed == tuple(state) and hash(packed) == hash(state)
+    assert kernel.terminal(packed) == state.terminal_test()
+    assert kernel.returns(packed) == state.returns()
+    assert [kernel.utility(packed, p) for p in range(len(state.returns()))] == list(state.returns())
+    if state.terminal_test():
+        assert kernel.actions(packed) == () and kernel.count(packed) == 0
+        return []
+    assert kernel.player(packed) == state.player()
+    raw = list(kernel.actions(packed))
+    actions = state.actions()
+    assert [kernel.action(a) for a in raw] == actions
+    assert kernel.count(packed) == len(actions)
+    return raw
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_kernel_agrees_with_the_course_interface_on_random_playouts(path):
+    game = framework.load(path)
+    kernel = game.kernel
+    if kernel is None:
+        assert game.chance or "def _walk" in game.python_source, f"{path}: no kernel, yet no chance or compound moves"
+        return
+    rng = random.Random(path.stem)
+    for _ in range(4):
+        state = game.initial_state()
+        packed = tuple(state)
+        for _ in range(120):
+            raw = _agree(kernel, state, packed)
+            if not raw:
+                break
+            a = rng.choice(raw)
+            state, packed = state.result(kernel.action(a)), kernel.apply(packed, a)
+            assert type(packed) is tuple and kernel.view(packed) == state
+
+
+@pytest.mark.parametrize("spec, per_ply", [
+    ("tictactoe.yaml", [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]),
+    ("connect_four.yaml", [7, 49, 343, 2401, 16807, 117649]),
+    ("othello.yaml", [4, 12, 56, 244, 1396, 8200]),
+])
+def test_perft_runs_on_the_kernel_and_matches_truths(spec, per_ply):
+    state = framework.load(SPECS / spec).initial_state()
+    assert kernel_of(state) is not None
+    assert perft(state, len(per_ply)) == per_ply
+    seen = []
+    perft(state, 3, progress=lambda i, n: seen.append((i, n)))
+    assert seen == [(i, per_ply[0]) for i in range(1, per_ply[0] + 1)]
+
+
+def test_states_of_other_kinds_keep_the_course_path():
+    class Wrapped(tuple):
+        pass
+    assert kernel_of(Wrapped()) is None
+    assert framework.load(SPECS / "pig.yaml").kernel is None        # chance: no kernel
