@@ -64,17 +64,25 @@ def _perft(state, d, depth, counts):
 
 def _kernel_perft(kernel, root, depth, counts, progress):
     """perft over the game's kernel (packed states, raw actions): the last ply is counted
-    by `count` (a bit count where moves are a mask), the ply above it in one flat loop."""
-    actions, apply, count, terminal = kernel.actions, kernel.apply, kernel.count, kernel.terminal
+    by `leaves` (the moves of each child counted in one generated loop, a bit count where
+    moves are a mask, the children not built)."""
+    actions, apply, count, leaves, terminal = kernel.actions, kernel.apply, kernel.count, kernel.leaves, kernel.terminal
 
     def below(s, d):
+        """Add the nodes below the non-terminal `s` (its children are at ply d < depth)."""
         acts = actions(s)
         counts[d] += len(acts)
         if d + 1 == depth:
-            leaves = 0
+            counts[depth] += leaves(s)
+            return
+        if d + 2 == depth:
+            near = far = 0
             for a in acts:
-                leaves += count(apply(s, a))          # 0 for a terminal child
-            counts[depth] += leaves
+                child = apply(s, a)
+                near += count(child)                 # 0 for a terminal child
+                far += leaves(child)
+            counts[d + 1] += near
+            counts[depth] += far
             return
         d += 1
         for a in acts:

@@ -28,6 +28,8 @@ def _agree(kernel, state, packed):
     actions = state.actions()
     assert [kernel.action(a) for a in raw] == actions
     assert kernel.count(packed) == len(actions)
+    counts = [kernel.count(kernel.apply(packed, a)) for a in raw]
+    assert kernel.leaves(packed) == sum(counts)
     return raw
 
 

@@ -9,6 +9,8 @@ that applying it decodes nothing.  Written for games without chance and compound
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
     k_apply(s, a) the successor, a plain tuple (the parent is not terminal)
+    k_leaves(s)   the sum of k_count(k_apply(s, a)) over the moves a of s, in one loop that
+                  builds no successor (perft's last ply)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 """
@@ -52,6 +54,7 @@ class KernelMixin:
         self.apply_dispatch(out)
         out.dedent()
         out()
+        self.leaves_function(out, unpack)
         out("def k_utility(s, me):")
         out(f"    {unpack} = s")
         out("    if not terminal:")
@@ -66,6 +69,39 @@ class KernelMixin:
         out()
         self.raw = False
         self.kernel_action(out)
+
+    def leaves_function(self, out: _Source, unpack: str):
+        """k_leaves(s): the successors' move counts summed in one loop: the apply code with
+        `count_after` at its end, each `return X` of it written `total += X; continue`."""
+        body = _Source()
+        body.depth = 2
+        self.leaf_count = True
+        self.apply_dispatch(body)
+        self.leaf_count = False
+        out("def k_leaves(s):")
+        out("    total = 0")
+        out("    for action in k_actions(s):")
+        out(f"        {unpack} = s")
+        for line in body.lines:
+            text = line.lstrip()
+            if text.startswith("return "):
+                pad = line[:len(line) - len(text)]
+                out.lines += ([] if text == "return 0" else [f"{pad}total += {text[7:]}"]) + [f"{pad}continue"]
+            else:
+                out.lines.append(line)
+        out("    return total")
+        out()
+
+    def count_after(self, out: _Source, terminal: str, next_player):
+        """The end of k_leaves's apply code: 0 when the successor (its fields in the locals, its
+        player in `turn`, a constant `next_player` when known) is terminal, else how many
+        moves it has."""
+        out(f"if {terminal}:")
+        out("    return 0")
+        out("mover = turn")
+        saved, self.mover_const = self.mover_const, next_player
+        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        self.mover_const = saved
 
     def kernel_action(self, out: _Source):
         """k_action(a): the course-interface action of a raw action."""

@@ -215,6 +215,8 @@ class StateClassMixin:
 
     def make_call(self, fields, pending="None"):
         extra = f", {pending}" if self.has_chance else ""
+        if self.leaf_count:
+            return f"k_count({self.packed(f'{fields}, _terminal({fields})')})"
         return self.packed(f"{fields}{extra}, _terminal({fields})")
 
     def packed(self, values: str) -> str:
@@ -263,6 +265,9 @@ class StateClassMixin:
         terminal, exact = self.child_terminal() if frame else (f"_terminal({child})", True)
         if not exact:
             out("# terminal: the tests that read what this move wrote (the others failed in the parent)")
+        if self.leaf_count:
+            self.count_after(out, terminal, int(turn_rule) if not sets_turn and turn_rule.isdigit() else None)
+            return
         pending = ", None" if self.has_chance else ""
         out(f"return {self.packed(f'{child}{pending}, {terminal}')}")
 
@@ -284,7 +289,7 @@ class StateClassMixin:
             else:
                 exact = False
         self.mover_const, self.mover_code = saved
-        if not exact:
+        if not exact and not self.raw:           # the kernel applies moves to non-terminal states only
             kept.append(f"(terminal and _terminal({self.sig_with_mover('turn')}))")
         return " or ".join(kept) or "False", exact
 
