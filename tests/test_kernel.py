@@ -72,3 +72,33 @@ def test_states_of_other_kinds_keep_the_course_path():
         pass
     assert kernel_of(Wrapped()) is None
     assert framework.load(SPECS / "pig.yaml").kernel is None        # chance: no kernel
+
+
+def _without_kernel(monkeypatch, game):
+    monkeypatch.setattr(game.state_class, "_kernel", None)
+
+
+@pytest.mark.parametrize("spec, depth, moves", [
+    ("tictactoe.yaml", None, 0), ("connect_four.yaml", 5, 2), ("othello.yaml", 3, 3), ("kalah.yaml", 4, 1),
+    ("nim.yaml", None, 0)])
+def test_searchers_on_the_kernel_give_the_course_interface_results(monkeypatch, spec, depth, moves):
+    """Alpha-beta (every enhancement on, then off) and minimax: the same value, principal
+    line and statistics with the kernel as without it."""
+    from framework.search import alphabeta, minimax
+    game = framework.load(SPECS / spec)
+    state = game.initial_state()
+    for _ in range(moves):
+        state = state.result(state.actions()[0])
+    plain = dict.fromkeys(("tt", "ordering", "id", "aspiration", "pvs", "quiescence"), False)
+    runs = (lambda: alphabeta.search(game, state, depth=depth),
+            lambda: alphabeta.search(game, state, depth=depth, **plain),
+            lambda: minimax.search(game, state, depth=min(depth or 9, 4)))
+    with_kernel = [run() for run in runs]
+    assert kernel_of(state) is not None
+    _without_kernel(monkeypatch, game)
+    assert kernel_of(state) is None
+    for fast, run in zip(with_kernel, runs):
+        slow = run()
+        assert (fast.value, fast.pv, fast.best_action) == (slow.value, slow.pv, slow.best_action)
+        assert (fast.stats.nodes, fast.stats.evaluations, fast.stats.cutoffs, fast.stats.tt_hits) == \
+            (slow.stats.nodes, slow.stats.evaluations, slow.stats.cutoffs, slow.stats.tt_hits)
