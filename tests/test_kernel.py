@@ -102,3 +102,15 @@ def test_searchers_on_the_kernel_give_the_course_interface_results(monkeypatch, 
         assert (fast.value, fast.pv, fast.best_action) == (slow.value, slow.pv, slow.best_action)
         assert (fast.stats.nodes, fast.stats.evaluations, fast.stats.cutoffs, fast.stats.tt_hits) == \
             (slow.stats.nodes, slow.stats.evaluations, slow.stats.cutoffs, slow.stats.tt_hits)
+
+
+@pytest.mark.parametrize("spec", ["connect_four.yaml", "othello.yaml", "nim.yaml"])
+def test_mcts_playouts_on_the_kernel_make_the_same_tree(monkeypatch, spec):
+    """The same seed gives the same tree with kernel playouts as with State playouts."""
+    from framework.search import mcts
+    game = framework.load(SPECS / spec)
+    fast = mcts.search(game, node_limit=300, seed=7)
+    _without_kernel(monkeypatch, game)
+    slow = mcts.search(game, node_limit=300, seed=7)
+    assert (fast.best_action, fast.value, fast.values, fast.stats.nodes, fast.extra) == \
+        (slow.best_action, slow.value, slow.values, slow.stats.nodes, slow.extra)
