@@ -39,3 +39,13 @@ class Kernel:
 def kernel_of(state):
     """The kernel of the game `state` belongs to when it is a compiled state, else None."""
     return getattr(type(state), "_kernel", None)
+
+
+def state_functions(root, kernel):
+    """(actions(s), result(s, a), terminal(s), player(s), the root as these take it): the
+    kernel's over packed states, or else the methods of the root's class (every state of
+    a game has the same class)."""
+    if kernel is not None:
+        return kernel.actions, kernel.apply, kernel.terminal, kernel.player, tuple(root)
+    cls = type(root)
+    return cls.actions, cls.result, cls.terminal_test, cls.player, root

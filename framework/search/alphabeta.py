@@ -49,7 +49,7 @@ import math
 from time import perf_counter
 import os
 
-from framework.kernel import kernel_of
+from framework.kernel import kernel_of, state_functions
 from framework.search.book import OpeningBook
 from framework.search.ordering import MoveOrderer
 from framework.search.result import Budget, BudgetExceeded, Result, Stats
@@ -86,13 +86,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     # the game's kernel (packed states, raw actions) when nothing needs State objects
     kernel = kernel_of(root) if trace is None and evaluate is None and not noisy_game else None
     terminal, horizon = leaf_scorers(game, root, evaluate, kernel)
-    if kernel is not None:
-        actions_of, result_of, is_terminal, player_of = kernel.actions, kernel.apply, kernel.terminal, kernel.player
-        start = tuple(root)
-    else:
-        cls = type(root)
-        actions_of, result_of, is_terminal, player_of = cls.actions, cls.result, cls.terminal_test, cls.player
-        start = root
+    actions_of, result_of, is_terminal, player_of, start = state_functions(root, kernel)
     extend_noisy = quiescence and noisy_game
     if tt_mb is not None and tt_mb <= 0:
         raise ValueError(f"{NAME}: tt_mb must be more than 0 (got {tt_mb})")

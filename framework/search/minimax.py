@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from time import perf_counter
 
-from framework.kernel import kernel_of
+from framework.kernel import kernel_of, state_functions
 from framework.search.result import Budget, BudgetExceeded, Result, Stats
 from framework.search.twoplayer import (INFINITE_DEPTH, declares_noisy, leaf_scorers, make_result,
                                         require_two_player, run_deep, unroll)
@@ -47,13 +47,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     # is expanded, and the budget is looked at only every CHECK_EVERY nodes (see `check`).
     kernel = kernel_of(root) if evaluate is None and not extend_noisy else None
     terminal, horizon = leaf_scorers(game, root, evaluate, kernel)
-    if kernel is not None:
-        actions_of, result_of, is_terminal, player_of = kernel.actions, kernel.apply, kernel.terminal, kernel.player
-        start = tuple(root)
-    else:
-        cls = type(root)
-        actions_of, result_of, is_terminal, player_of = cls.actions, cls.result, cls.terminal_test, cls.player
-        start = root
+    actions_of, result_of, is_terminal, player_of, start = state_functions(root, kernel)
     max_depth = INFINITE_DEPTH if depth is None else depth
     nodes = 1                             # the root
     check_at = _next_check(budget, nodes)
