@@ -16,7 +16,7 @@ that applying it decodes nothing.  Written for games without chance and compound
 """
 from __future__ import annotations
 
-from framework.compiler.common import _Source
+from framework.compiler.common import _IDENT, _Source
 
 
 class KernelMixin:
@@ -98,10 +98,14 @@ class KernelMixin:
         moves it has."""
         out(f"if {terminal}:")
         out("    return 0")
-        out("mover = turn")
         saved, self.mover_const = self.mover_const, next_player
-        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        count = _Source()
+        count.depth = out.depth
+        self.legal(count, "count", "n or 1" if self.c.spec.pass_rule else "acts")
         self.mover_const = saved
+        if "mover" in _IDENT.findall(count.text()):
+            out("mover = turn")
+        out.lines += count.lines
 
     def kernel_action(self, out: _Source):
         """k_action(a): the course-interface action of a raw action."""

@@ -20,10 +20,8 @@ class LegalMixin:
         self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
 
     def legal_schemas(self, out: _Source, mode, ret):
-        started = mode != "list"
+        started = mode == "any"
         longest = self.c.prefer == "longest" and mode == "list"
-        if mode == "count":
-            out("n = 0")
         if longest:
             out("_long = []     # (steps, move) of the compound moves")
         for ai, a in enumerate(self.c.actions):
@@ -53,9 +51,12 @@ class LegalMixin:
             if not started:
                 started = True
                 if whole and not top and not loops and len(self.c.actions) == 1:
-                    self.emit_values(out, "acts = {}" if self.raw else "acts = [*{}]", *whole)
+                    if mode == "count":                       # one mask: its bit count
+                        out(f"n = ({whole[0]}).bit_count()")
+                    else:
+                        self.emit_values(out, "acts = {}" if self.raw else "acts = [*{}]", *whole)
                     continue
-                out("acts = []")
+                out("n = 0" if mode == "count" else "acts = []")
             for cond in top:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
@@ -87,7 +88,7 @@ class LegalMixin:
                     f"acts.append({self.encode_action(ai, a, env)})")
             out.depth = base
         if not started:
-            out("acts = []")
+            out("n = 0" if mode == "count" else "acts = []")
         if longest:
             out("if _long:")
             out("    _best = max(steps for steps, _ in _long)")
