@@ -58,6 +58,7 @@ from framework.search.twoplayer import (INFINITE_DEPTH, declares_noisy, leaf_sco
                                         per_player_values, require_two_player, run_deep, unroll)
 
 NAME = "alphabeta"
+CHECK_EVERY = 256          # nodes between looks at the clock (and at Ctrl-C)
 _INF = math.inf
 _nextafter = math.nextafter
 
@@ -98,7 +99,19 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                if ordering else None)
     order = orderer.order if orderer is not None else None
     record_cutoff = orderer.record_cutoff if orderer is not None else None
-    tick = budget.tick
+    # nodes are counted here and the budget looked at every CHECK_EVERY nodes and at the
+    # node limit (what Budget.tick does, without a call per node)
+    counted = budget.nodes
+    check_at = budget.next_check(counted, CHECK_EVERY)
+
+    def check():
+        nonlocal check_at
+        budget.nodes = counted
+        if budget.node_limit is not None and counted > budget.node_limit:
+            raise BudgetExceeded("node limit")
+        if budget.deadline is not None and perf_counter() >= budget.deadline:
+            raise BudgetExceeded("time limit")
+        check_at = budget.next_check(counted, CHECK_EVERY)
     deadline = budget.deadline     # also checked per expanded node: slow games keep the budget
     is_noisy = game.is_noisy
     recorder = trace               # a TreeTrace recording the explored tree, or None
@@ -111,7 +124,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
 
     def quiet(state, me, alpha, beta, plies_left):
         """Fail-soft quiescence: stand pat on the evaluation or play a noisy move."""
-        nonlocal evaluations, horizon_hits, cutoffs
+        nonlocal evaluations, horizon_hits, cutoffs, counted
         evaluations += 1
         horizon_hits += 1
         best = horizon(state, me)
@@ -123,7 +136,9 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             if not is_noisy(state, action):
                 continue
             child = result_of(state, action)
-            tick()
+            counted += 1
+            if counted >= check_at:
+                check()
             if is_terminal(child):
                 evaluations += 1
                 score = terminal(child, me)
@@ -145,7 +160,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     def node(state, me, remaining, alpha, beta, ply):
         """Fail-soft negamax value of the non-terminal `state` (player `me` to move)."""
         nonlocal evaluations, expanded, cutoffs, tt_hits, deepest, horizon_hits
-        nonlocal last_line, root_best
+        nonlocal last_line, root_best, counted
         hint = None
         if probe is not None:
             entry = probe(state)
@@ -182,7 +197,9 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         child_remaining = remaining - 1
         for action in actions:
             child = result_of(state, action)
-            tick()
+            counted += 1
+            if counted >= check_at:
+                check()
             line = None
             child_horizon = horizon_hits
             kind = "node"
@@ -266,15 +283,18 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         return [kernel.action(a) for a in pv] if kernel is not None else pv
 
     def statistics(depth_done):
+        budget.nodes = counted
         return Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations, cutoffs=cutoffs,
                      tt_hits=tt_hits, depth=depth_done if math.isfinite(depth_done) else deepest,
                      time_s=budget.elapsed())
 
     def run():
         """Iterate the depths; return (value, line, depth completed, complete)."""
-        nonlocal root_hint, evaluations
+        nonlocal root_hint, evaluations, counted
         try:
-            tick()
+            counted += 1
+            if counted >= check_at:
+                check()
         except BudgetExceeded:
             return None, None, 0, False
         if is_terminal(start):

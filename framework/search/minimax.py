@@ -50,7 +50,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     actions_of, result_of, is_terminal, player_of, start = state_functions(root, kernel)
     max_depth = INFINITE_DEPTH if depth is None else depth
     nodes = 1                             # the root
-    check_at = _next_check(budget, nodes)
+    check_at = budget.next_check(nodes, CHECK_EVERY)
     expanded = deepest = 0
     last_line = None                      # principal line of the node searched last
     root_best = None                      # (value, line) over the fully searched root moves
@@ -63,7 +63,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             raise BudgetExceeded("node limit")
         if budget.deadline is not None and perf_counter() >= budget.deadline:
             raise BudgetExceeded("time limit")
-        check_at = _next_check(budget, nodes)
+        check_at = budget.next_check(nodes, CHECK_EVERY)
 
     def quiet_value(state, me, plies_left):
         """Evaluation of a cut-off state, extended over its noisy moves (quiescence)."""
@@ -145,10 +145,3 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         pv = [kernel.action(a) for a in pv]
     return make_result(NAME, game, root, me, score, pv, stats, complete, interrupted)
 
-
-def _next_check(budget, nodes):
-    """The node count at which `check` next looks at the budget."""
-    at = nodes + CHECK_EVERY
-    if budget.node_limit is not None and budget.node_limit + 1 < at:
-        at = budget.node_limit + 1
-    return at
