@@ -11,7 +11,7 @@ root move (for a progress line on long runs).  A compiled game's kernel
 """
 from __future__ import annotations
 
-from framework.kernel import kernel_of
+from framework.kernel import kernel_of, state_functions
 
 RECURSION_DEPTH = 200
 
@@ -120,19 +120,20 @@ def _perft_stack(state, depth, counts):
 
 def tree_size(state) -> tuple:
     """(nodes including the root, complete games) of the full game tree below `state`.
-    Terminal children are counted where they are met, without a stack round trip."""
-    if state.terminal_test():
+    Terminal children are counted where they are met, without a stack round trip; on the
+    game's kernel when it has one."""
+    actions, result, is_terminal, _, root = state_functions(state, kernel_of(state))
+    if is_terminal(root):
         return 1, 1
     nodes, games = 1, 0
-    stack = [state]
+    stack = [root]
     pop, push = stack.pop, stack.append
     while stack:
         s = pop()
-        result = s.result
-        for a in s.actions():
-            child = result(a)
+        for a in actions(s):
+            child = result(s, a)
             nodes += 1
-            if child.terminal_test():
+            if is_terminal(child):
                 games += 1
             else:
                 push(child)

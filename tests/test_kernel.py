@@ -114,3 +114,11 @@ def test_mcts_playouts_on_the_kernel_make_the_same_tree(monkeypatch, spec):
     slow = mcts.search(game, node_limit=300, seed=7)
     assert (fast.best_action, fast.value, fast.values, fast.stats.nodes, fast.extra) == \
         (slow.best_action, slow.value, slow.values, slow.stats.nodes, slow.extra)
+
+
+def test_tree_size_on_the_kernel(monkeypatch):
+    from framework.perft import tree_size
+    game = framework.load(SPECS / "nim.yaml")
+    fast = tree_size(game.initial_state())
+    _without_kernel(monkeypatch, game)
+    assert tree_size(game.initial_state()) == fast
