@@ -3,7 +3,8 @@
 A game compiled without chance or compound moves carries, under its State class, the same
 rules as functions over plain tuples and raw actions (framework/compiler/kernel.py writes
 them).  `Kernel` gathers them (`game.kernel`); `kernel_of(state)` gives it to a searcher
-when the state is a compiled state (else None: the searcher runs on the course interface).  The packed state is `tuple(state)`; its hash is the state's hash, so tables
+when the state is a compiled state (else None: the searcher runs on the course
+interface).  The packed state is `tuple(state)`; its hash is the state's hash, so tables
 keyed by states and by packed states agree.  A raw action equals a course action only
 when both name the same move (cells are ints in one, (col, row) pairs in the other).
 """
@@ -13,12 +14,12 @@ from operator import itemgetter
 
 
 class Kernel:
-    """actions(s), count(s), apply(s, a), leaves(s), utility(s, me), returns(s), action(a) (raw ->
-    course action), terminal(s) and player(s) (item getters), estimate(s, me) (the spec's
-    evaluation of a non-terminal state, as `game.evaluate`), view(s) (the State)."""
+    """actions(s), count(s), apply(s, a), leaves(s), utility(s, me), returns(s), action(a)
+    (raw -> course action), terminal(s) and player(s) (item getters), estimate(s, me) (the
+    spec's evaluation of a non-terminal state, as `game.evaluate`), view(s) (the State)."""
 
-    __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal", "player",
-                 "state_class", "estimate")
+    __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
+                 "player", "state_class", "estimate")
 
     def __init__(self, namespace: dict, nfields: int, evaluate=None):
         self.actions, self.count, self.apply = namespace["k_actions"], namespace["k_count"], namespace["k_apply"]

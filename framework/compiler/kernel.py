@@ -35,7 +35,8 @@ class KernelMixin:
         out(f"{unpack} = s")
         out("if terminal:")
         out("    return ()")
-        self.positions.append(self.c.spec.positions.get("terminal") or self.c.spec.pos)
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
         self.legal(out, "list", "acts or ['pass']" if self.c.spec.pass_rule else
                    f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
         out.dedent()
