@@ -122,3 +122,16 @@ def test_tree_size_on_the_kernel(monkeypatch):
     fast = tree_size(game.initial_state())
     _without_kernel(monkeypatch, game)
     assert tree_size(game.initial_state()) == fast
+
+
+def test_k_in_a_row_inside_a_quantifier_domain_compiles():
+    """On a large board `line` is an inline expression with `:=`, which Python forbids in
+    a comprehension's iterable: there it calls its helper."""
+    text = (SPECS / "connect_four.yaml").read_text().replace(
+        '"(count c in cells(board, R): col(c) == width // 2)',
+        '"(count c in 0..(1 if line(board, k, R) else 2): c == 0)')
+    assert "0..(1 if line" in text
+    game = framework.load_text(text)
+    state = game.initial_state()
+    assert "in span(0, (1 if _line4(b_R) else 2)" in game.python_source
+    assert game.evaluate(state, 0) == 0.1         # no line yet: c in 0..2 with c == 0, once

@@ -65,6 +65,7 @@ class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundM
         self.mover_const = None       # the player to move, while writing code for one mover
         self.mover_code = "mover"     # how the code being written names the player to move
         self.raw = False              # writing the kernel: raw parameter values, plain tuples
+        self.walrus_ok = True         # `:=` allowed in the expression being written (see domain)
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):

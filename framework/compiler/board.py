@@ -21,7 +21,7 @@ class BoardMixin:
             if k > max(self.c.width, self.c.height):
                 return "False"
             name = f"_line{k}"
-            if _IDENT.fullmatch(mask) and self.board_bits() > TABLE_BITS:
+            if _IDENT.fullmatch(mask) and self.board_bits() > TABLE_BITS and self.walrus_ok:
                 return self.line_inline(mask, k)
             if name not in self.helpers:
                 self.helpers[name] = self.line_helper(name, k)
