@@ -156,6 +156,10 @@ def _compile_spec(spec, options=None) -> Game:
         game._is_noisy = _noisy_function(compiler, namespace, noisy)
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
+    if "k_apply" in namespace:
+        from framework.kernel import Kernel
+        game.kernel = state_class._kernel = Kernel(namespace, len(compiler.fields),
+                                                   namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
     _build_initial_state(game, spec)
