@@ -25,6 +25,7 @@ DIRECTION_SETS = {
     "knight": ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)),
 }
 DIRECTION_SETS["king"] = DIRECTION_SETS["queen"]
+DIRECTION_SETS["hex"] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))   # six neighbours on a rhombus
 NUMERIC = ("int", "num")
 RESERVED_NAMES = ("mover", "me", "turn", "none", "true", "false", "cell", "player", "board")
 

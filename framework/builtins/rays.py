@@ -7,7 +7,7 @@ from framework.builtins.base import Builtin
 
 # direction sets whose steps are one cell, so a step is a shift by a fixed bit distance
 # (the spare column of every row then stops a shift from wrapping into the next row)
-SHIFT_DIRECTIONS = ("orthogonal", "diagonal", "queen", "king")
+SHIFT_DIRECTIONS = ("orthogonal", "diagonal", "queen", "king", "hex")
 
 
 def slide(rays, through: int) -> int:
