@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from framework import ast, builtins
 from framework.errors import SpecError, SpecErrors, all_errors, did_you_mean
+from framework.checker_directions import declare_directions
 from framework.checker_moves import (assign_local, check_chance, check_compound_moves, check_continue,
                                      check_let)
 
@@ -104,6 +105,7 @@ class Checked:
     symmetries: tuple = ()
     enums: dict = field(default_factory=dict)      # value name -> (var type name, index)
     prefer: str | None = None                      # "longest": only the moves with the most steps
+    directions: dict = field(default_factory=lambda: dict(DIRECTION_SETS))   # name -> (dx, dy) steps
 
     @property
     def has_board(self):
@@ -141,6 +143,7 @@ class Checker:
         self._players()
         self._options()
         self._board()
+        out.directions = declare_directions(self, DIRECTION_SETS)
         self._defines()
         self._variables()
         errors = []                  # the sections below are independent: check them all
@@ -770,7 +773,7 @@ class Checker:
                           "use `mover` for the player to move")
             self.out.kinds[id(node)] = ("me", None)
             return "player"
-        if name in DIRECTION_SETS:
+        if name in self.out.directions:
             self.out.kinds[id(node)] = ("dirs", name)
             return "dirs"
         g = self.globals.get(name)
@@ -779,7 +782,7 @@ class Checker:
                 raise err(node.pos, f"`{name}` is a function", f"call it: {name}(...)")
             if name in ("cell", "player"):
                 raise err(node.pos, f"`{name}` is a type", f"use it as a domain: `x in {name}`")
-            known = set(self.globals) | set(scope) | set(DIRECTION_SETS) | {"mover", "none", "true", "false"}
+            known = set(self.globals) | set(scope) | set(self.out.directions) | {"mover", "none", "true", "false"}
             raise err(node.pos, f"unknown name `{name}`", did_you_mean(name, known))
         kind, info = g
         self.out.kinds[id(node)] = (kind, info)

@@ -12,6 +12,7 @@ gives each builtin its plain meaning: a breadth-first search over (column, row) 
 from __future__ import annotations
 
 from framework.builtins.base import Builtin
+from framework.builtins.rays import shifts
 
 
 def step_by_table(neighbors, cells: int) -> int:
@@ -52,9 +53,8 @@ def _helpers(compiler, dirs):
     step, flood = f"_step_{dirs}", f"_flood_{dirs}"
     if flood in compiler.helpers:
         return step, flood
-    from framework.checker import DIRECTION_SETS
-    steps = DIRECTION_SETS[dirs]
-    if all(abs(dx) <= 1 for dx, _ in steps):
+    steps = compiler.c.directions[dirs]
+    if shifts(steps):
         deltas = sorted({dx + dy * compiler.tables.stride for dx, dy in steps})
         grow = " | ".join(f"m << {d}" if d > 0 else f"m >> {-d}" for d in deltas)
         compiler.helpers[step] = (f"def {step}(m):\n    \"\"\"Cells one {dirs} step from the cells of m.\"\"\"\n"

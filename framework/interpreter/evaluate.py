@@ -112,6 +112,8 @@ class Evaluator:
             return PlayerId(s.mover)
         if name in DIRECTIONS:
             return DIRECTIONS[name]
+        if name in self.c.directions:          # the spec's own direction sets, as written
+            return self.c.directions[name]
         if name in self.c.options:
             value = self.c.options[name]
             return tuple(value) if isinstance(value, list) else value
