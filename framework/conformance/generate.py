@@ -5,8 +5,9 @@ board with a non-player cell value, an integer, a flag, a list and a per-player 
 an option, a chance action of one or two outcome variables with uniform, joint or
 per-variable probabilities, a compound move (`continue` into a step that fills a
 neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
-connectivity (`connected`, `group`, `liberties` over every direction set, `hex` and the
-table-driven `knight` included; rows and columns as sets),
+connectivity (`connected`, `group`, `liberties` over every direction set, `hex`, the
+table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
+as sets),
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
@@ -35,6 +36,8 @@ class _Gen:
         self.size = draw(st.integers(1, 3))
         self.calls = False          # definitions may be called (not inside their own bodies)
         self.locals = 0             # `let` variables made so far (each gets a new name)
+        steps = st.tuples(st.integers(-2, 2), st.integers(-2, 2)).filter(lambda s: s != (0, 0))
+        self.own_dirs = draw(st.lists(steps, max_size=3, unique=True))   # a `directions:` set, if any
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -74,7 +77,7 @@ class _Gen:
         return self.pick(cells + [fixed]) if cells else fixed
 
     def dirs(self) -> str:
-        return self.pick(["orthogonal", "diagonal", "queen", "hex", "knight"])
+        return self.pick(["orthogonal", "diagonal", "queen", "hex", "knight"] + (["mine"] if self.own_dirs else []))
 
     def cells(self, scope) -> str:
         """A set of cells: a row, a column, a value's cells or a group."""
@@ -153,6 +156,7 @@ class _Gen:
             f"players: [{', '.join(players)}]",
             f"options: {{k: {self.draw(st.integers(1, 3))}}}",
             f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(players)}, Z]}}",
+        ] + ([f"directions: {{mine: {[list(s) for s in self.own_dirs]}}}"] if self.own_dirs else []) + [
             "state:",
             "  n: {type: '0..9', initial: 0}",
             "  flag: {type: bool, initial: false}",
