@@ -99,3 +99,12 @@ def test_hex_is_the_six_neighbours_of_a_rhombus_and_the_editor_knows_it():
     assert builtin_help("hex") == "direction set `hex`: (1,0), (-1,0), (0,1), (0,-1), (1,-1), (-1,1)"
     for name in ("connected", "group", "liberties", "row_cells", "column_cells"):
         assert name in builtin_help(name)
+
+
+def test_the_editor_knows_a_spec_s_own_direction_set():
+    from framework.lsp.analysis import analyse
+    from framework.lsp.vocabulary import completions_for
+    result = analyse("rings.yaml", RINGS)
+    camel = result.symbol("camel", None)
+    assert camel.detail.startswith("direction set `camel`: (1, 3), (3, 1)") and camel.line == 6
+    assert ("camel", "EnumMember") in [item[:2] for item in completions_for(result, None, False, False)]
