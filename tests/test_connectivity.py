@@ -6,6 +6,7 @@ import pytest
 import framework
 from conftest import SPECS
 from framework import load_text
+from framework.errors import SpecError
 from framework.conformance.differential import find_difference
 from framework.interpreter import interpret, interpret_text
 from framework.perft import perft
@@ -111,3 +112,22 @@ def test_each_builtin_reads_one_position(k, expected):
     compiled, interpreted = load_text(PROBE).initial_state(), interpret_text(PROBE).initial_state()
     assert compiled.result(k).utility(0) == expected
     assert interpreted.result(f"read({k})").utility(0) == expected
+
+
+@pytest.mark.parametrize("call", ["column_cells(0)", "row_cells(0)", "neighbors(cell(0, 0), hex)"])
+def test_a_board_builtin_without_a_board_is_refused_where_it_is_called(call):
+    text = f"""
+game: G
+players: [A, B]
+state:
+  n: {{type: '0..9', initial: 0}}
+actions:
+  go:
+    if: size({call}) == 0
+    then: n += 1
+terminal: n > 3
+winner: none
+"""
+    with pytest.raises(SpecError) as caught:
+        load_text(text)
+    assert caught.value.line == 8 and "needs a board" in caught.value.message
