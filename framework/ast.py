@@ -284,3 +284,15 @@ class GameSpec:
     file: str | None = None
     pos: Pos = NOPOS
     positions: dict = field(default_factory=dict, compare=False, repr=False)  # section -> Pos
+
+
+def any_effect(effects, test) -> bool:
+    """Whether `test(effect)` holds for some effect of a block, inside `if` and `for` too."""
+    for e in effects:
+        if test(e):
+            return True
+        if isinstance(e, IfEffect) and (any_effect(e.then, test) or any_effect(e.else_, test)):
+            return True
+        if isinstance(e, ForEffect) and any_effect(e.body, test):
+            return True
+    return False

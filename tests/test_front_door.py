@@ -60,3 +60,11 @@ def test_commands_that_run_on_workers_take_a_shipped_spec_by_name(capsys, monkey
     assert "random" in out and "…" not in out         # a piped table is not cut
     assert main(["perft", "tictactoe", "-d", "3", "--split", "1", "--workers", "0"]) == 0
     assert "504" in capsys.readouterr().out
+
+
+def test_an_unknown_option_lists_the_options_with_their_defaults(capsys):
+    assert main(["perft", "nim", "-d", "1", "--set", "heap=4"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown option `heap`" in err and "did you mean `heaps`?" in err and "heaps=[3,4,5]" in err
+    assert main(["perft", "tictactoe", "-d", "1", "--set", "q=4"]) == 1
+    assert "options (with their defaults): m=3, n=3, k=3" in capsys.readouterr().err

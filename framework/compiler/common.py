@@ -98,14 +98,8 @@ def _names(node) -> set:
 
 
 def _assigns_turn(effects) -> bool:
-    for e in effects:
-        if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.id == "turn":
-            return True
-        if isinstance(e, ast.IfEffect) and (_assigns_turn(e.then) or _assigns_turn(e.else_)):
-            return True
-        if isinstance(e, ast.ForEffect) and _assigns_turn(e.body):
-            return True
-    return False
+    return ast.any_effect(effects, lambda e: isinstance(e, ast.Assign) and isinstance(e.target, ast.Name)
+                          and e.target.id == "turn")
 
 
 def _is_bool(node, compiler) -> bool:

@@ -14,7 +14,7 @@ step's; State.result decodes the first step's values and follows the rest.
 from __future__ import annotations
 
 from framework import ast
-from framework.checker_moves import continues
+from framework.checker import continues
 from framework.compiler.common import UNSET_TURN, _Source, _names, _operands
 from framework.runtime import MAX_MOVE_STEPS
 

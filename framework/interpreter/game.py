@@ -13,7 +13,7 @@ from framework.runtime import MAX_MOVE_STEPS, endless_move
 
 RECENT = 64             # legal-move lists kept (by state)
 from framework.interpreter.evaluate import Evaluator, PlayerId, Snapshot
-from framework.checker_moves import continues
+from framework.checker import continues
 
 
 class InterpretedGame:

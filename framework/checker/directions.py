@@ -1,8 +1,8 @@
 """The spec's own direction sets (`directions:`): each a name and a list of (dx, dy) steps,
 checked and declared beside the built-in sets (orthogonal, diagonal, queen, king, knight,
 hex), so that every builtin taking a direction set takes it.  Called once by the checker
-(`declare_directions`); the compiler, the loader and the interpreter read the result from
-`Checked.directions` (name -> steps)."""
+(`declare_directions`, after the board); name resolution (`Checker.directions`), the
+compiler, the loader and the interpreter read the result (`Checked.directions`: name -> steps)."""
 from __future__ import annotations
 
 from framework.errors import SpecError
