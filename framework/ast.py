@@ -180,6 +180,15 @@ class Board:
 
 
 @_node
+class Directions:
+    """`directions: {NAME: [[dx, dy], ...]}`: a named set of steps on the board, usable
+    wherever a built-in direction set is (neighbors, slide, between, connected, group, ...)."""
+    name: str
+    steps: tuple            # (dx, dy) pairs as written (the checker validates them)
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
 class Variable:
     name: str
     type: TypeRef
@@ -253,6 +262,7 @@ class GameSpec:
     players: tuple                              # player names
     options: tuple = ()                         # Option
     board: Board | None = None
+    directions: tuple = ()                      # Directions: the spec's own direction sets
     variables: tuple = ()                       # Variable
     defines: tuple = ()                         # Define
     actions: tuple = ()                         # Action

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from framework import builtins, runtime
-from framework.checker import check, DIRECTION_SETS
+from framework.checker import check
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.game import outcome_value_text, Game
@@ -203,7 +203,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     if t is not None:
         ns.update(FULL=t.full, XY=t.xy, CELL_OF=t.index, COL=t.col, ROW=t.row, ALL_CELLS=t.cells,
                   COLUMN_MASKS=t.column_masks, CELL=t.cell, LINE_SHIFTS=t.line_shifts())
-        for name in DIRECTION_SETS:
+        for name in t.neighbors:
             ns[f"NEIGHBORS_{name}"] = t.neighbors[name]
             ns[f"RAYS_{name}"] = t.rays[name]
     return ns

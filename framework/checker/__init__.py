@@ -9,6 +9,7 @@ The compiler only ever sees what the checker accepted.
 The passes, one module each (`Checker` is their union):
 - model: the checked program (`Checked`, `Var`, `CheckedAction`, ...), limits, shared helpers;
 - declarations: players, options, board, definitions, state variables -> the global table;
+- directions: the spec's own direction sets (`directions:`) beside the built-in ones;
 - symbols: the symbol tables (global and one `Scope` per scope) and name resolution
   (options folded in, definitions expanded, every name bound once, bound variables unique);
 - constants: constant folding;
@@ -23,6 +24,7 @@ from framework import ast
 from framework.checker.calls import CallsMixin
 from framework.checker.constants import FoldingMixin, NotConstant
 from framework.checker.declarations import DeclarationsMixin
+from framework.checker.directions import declare_directions
 from framework.checker.effects import EffectsMixin
 from framework.checker.model import (BUILTINS, DIRECTION_SETS, MAX_CELLS, MAX_DOMAIN, MAX_NAME, NUMERIC,
                                      RESERVED_NAMES, STATE_QUERIES, Checked, CheckedAction, CheckedChance, Var,
@@ -60,6 +62,7 @@ class Checker(DeclarationsMixin, ResolverMixin, FoldingMixin, TypesMixin, CallsM
         self._players()
         self._options()
         self._board()
+        self.directions = out.directions = declare_directions(self, DIRECTION_SETS)
         self._defines()
         self._variables()
         errors = []                  # the sections below are independent: check them all

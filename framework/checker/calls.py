@@ -72,6 +72,8 @@ class CallsMixin:
         if name == "count" and len(args) == 1 and types[0] == "cellset":
             raise err(node.pos, "count of a set is written `size(S)`", "write size(...)")
         sig, result = BUILTINS[name]
+        if not self.out.has_board and ({"board", "cell"} & set(sig) or result in ("cell", "cellset")):
+            raise err(node.pos, f"`{name}` needs a board", "declare `board:` first")
         if len(args) != len(sig):
             raise err(node.pos, f"`{name}` takes {len(sig)} argument(s), got {len(args)}",
                       f"{name}({', '.join(sig)})")

@@ -23,6 +23,7 @@ DIRECTION_SETS = {
     "knight": ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)),
 }
 DIRECTION_SETS["king"] = DIRECTION_SETS["queen"]
+DIRECTION_SETS["hex"] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))   # six neighbours on a rhombus
 NUMERIC = ("int", "num")
 RESERVED_NAMES = ("mover", "me", "turn", "none", "true", "false", "cell", "player", "board")
 
@@ -101,6 +102,7 @@ class Checked:
     symmetries: tuple = ()
     enums: dict = field(default_factory=dict)      # value name -> (var type name, index)
     prefer: str | None = None                      # "longest": only the moves with the most steps
+    directions: dict = field(default_factory=lambda: dict(DIRECTION_SETS))   # name -> (dx, dy) steps
 
     @property
     def has_board(self):

@@ -29,7 +29,7 @@ builtin calls are lowered by their own modules in framework.builtins.
 from __future__ import annotations
 
 from framework import runtime
-from framework.checker import Checked, DIRECTION_SETS
+from framework.checker import Checked
 from framework.compiler.board import BoardMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
 from framework.compiler.compound import CompoundMixin
@@ -56,7 +56,7 @@ class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundM
         self.boards = [i for i in range(len(c.values)) if i != c.default_value]
         self.fields = [f"b_{c.values[i]}" for i in self.boards] + [f"v_{v.name}" for v in c.variables] + ["mover"]
         self.sig = ", ".join(self.fields)
-        self.tables = runtime.BoardTables(c.width, c.height, DIRECTION_SETS) if c.has_board else None
+        self.tables = runtime.BoardTables(c.width, c.height, c.directions) if c.has_board else None
         self.tmp = 0
         self.param_ranges = {}
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)

@@ -5,7 +5,6 @@ module.
 from __future__ import annotations
 
 from framework import ast
-from framework.checker import DIRECTION_SETS
 from framework.compiler.common import TABLE_BITS, _IDENT
 
 
@@ -91,7 +90,7 @@ class BoardMixin:
                      "        return 0",
                      "    bit = 1 << c",
                      f"    {kind} = 0"]
-            for dx, dy in DIRECTION_SETS[dirs]:
+            for dx, dy in self.c.directions[dirs]:
                 delta = dx + dy * self.tables.stride
                 step = f"<< {delta}" if delta > 0 else f">> {-delta}"
                 lines += [f"    x = bit {step} & {walk}    # step ({dx}, {dy})",
@@ -116,7 +115,7 @@ class BoardMixin:
                      f'    """Cells from which a {dirs} ray crosses inner cells and then an outer cell."""',
                      "    outer &= ~inner",
                      "    found = 0"]
-            for dx, dy in DIRECTION_SETS[dirs]:
+            for dx, dy in self.c.directions[dirs]:
                 delta = dx + dy * self.tables.stride
                 back = f">> {delta}" if delta > 0 else f"<< {-delta}"
                 lines += [f"    run = outer {back} & inner    # step ({dx}, {dy})",

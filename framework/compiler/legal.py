@@ -4,7 +4,7 @@ preconditions (iterating set bits, tables indexed by a mask), and action encodin
 from __future__ import annotations
 
 from framework import ast
-from framework.builtins.rays import SHIFT_DIRECTIONS
+from framework.builtins.rays import shifts
 from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names, loop_depths
 
 
@@ -195,7 +195,7 @@ class LegalMixin:
                 and cond.left.args[0].func == "between":
             _, origin, dirs, inner, outer = cond.left.args[0].args
             dirs = self.kinds[id(dirs)][1]
-            if _is_name(origin, pname) and dirs in SHIFT_DIRECTIONS and pname not in _names(inner) | _names(outer):
+            if _is_name(origin, pname) and shifts(self.c.directions[dirs]) and pname not in _names(inner) | _names(outer):
                 return self.ray_ends(dirs, self.value_mask(inner, env), self.value_mask(outer, env))
         return None
 

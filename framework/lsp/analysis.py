@@ -160,6 +160,9 @@ def _index(spec, result: Analysis) -> None:
                    f"{expression_text(b.height)}, cells {', '.join(b.values)} (initially {b.initial})"))
         for value in b.values:
             add(_named(b.pos, value, "cell value", f"cell value `{value}` of `{b.name}`"))
+    for d in spec.directions:
+        steps = ", ".join(f"({', '.join(map(str, s))})" if isinstance(s, tuple) else str(s) for s in d.steps)
+        add(Symbol(d.name, "direction set", d.pos.line, d.pos.col, f"direction set `{d.name}`: {steps}"))
     for v in spec.variables:
         detail = f"state variable `{v.name}`: {_type_name(v.type)}" + (" per player" if v.per_player else "")
         if v.initial is not None:
