@@ -10,7 +10,6 @@ line, and a one-line hint, and renders like a compiler diagnostic::
 """
 from __future__ import annotations
 
-import difflib
 import re
 
 # Line ends, the same in every front-end: YAML's (which PyYAML's marks count) and the ones
@@ -140,5 +139,6 @@ class LimitError(SpecError, ValueError):
 
 def did_you_mean(name: str, candidates) -> str | None:
     """A hint naming the closest known name, or None when nothing is close."""
+    import difflib                      # start-up: only when a name is misspelt
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None

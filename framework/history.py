@@ -60,7 +60,8 @@ def with_history(game, checked):
         _evaluate=None if inner_evaluate is None else lambda s, p: inner_evaluate(s[0], p),
         _is_noisy=None if inner_noisy is None else lambda s, a: inner_noisy(s[0], a),
         _outcome_text=None if inner_outcome_text is None else lambda s, o: inner_outcome_text(s[0], o),
-        _symmetries=None)       # a symmetry would have to map the whole history: not used
+        _symmetries=None,       # a symmetry would have to map the whole history: not used
+        kernel=None)            # the kernel plays the positions without their history
 
 
 @lru_cache(maxsize=None)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from framework import builtins, runtime
-from framework.checker import check, DIRECTION_SETS
+from framework.checker import check
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.history import with_history
@@ -157,6 +157,10 @@ def _compile_spec(spec, options=None) -> Game:
         game._is_noisy = _noisy_function(compiler, namespace, noisy)
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
+    if "k_apply" in namespace:
+        from framework.kernel import Kernel
+        game.kernel = state_class._kernel = Kernel(namespace, len(compiler.fields),
+                                                   namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
     if checked.repetition or checked.max_moves:
@@ -202,7 +206,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     if t is not None:
         ns.update(FULL=t.full, XY=t.xy, CELL_OF=t.index, COL=t.col, ROW=t.row, ALL_CELLS=t.cells,
                   COLUMN_MASKS=t.column_masks, CELL=t.cell, LINE_SHIFTS=t.line_shifts())
-        for name in DIRECTION_SETS:
+        for name in t.neighbors:
             ns[f"NEIGHBORS_{name}"] = t.neighbors[name]
             ns[f"RAYS_{name}"] = t.rays[name]
     return ns

@@ -47,12 +47,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="plyspec",
         description="Declare games and planning problems; check, compile, search, solve and plan them.",
         epilog="Run `plyspec COMMAND --help` for the options of one command.")
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        own = version("plyspec")
-    except PackageNotFoundError:
-        own = "(not installed)"
-    parser.add_argument("--version", action="version", version=f"plyspec {own}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary in COMMANDS.items():
         if only is None or name == only:
@@ -65,6 +60,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         else:
             sub.add_parser(name, help=summary)
     return parser
+
+
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata costs
+    more start-up than the rest of `plyspec --help`)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            own = version("plyspec")
+        except PackageNotFoundError:
+            own = "(not installed)"
+        print(f"plyspec {own}")
+        parser.exit()
 
 
 def _command_named(argv) -> str:

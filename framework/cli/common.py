@@ -65,3 +65,10 @@ def add_game_play_options(p, games_help: str) -> None:
     p.add_argument("--max-plies", type=positive_int, metavar="N",
                    help="stop a game after N plies and count it unfinished (default: the spec's "
                         "max_length, else 10,000)")
+
+
+def table_console():
+    """A rich console for result tables: the terminal's width on a terminal, and wide enough
+    that no column is cut when the output goes to a file or a pipe."""
+    from rich.console import Console
+    return Console() if sys.stdout.isatty() else Console(width=200)

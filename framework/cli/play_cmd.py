@@ -16,7 +16,8 @@ from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets
 from framework.errors import SpecError, did_you_mean
 
-HELP = "type an action as printed, `?` for the legal actions, `hint` for a suggestion, `quit` to stop"
+HELP = ("type an action as printed, `?` for the legal actions, `hint` for a suggestion, "
+        "`undo` to take back your last move, `quit` to stop")
 
 
 EXAMPLES = [
@@ -49,6 +50,10 @@ class _Quit(Exception):
     """The human stopped the game."""
 
 
+class _Undo(Exception):
+    """The human takes back their last move (and the replies that followed it)."""
+
+
 class Human:
     """Reads moves from stdin; `hint` asks `advisor` for a suggestion."""
 
@@ -67,6 +72,8 @@ class Human:
                 raise _Quit from None
             if text in ("quit", "exit", "q"):
                 raise _Quit
+            if text == "undo":
+                raise _Undo
             if text in ("?", "help", ""):
                 self.write("legal: " + "  ".join(game.action_text(a) for a in state.actions()))
                 self.write(HELP)
@@ -109,7 +116,6 @@ def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
     from framework.cli.solve_cmd import default_algorithm
-    from framework.match import play_game
 
     game = load(args.spec, **parse_sets(args.set))
     if game.num_players == 1:
@@ -130,26 +136,59 @@ def run(args) -> int:
             print(f"chance: {game.outcome_text(state, action)}")
         elif mover not in seats:
             last = getattr(computer, "last", None)
-            detail = f"  (value {number_text(last.value)}, {last.stats.nodes:,} nodes)" if last else ""
+            detail = ""
+            if last is not None and last.value is not None:
+                depth = f", depth {last.stats.depth}" if last.stats.depth else ""
+                detail = f"  (value {number_text(last.value)}{depth}, {last.stats.nodes:,} nodes)"
             print(f"{game.player_names[mover]} plays {game.action_text(action)}{detail}")
         else:
             print(f"you ({game.player_names[mover]}) play {game.action_text(action)}")
 
     print(f"{game.name}: you play {', '.join(game.player_names[p] for p in sorted(seats))}; {HELP}")
     try:
-        record = play_game(game, seated, random.Random(args.seed), move_time=args.move_time,
-                           on_move=report)
+        final, plies = _play(game, seated, human, random.Random(args.seed), args.move_time, report)
     except _Quit:
         print("\ngame abandoned")
         return 0
     except KeyboardInterrupt:
         print("\ninterrupted: game abandoned")
         return 130
-    print(f"\n{record.final}")
-    if record.returns is None:
-        print(f"stopped after {record.plies} plies without an end")
+    print(f"\n{final}")
+    if not final.terminal_test():
+        print(f"stopped after {plies} plies without an end")
         return 0
-    best = max(record.returns)
-    winners = [name for name, v in zip(game.player_names, record.returns) if v == best]
+    returns = final.returns()
+    winners = [name for name, v in zip(game.player_names, returns) if v == max(returns)]
     print("draw" if len(winners) > 1 else f"{winners[0]} wins")
     return 0
+
+
+def _play(game, seated, human, rng, move_time, report):
+    """The game loop of `play`: like framework.match.play_game, with `undo` (back to the
+    position where the human last moved).  Returns (final state, plies played)."""
+    from framework.match import DEFAULT_MAX_PLIES, draw_chance
+    state, plies = game.initial_state(), 0
+    mine = []                        # (state, plies) where the human was to move, in order
+    limit = game.max_length or DEFAULT_MAX_PLIES
+    while not state.terminal_test() and plies < limit:
+        if state.is_chance():
+            action, mover = draw_chance(state, rng), -1
+        else:
+            mover = state.player()
+            agent = seated[mover]
+            if agent is human:
+                try:
+                    action = human.choose(game, state, move_time=move_time)
+                except _Undo:
+                    if not mine:
+                        print("nothing to undo: you have not moved yet")
+                    else:
+                        state, plies = mine.pop()
+                        print("took back your last move")
+                    continue
+                mine.append((state, plies))
+            else:
+                action = agent.choose(game, state, move_time=move_time)
+        report(state, action, mover)
+        state, plies = state.result(action), plies + 1
+    return state, plies

@@ -30,7 +30,7 @@ import sys
 import time
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets, print_json
+from framework.cli.common import add_set_option, number_text, parse_sets, print_json, table_console
 from framework.cli.parallel_options import add_parallel_options
 
 SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
@@ -294,7 +294,6 @@ def _finite(value):
 
 
 def _print_table(spec, game, result) -> None:
-    from rich.console import Console
     from rich.table import Table
     stats = result.stats
     table = Table(title=f"{game.name} ({spec}) by {result.algorithm}", show_header=False)
@@ -322,4 +321,4 @@ def _print_table(spec, game, result) -> None:
     if not result.complete:
         reason = "interrupted" if result.extra.get("interrupted") else "budget spent"
         table.add_row("complete", f"no ({reason}): best of the last completed iteration")
-    Console().print(table)
+    table_console().print(table)

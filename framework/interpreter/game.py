@@ -13,7 +13,7 @@ from framework.runtime import MAX_MOVE_STEPS, endless_move
 
 RECENT = 64             # legal-move lists kept (by state)
 from framework.interpreter.evaluate import Evaluator, PlayerId, Snapshot
-from framework.checker_moves import continues
+from framework.checker import continues
 from framework.interpreter.history import LineState
 
 
@@ -41,8 +41,6 @@ class InterpretedGame:
             if kind == "const":
                 value = None if v.type == "cell" else init
                 value = (value,) * v.size if v.is_array else value
-            elif kind == "values":
-                value = tuple(init)
             elif kind == "list":
                 value = tuple(self.ev.eval(x, None, {}) for x in init)
             else:

@@ -3,8 +3,9 @@ folders or a suite folder of domain folders), each grounded, searched within its
 coverage table at the end.  Task files travel as text, like specs."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
+
+from planners.pddl_alone import domain_beside
 
 REF = "framework.parallel.planning:plan_task"
 
@@ -29,10 +30,8 @@ def _folder(folder: Path) -> list:
     tasks = sorted(p for p in folder.glob("*.pddl") if not p.name.lower().startswith("domain"))
     pairs = []
     for task in tasks:
-        number = re.search(r"(\d+)", task.stem)
-        own = folder / f"domain{number.group(1)}.pddl" if number else None
-        domain = own if own is not None and own.exists() else folder / "domain.pddl"
-        if not domain.exists():
+        domain = domain_beside(task)
+        if domain is None:
             raise ValueError(f"{folder}: no domain.pddl (nor domainNN.pddl) for {task.name}")
         pairs.append((domain, task))
     if not pairs:

@@ -82,6 +82,14 @@ class Budget:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 raise BudgetExceeded("time limit")
 
+    def next_check(self, nodes: int, every: int) -> int:
+        """For a search counting its own nodes: the count at which it next looks at the
+        budget (`every` nodes on, or just past the node limit)."""
+        at = nodes + every
+        if self.node_limit is not None and self.node_limit + 1 < at:
+            at = self.node_limit + 1
+        return at
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 

@@ -40,16 +40,21 @@ def require_two_player(game, algorithm: str) -> None:
     game.require(players=2, chance=False, algorithm=algorithm)
 
 
-def leaf_scorers(game, root, evaluate=None):
+def leaf_scorers(game, root, evaluate=None, kernel=None):
     """`(terminal, horizon)`: exact score of a terminal state and estimated score of a
     non-terminal state at the cut-off, each called as `f(state, me)` and taken from player
-    `me`'s point of view (see the module docstring for non-zero-sum games)."""
-    estimate = evaluate if evaluate is not None else game.evaluate
+    `me`'s point of view (see the module docstring for non-zero-sum games).  With the
+    game's `kernel` (framework.kernel), over its packed states."""
+    if kernel is not None:
+        utility, returns_of, estimate = kernel.utility, kernel.returns, kernel.estimate
+    else:
+        utility, returns_of = type(root).utility, type(root).returns
+        estimate = evaluate if evaluate is not None else game.evaluate
     if game.zero_sum:
-        return type(root).utility, estimate
+        return utility, estimate
 
     def terminal_difference(state, me):
-        returns = state.returns()
+        returns = returns_of(state)
         return returns[me] - returns[1 - me]
 
     def horizon_difference(state, me):

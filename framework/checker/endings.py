@@ -1,7 +1,7 @@
 """The checker's part for the rules that end a game from its history: `repetition` (what a
 repeated position means) and `max_moves` (a move-count limit).
 
-`check_end_rules(checker)` runs after the utility rules (it needs to know who can win) and
+`check_end_rules(checker)` (part of the checker package) runs after the utility rules (it needs to know who can win) and
 sets `Checked.repetition` = (result, count) and `Checked.max_moves` = (limit, result), or
 leaves them None.  A rule whose result is `draw` gives every player 0, so the utility bounds
 are widened to hold 0; `loss` (the player whose move triggers the rule loses, the other
