@@ -25,7 +25,8 @@ outcomes are recorded in `seen` but never trigger a rule):
 - a position the game's own rules make terminal ends the game by those rules;
 - repetition with count c: reaching a position for the c-th time on the line (the initial
   position counts once) is a draw, a loss for the mover, or, with `forbidden`, not a legal
-  move; a player whose every move is forbidden ends the game in a draw;
+  move; a player whose every move is forbidden ends the game in a draw (tested when asked,
+  stopping at the first move that does not repeat);
 - max_moves N: the N-th move ends the game (draw, or a loss for the player who made it).
 
 The reference interpreter implements the same rules on its own (a tuple of the earlier
@@ -92,33 +93,40 @@ def ruled_class(rules: Rules):
                     end = ended(rules.repetition, mover)
                 elif limit is not None and moves >= limit:
                     end = ended(rules.limit_result, mover)
-            state = tuple.__new__(cls, (position, seen, moves, end))
-            if forbidden and end is None and not position.terminal_test() \
-                    and not position.is_chance() and not state.actions():
-                state = tuple.__new__(cls, (position, seen, moves, draw))
-            return state
+            return tuple.__new__(cls, (position, seen, moves, end))
 
         def _repeats(self, child) -> bool:
             """Whether reaching `child` by a move makes its count-th occurrence."""
             return (child, count - 1) in self[1] and not child.terminal_test()
 
+        def _stuck(self) -> bool:
+            """With `forbidden`: every move of the player to move would repeat (asked when
+            needed, and it stops at the first move that does not)."""
+            position = self[0]
+            if not forbidden or position.terminal_test() or position.is_chance():
+                return False
+            try:
+                return all(self._repeats(position.result(a)) for a in position.actions())
+            except Exception:       # noqa: BLE001 - a move whose rules fail does not repeat:
+                return False        # actions() and result() report the failure itself
+
         def player(self):
             return self[0].player()
 
         def terminal_test(self):
-            return self[3] is not None or self[0].terminal_test()
+            return self[3] is not None or self[0].terminal_test() or (forbidden and self._stuck())
 
         def is_chance(self):
             return self[3] is None and self[0].is_chance()
 
         def actions(self):
-            if self[3] is not None:
+            if self[3] is not None or self[0].terminal_test():
                 return []
             position = self[0]
             acts = position.actions()
             if forbidden and not position.is_chance():
                 acts = [a for a in acts if not self._repeats(position.result(a))]
-            return acts
+            return acts             # [] when every move repeats: then terminal_test() holds
 
         def chance_outcomes(self):
             return [] if self[3] is not None else self[0].chance_outcomes()
@@ -144,7 +152,9 @@ def ruled_class(rules: Rules):
             return self.returns()[player]
 
         def returns(self):
-            return self[3] if self[3] is not None else self[0].returns()
+            if self[3] is not None:
+                return self[3]
+            return draw if forbidden and self._stuck() else self[0].returns()
 
         def __reduce__(self):
             return (_restore, (rules, tuple(self)))

@@ -181,12 +181,22 @@ class _Gen:
         lines += self._chance()
         lines += self._compound()
         lines += [f"terminal: '{self._q('full(board) or n >= 9 or (flag and ' + self.bool_({}, 1) + ')')}'"]
-        if self.draw(st.booleans()) or len(players) > 2:
+        winner = self.draw(st.booleans()) or len(players) > 2
+        if winner:
             cases = " else ".join(f"{p} if line(board, 2, {p})" for p in players)
             lines.append(f"winner: '{cases} else none'")
         else:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + self._history_rules(winner and len(players) == 2)) + "\n"
+
+    def _history_rules(self, can_lose) -> list[str]:
+        """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
+        framework.history and in the interpreter)."""
+        rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
+                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"]]
+        if can_lose:
+            rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
+        return self.pick(rules)
 
     def _chance(self) -> list[str]:
         """Maybe a chance action `roll`: d in 1..m (and maybe e in 0..1), uniform (no

@@ -8,7 +8,8 @@ positions) so that `compiled_agrees_with_interpreter` compares two readings of t
   counts once), `draw` ends the game with 0 for everyone and `loss` with -1 for the mover
   and +1 for the other player; `forbidden` makes that move illegal;
 - otherwise, when the players have made `max_moves` moves, the game ends the same way;
-- a player whose moves would all repeat (with `forbidden`) ends the game in a draw.
+- a player whose moves would all repeat (with `forbidden`) ends the game in a draw (a move
+  whose rules fail counts as not repeating: the failure is reported where it is made).
 """
 from __future__ import annotations
 
@@ -51,7 +52,10 @@ class LineState:
         p = self.position
         if rule != "forbidden" or p.terminal_test() or p.is_chance():
             return False
-        return all(self._would_repeat(p.result(a)) for a in p.actions())
+        try:
+            return all(self._would_repeat(p.result(a)) for a in p.actions())
+        except Exception:           # noqa: BLE001 - a failing move is not a repetition; the
+            return False            # move list and the move report the failure themselves
 
     def player(self):
         return self.position.player()
