@@ -20,16 +20,29 @@ INF = float("inf")
 
 
 class Relaxation:
-    """The relaxed task: preconditions and add effects as index lists, and for every fact
-    the operators it is a precondition of."""
+    """The relaxed task: relaxed operators (preconditions and add effects as index lists)
+    and for every fact the relaxed operators it is a precondition of.  An operator is one
+    relaxed operator, and one more per conditional effect (its precondition plus the
+    effect's conditions, the effect's adds, the same cost; `owner` maps it back); an axiom
+    is a relaxed operator of cost 0 (owner -1).  Negative conditions are relaxed away."""
 
     def __init__(self, task):
-        ops = task.operators
         self.goal_mask = task.goal
         self.goal = bits(task.goal)
-        self.pre = [bits(op.pre) for op in ops]
-        self.add = [bits(op.add) for op in ops]
-        self.cost = [op.cost for op in ops]
+        self.pre, self.add, self.cost, self.owner = [], [], [], []
+        for k, op in enumerate(task.operators):
+            self._relaxed(op.pre, op.add, op.cost, k)
+            for pre, _, add, _ in op.effects:
+                if add:
+                    self._relaxed(op.pre | pre, add, op.cost, k)
+        for layer in task.axioms:
+            for head, pre, _ in layer:
+                self._relaxed(pre, head, 0, -1)
+        self.op_cost = [op.cost for op in task.operators]
+        self.copies = [[] for _ in task.operators]
+        for k, owner in enumerate(self.owner):
+            if owner >= 0:
+                self.copies[owner].append(k)
         self.waiting = [len(p) for p in self.pre]
         self.users = [[] for _ in task.facts]
         for k, pre in enumerate(self.pre):
@@ -41,6 +54,12 @@ class Relaxation:
         for k, add in enumerate(self.add):
             for fact in add:
                 self.achievers[fact].append(k)
+
+    def _relaxed(self, pre: int, add: int, cost, owner: int):
+        self.pre.append(bits(pre))
+        self.add.append(bits(add))
+        self.cost.append(cost)
+        self.owner.append(owner)
 
     def explore(self, state: int, use_max: bool, cost=None, until_goals: bool = True):
         """Relaxed costs of facts from `state` (operator costs `cost`, default their own)
@@ -110,7 +129,7 @@ class Relaxation:
                 if fact not in marked and not state >> fact & 1:
                     marked.add(fact)
                     open_facts.append(fact)
-        return sum(self.cost[k] for k in chosen)
+        return sum(self.op_cost[o] for o in {self.owner[k] for k in chosen} if o >= 0)
 
 
     def h_lmcut(self, state: int) -> float:
@@ -157,8 +176,9 @@ class Relaxation:
                             stack.append(fact)
             charge = min(cost[k] for k in cut)
             total += charge
-            for k in cut:
-                cost[k] -= charge
+            for owner in {self.owner[k] for k in cut}:
+                for k in self.copies[owner]:        # an operator's effects share its cost
+                    cost[k] -= charge
 
 
 HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff", "lmcut": "h_lmcut"}
