@@ -73,7 +73,7 @@ class AdlBuilder:
     # -- effects ----------------------------------------------------------------------
     @staticmethod
     def _items(effect) -> list:
-        return [effect] if isinstance(effect, Atom) else effect
+        return effect if isinstance(effect, list) else [effect]
 
     def effect_and(self, children):
         return [item for child in children[1:] for item in self._items(child)]
