@@ -127,6 +127,15 @@ def _effects(schema, binding, pre, absent, ground, objects_of):
     return add, delete - add, conditional
 
 
+def _subsumed(copies: list, pre: set, absent: set) -> bool:
+    """Whether an operator copy (from another clause of a split precondition, the same
+    effects) with weaker conditions is in `copies`; else records this one."""
+    if any(p <= pre and n <= absent for p, n in copies):
+        return True
+    copies.append((pre, absent))
+    return False
+
+
 def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATORS) -> Task:
     """The compact task of a checked planning problem."""
     below = subtypes(problem)
@@ -150,7 +159,7 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
     goal = ground.conditions(norm.goal, {})
     uses_costs = any(a.cost is not None for a in problem.actions)
     costs = _cost_table(problem)
-    ground_ops, axioms, seen = [], [], set()
+    ground_ops, axioms, seen = [], [], {}
     is_rule = {id(s) for s in rule_schemas}
     is_op = {id(s) for s in op_schemas}
     for schema, full in (instances if goal is not None else ()):
@@ -166,11 +175,10 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
         elif id(schema) in is_op:
             add, delete, conditional = _effects(lifted, binding, pre, absent, ground, objects_of)
             name = problem.action_text(lifted.name, full[:lifted.arity])
-            key = (name, frozenset(pre), frozenset(absent), frozenset(add), frozenset(delete),
+            key = (name, frozenset(add), frozenset(delete),
                    frozenset((k, frozenset(a), frozenset(d)) for k, (a, d) in conditional.items()))
-            if key in seen:
+            if _subsumed(seen.setdefault(key, []), pre, absent):
                 continue
-            seen.add(key)
             ground_ops.append((name, pre, absent, add, delete,
                                _action_cost(lifted, binding, costs, 0 if uses_costs else 1),
                                [(set(p), set(n), a, d) for (p, n), (a, d) in conditional.items()]))

@@ -1,13 +1,12 @@
-"""Delete-relaxation heuristics of a grounded task: h_max and landmark-cut (admissible),
-h_add and h_FF.
+"""Delete-relaxation heuristics of a grounded task: h_max (admissible), h_add and h_FF,
+and the relaxed operators landmark-cut uses.
 
 All three run the same exploration of the relaxed task (delete effects ignored) from a
 state: a generalised Dijkstra over facts where an operator fires once its last
 precondition is reached, its cost being the max (h_max) or sum (h_add, h_FF) of its
 preconditions' costs plus its own.  h_max is the cost of the costliest goal, h_add the sum
 over goals, h_FF the cost of a relaxed plan extracted backwards through each fact's best
-supporter; landmark-cut repeats the h_max exploration under shrinking costs (see
-`h_lmcut`).  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
+supporter; landmark-cut (`planners.lmcut`) builds on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
 Lists indexed by fact and operator are copied with one C-level call per evaluation.
 """
 from __future__ import annotations
@@ -15,6 +14,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 
 from framework.runtime import bits
+from planners.lmcut import LandmarkCut
 
 INF = float("inf")
 
@@ -132,63 +132,16 @@ class Relaxation:
         return sum(self.op_cost[o] for o in {self.owner[k] for k in chosen} if o >= 0)
 
 
-    def h_lmcut(self, state: int) -> float:
-        """Landmark-cut (Helmert & Domshlak 2009): repeatedly compute h_max under the
-        remaining costs, cut the justification graph between the state and the goal, and
-        charge the cheapest operator of the cut (a disjunctive action landmark) to every
-        operator in it.  The sum of the charges is admissible and at least h_max."""
-        cost = list(self.cost)
-        total = 0
-        start = bits(state)
-        while True:
-            dist, _, reached = self.explore(state, use_max=True, cost=cost, until_goals=False)
-            if not reached:
-                return INF
-            if not self.goal or max(dist[g] for g in self.goal) == 0:
-                return total
-            # each reached operator hangs from its costliest precondition (None: no precondition)
-            hung_from = {}
-            for k, pre in enumerate(self.pre):
-                if all(dist[p] < INF for p in pre):
-                    hung_from[k] = max(pre, key=dist.__getitem__) if pre else None
-            goal_zone = {max(self.goal, key=dist.__getitem__)}
-            stack = list(goal_zone)
-            while stack:
-                fact = stack.pop()
-                for k in self.achievers[fact]:
-                    parent = hung_from.get(k)          # None: unreached or no precondition
-                    if cost[k] == 0 and parent is not None and parent not in goal_zone:
-                        goal_zone.add(parent)
-                        stack.append(parent)
-            hanging = {}
-            for k, parent in hung_from.items():
-                hanging.setdefault(parent, []).append(k)
-            before = set(start)
-            stack = [None, *start]
-            cut = set()
-            while stack:
-                for k in hanging.get(stack.pop(), ()):
-                    for fact in self.add[k]:
-                        if fact in goal_zone:
-                            cut.add(k)
-                        elif fact not in before:
-                            before.add(fact)
-                            stack.append(fact)
-            charge = min(cost[k] for k in cut)
-            total += charge
-            for owner in {self.owner[k] for k in cut}:
-                for k in self.copies[owner]:        # an operator's effects share its cost
-                    cost[k] -= charge
-
-
-HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff", "lmcut": "h_lmcut"}
+HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}
 
 
 def make_heuristic(task, name: str):
     """The heuristic `name` of `task` as a function state -> estimate."""
     if name == "blind":
         return lambda state: 0
+    if name == "lmcut":
+        return LandmarkCut(Relaxation(task))
     if name not in HEURISTICS:
         raise ValueError(f"unknown heuristic {name!r}; choose from blind, "
-                         f"{', '.join(HEURISTICS)}")
+                         f"{', '.join(HEURISTICS)}, lmcut")
     return getattr(Relaxation(task), HEURISTICS[name])

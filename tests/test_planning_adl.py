@@ -19,6 +19,7 @@ import planners
 from conftest import ROOT
 from framework.errors import SpecError
 from framework.search.registry import searcher
+from planners.heuristics import Relaxation
 from planners.validate import validate_plan
 
 SAMPLES = ROOT / "planners" / "pddl"
@@ -170,3 +171,18 @@ def test_actions_may_not_change_derived_predicates(tmp_path):
     with pytest.raises(SpecError) as err:
         planners.load(*_derived_task(tmp_path, "(p ?x)", "(q ?x)"))
     assert "changes the derived predicate `q`" in str(err.value) and ":4:" in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["miconic-fulladl/task02", "openstacks-adl/task01",
+                                  "scanalyzer/task01"])
+def test_lmcut_lies_between_hmax_and_the_true_cost_to_go(name):
+    """h_max <= LM-cut <= h* on states of random walks, h* by uniform-cost search from
+    each state (conditional effects and costs included)."""
+    task = planners.ground(_load(name))
+    relaxation, lmcut = Relaxation(task), task.heuristic("lmcut")
+    rng = random.Random(3)
+    state = task.initial_state()
+    for _ in range(6):
+        result = searcher("ucs")(task, state, time_limit=60)
+        assert relaxation.h_max(state) <= lmcut(state) <= result.cost
+        state = rng.choice(task.successors(state))[1]
