@@ -29,7 +29,7 @@ class Relaxation:
     def __init__(self, task):
         self.goal_mask = task.goal
         self.goal = bits(task.goal)
-        self.pre, self.add, self.cost, self.owner = [], [], [], []
+        self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
         for k, op in enumerate(task.operators):
             self._relaxed(op.pre, op.add, op.cost, k)
             for pre, _, add, _ in op.effects:
@@ -56,6 +56,7 @@ class Relaxation:
                 self.achievers[fact].append(k)
 
     def _relaxed(self, pre: int, add: int, cost, owner: int):
+        self.pre_mask.append(pre)
         self.pre.append(bits(pre))
         self.add.append(bits(add))
         self.cost.append(cost)
@@ -114,9 +115,14 @@ class Relaxation:
         return sum(dist[g] for g in self.goal) if reached else INF
 
     def h_ff(self, state: int) -> float:
+        return self.relaxed_plan(state)[0]
+
+    def relaxed_plan(self, state: int) -> tuple[float, set]:
+        """(h_FF, the relaxed operators of the relaxed plan): supporters are followed
+        backwards from the open goals."""
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
-            return INF
+            return INF, set()
         chosen = set()
         open_facts = [g for g in self.goal if not state >> g & 1]
         marked = set(open_facts)
@@ -129,7 +135,16 @@ class Relaxation:
                 if fact not in marked and not state >> fact & 1:
                     marked.add(fact)
                     open_facts.append(fact)
-        return sum(self.op_cost[o] for o in {self.owner[k] for k in chosen} if o >= 0)
+        owners = {self.owner[k] for k in chosen}
+        return sum(self.op_cost[o] for o in owners if o >= 0), chosen
+
+    def h_ff_preferred(self, state: int) -> tuple[float, set]:
+        """h_FF and its preferred operators (helpful actions): the operators of the relaxed
+        plan whose relaxed operator is applicable in `state` (for a conditional effect:
+        its conditions hold too)."""
+        value, chosen = self.relaxed_plan(state)
+        return value, {self.owner[k] for k in chosen
+                       if self.owner[k] >= 0 and state & self.pre_mask[k] == self.pre_mask[k]}
 
 
 HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from planners.heuristics import make_heuristic
+from planners.heuristics import Relaxation, make_heuristic
 from planners.axioms import compile_axioms, with_axioms
 from planners.successors import compile_successors
 
@@ -60,3 +60,8 @@ class Task:
     def heuristic(self, name: str):
         """The heuristic function `name` (blind, hmax, lmcut, hadd, hff) of this task."""
         return make_heuristic(self, name)
+
+    def preferred_heuristic(self, name: str):
+        """state -> (estimate, preferred operators): h_FF with its helpful actions, or
+        None when the heuristic `name` has no preferred operators."""
+        return Relaxation(self).h_ff_preferred if name == "hff" else None

@@ -186,3 +186,16 @@ def test_lmcut_lies_between_hmax_and_the_true_cost_to_go(name):
         result = searcher("ucs")(task, state, time_limit=60)
         assert relaxation.h_max(state) <= lmcut(state) <= result.cost
         state = rng.choice(task.successors(state))[1]
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMAL))
+def test_lazy_gbfs_with_preferred_operators_finds_valid_plans(name):
+    problem = _load(name)
+    task = planners.ground(problem)
+    value, preferred = task.preferred_heuristic("hff")(task.initial_state())
+    applicable = {op for op, _, _ in task.successors(task.initial_state())}
+    assert value == task.heuristic("hff")(task.initial_state())
+    assert preferred <= applicable         # may be empty when axioms come first
+    plan, cost = _solve(task, "lazy-gbfs", "hff")
+    check = validate_plan(problem, plan)
+    assert check.valid and check.cost == cost >= OPTIMAL[name]

@@ -15,9 +15,9 @@ from framework.errors import UsageError
 from framework.cli.common import add_set_option, parse_sets, print_json
 from framework.cli.parallel_options import add_parallel_options
 
-ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"]
+ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs", "lazy-gbfs"]
 HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
-DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
+DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff", "lazy-gbfs": "hff"}
 
 
 def add_parser(sub):
@@ -41,7 +41,8 @@ def add_parser(sub):
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
-                        "(fast, not optimal); auto = bfs, or astar with hmax when actions have "
+                        "(fast, not optimal), lazy-gbfs (lazy, with h_FF's preferred operators, "
+                        "as LAMA's first search without landmarks); auto = bfs, or astar with hmax when actions have "
                         "costs (default: auto)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
                    help="heuristic of astar and gbfs: blind, hmax and lmcut (admissible, "
