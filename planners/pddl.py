@@ -22,8 +22,8 @@ from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
 from planners.pddl_adl import AdlBuilder, flat_conditions
-from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
-                          FunctionValue, Literal, ObjectDef, Param, PlanningProblem, Pos,
+from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, FunctionDef, FunctionTerm,
+                          FunctionValue, ObjectDef, Param, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
 
 SUPPORTED_REQUIREMENTS = {":strips", ":typing", ":negative-preconditions", ":equality",
