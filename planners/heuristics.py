@@ -24,36 +24,68 @@ class Relaxation:
     and for every fact the relaxed operators it is a precondition of.  An operator is one
     relaxed operator, and one more per conditional effect (its precondition plus the
     effect's conditions, the effect's adds, the same cost; `owner` maps it back); an axiom
-    is a relaxed operator of cost 0 (owner -1).  Negative conditions are relaxed away."""
+    is a relaxed operator of cost 0 (owner -1).
+
+    A negative condition `not f` (on a fact that is not derived) is the fact `f`'s
+    complement, at index `f + n` (n facts): true in a state without `f`, added by the
+    operators and effects that delete `f` (as in Fast Downward's finite-domain
+    relaxation), so that an operator needed only to clear a fact still counts.  Negative
+    conditions on derived facts are relaxed away.  `relaxed(state)` is the state with its
+    true complements."""
 
     def __init__(self, task):
-        self.goal_mask = task.goal
-        self.goal = bits(task.goal)
+        n = len(task.facts)
+        derived = 0
+        for layer in task.axioms:
+            for head, _, _ in layer:
+                derived |= head
+        negated = task.goal_absent
+        for op in task.operators:
+            negated |= op.absent
+            for _, absent, _, _ in op.effects:
+                negated |= absent
+        for layer in task.axioms:
+            for _, _, absent in layer:
+                negated |= absent
+        self.negated, self.n = negated & ~derived, n
+        self.goal_mask = self.complemented(task.goal, task.goal_absent)
+        self.goal = bits(self.goal_mask)
         self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
         for k, op in enumerate(task.operators):
-            self._relaxed(op.pre, op.add, op.cost, k)
-            for pre, _, add, _ in op.effects:
-                if add:
-                    self._relaxed(op.pre | pre, add, op.cost, k)
+            self._relaxed(self.complemented(op.pre, op.absent),
+                          self.complemented(op.add, op.delete), op.cost, k)
+            for pre, absent, add, delete in op.effects:
+                effect_add = self.complemented(add, delete)
+                if effect_add:
+                    self._relaxed(self.complemented(op.pre | pre, op.absent | absent),
+                                  effect_add, op.cost, k)
         for layer in task.axioms:
-            for head, pre, _ in layer:
-                self._relaxed(pre, head, 0, -1)
+            for head, pre, absent in layer:
+                self._relaxed(self.complemented(pre, absent), head, 0, -1)
         self.op_cost = [op.cost for op in task.operators]
         self.copies = [[] for _ in task.operators]
         for k, owner in enumerate(self.owner):
             if owner >= 0:
                 self.copies[owner].append(k)
+        self.facts = 2 * n if self.negated else n
         self.waiting = [len(p) for p in self.pre]
-        self.users = [[] for _ in task.facts]
+        self.users = [[] for _ in range(self.facts)]
         for k, pre in enumerate(self.pre):
             for fact in pre:
                 self.users[fact].append(k)
         self.free = [k for k, pre in enumerate(self.pre) if not pre]
-        self.facts = len(task.facts)
-        self.achievers = [[] for _ in task.facts]
+        self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
                 self.achievers[fact].append(k)
+
+    def complemented(self, facts: int, absent: int) -> int:
+        """The relaxed mask of `facts` true and `absent` false."""
+        return facts | (absent & self.negated) << self.n
+
+    def relaxed(self, state: int) -> int:
+        """`state` with the complements of its false negated facts."""
+        return state | (~state & self.negated) << self.n
 
     def _relaxed(self, pre: int, add: int, cost, owner: int):
         self.pre_mask.append(pre)
@@ -72,7 +104,7 @@ class Relaxation:
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
         heap = []
-        for fact in bits(state):
+        for fact in bits(self.relaxed(state)):
             dist[fact] = 0
             heap.append((0, fact))
         for k in self.free:
@@ -124,6 +156,7 @@ class Relaxation:
         if not reached:
             return INF, set()
         chosen = set()
+        state = self.relaxed(state)
         open_facts = [g for g in self.goal if not state >> g & 1]
         marked = set(open_facts)
         while open_facts:
@@ -143,6 +176,7 @@ class Relaxation:
         plan whose relaxed operator is applicable in `state` (for a conditional effect:
         its conditions hold too)."""
         value, chosen = self.relaxed_plan(state)
+        state = self.relaxed(state)
         return value, {self.owner[k] for k in chosen
                        if self.owner[k] >= 0 and state & self.pre_mask[k] == self.pre_mask[k]}
 

@@ -38,6 +38,7 @@ class LandmarkCut:
         owner.append(-1)
         self.owner = owner
         self.copies = relaxation.copies
+        self.relaxed = relaxation.relaxed
         self.size = facts + 2
         self.eff_mask = [sum(1 << f for f in effects) for effects in self.eff]
         self.pre_count = [len(p) for p in self.pre]
@@ -58,7 +59,7 @@ class LandmarkCut:
         supp_cost = [0] * len(cost)
         supported = [[] for _ in hmax]               # fact -> the operators it supports
         unsat = self.pre_count[:]
-        start = [self.start, *bits(state)]
+        start = [self.start, *bits(self.relaxed(state))]
         heap = []
         for fact in start:
             hmax[fact] = 0
