@@ -137,6 +137,13 @@ def no_actions(pos):
                             "make `terminal` true in such states, or declare `pass: true`")
 
 
+def no_outcomes(pos):
+    from framework.errors import NoChanceOutcomes
+    raise NoChanceOutcomes.at(pos, "a chance node has no outcome of positive probability",
+                              "make the chance domain non-empty in every state where the action is legal, "
+                              "or guard the action with a precondition")
+
+
 MAX_MOVE_STEPS = 100         # a compound move of more steps is taken to repeat forever
 
 

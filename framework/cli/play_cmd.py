@@ -13,8 +13,8 @@ import difflib
 import random
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets
-from framework.errors import SpecError, did_you_mean
+from framework.cli.common import add_set_option, number_text, parse_sets, positive_number
+from framework.errors import SpecError, UsageError, did_you_mean
 
 HELP = "type an action as printed, `?` for the legal actions, `hint` for a suggestion, `quit` to stop"
 
@@ -38,7 +38,7 @@ def add_parser(sub):
     p.add_argument("--ai", metavar="AGENT",
                    help="the computer's agent, e.g. alphabeta:depth=6, mcts:iterations=2000, random "
                         "(see `plyspec match --help`; default: the searcher `solve` picks)")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--move-time", type=positive_number, default=1.0, metavar="SECONDS",
                    help="the computer's time per move when its agent has no budget (default 1.0)")
     p.add_argument("--seed", type=int, default=0, help="seed for chance outcomes (default 0)")
     add_set_option(p)
@@ -119,8 +119,8 @@ def run(args) -> int:
     seats = set()
     for name in args.seats or [game.player_names[0]]:
         if name not in game.player_names:
-            raise SpecError(f"{game.name} has no player {name!r}",
-                            hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
+            raise UsageError(f"{game.name} has no player {name!r}",
+                             hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
         seats.add(game.player_names.index(name))
     human = Human(computer)
     seated = [human if p in seats else computer for p in range(game.num_players)]
