@@ -162,6 +162,13 @@ def divide(a, b, op: str, pos):
     return a // b if op == "//" else a % b if op == "%" else a / b
 
 
+def overflow(error: OverflowError, pos):
+    """A number in a rule grew too large for a float: a SpecRuntimeError at the rule."""
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"a number in this rule grew too large ({error})",
+                              "keep the rule's values within a float's range (about 1e308)") from None
+
+
 def out_of_range(variable: tuple, value, lo, hi, initial=False):
     """A state variable left its declared range (or, `initial`, starts outside it, being
     computed from options): a SpecError at its declaration.  `variable` is (name, position

@@ -337,3 +337,14 @@ def test_fuzzing_past_the_loaders_finds_nothing_and_leaves_nothing(tmp_path, mon
     assert tally.loaded >= 1
     fuzz.campaign(12, formats=("yaml", "pddl-domain"), kinds=("mutations",))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_number_too_large_for_a_float_is_a_spec_error_at_the_rule():
+    text = (SPECS / "pig.yaml").read_text()
+    huge = " * ".join(["(score[me] + 99999999999999999999)"] * 20)
+    text = text.replace('lead: "(score[me] - score[next(me)] + (total if mover == me else -total)) / goal"',
+                        f'lead: "{huge} / goal"')
+    game = load_text(text, file="overflow.yaml")
+    with pytest.raises(SpecRuntimeError) as err:
+        game.evaluate(game.initial_state(), 0)
+    assert "grew too large" in err.value.message and err.value.line == 19     # `evaluation:`

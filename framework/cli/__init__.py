@@ -100,6 +100,10 @@ def main(argv=None) -> int:
     except OSError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except MemoryError:
+        print("error: out of memory; ask for less (--tt-mb, --max-nodes, --memory-mb, a smaller "
+              "option value)", file=sys.stderr)
+        return 1
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -43,7 +43,12 @@ def number_text(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _whole(text: str, least: int) -> int:
+MAX_WHOLE = 10 ** 12          # the largest count a flag takes (nodes, iterations, games ...)
+MAX_DEPTH = 1_000_000         # the deepest search a --depth asks for (a recursion limit follows it)
+MAX_NUMBER = 1e9              # the largest seconds or megabytes a flag takes
+
+
+def _whole(text: str, least: int, most: int = MAX_WHOLE) -> int:
     import argparse
     try:
         value = int(text)
@@ -51,17 +56,29 @@ def _whole(text: str, least: int) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+    if value > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most:,}")
     return value
 
 
 def positive_int(text: str) -> int:
-    """argparse type: a whole number of at least 1."""
+    """argparse type: a whole number of at least 1 (and at most MAX_WHOLE)."""
     return _whole(text, 1)
 
 
 def nonnegative_int(text: str) -> int:
-    """argparse type: a whole number of at least 0."""
+    """argparse type: a whole number of at least 0 (and at most MAX_WHOLE)."""
     return _whole(text, 0)
+
+
+def search_depth(text: str) -> int:
+    """argparse type: a search depth, 1..MAX_DEPTH."""
+    return _whole(text, 1, MAX_DEPTH)
+
+
+def perft_depth(text: str) -> int:
+    """argparse type: a perft or tree depth, 0..MAX_DEPTH."""
+    return _whole(text, 0, MAX_DEPTH)
 
 
 def _number(text: str, zero_ok: bool) -> float:
@@ -71,9 +88,9 @@ def _number(text: str, zero_ok: bool) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
-    if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
-        raise argparse.ArgumentTypeError(f"expected a finite number {'>=' if zero_ok else '>'} 0, "
-                                         f"not {text!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok) or value > MAX_NUMBER:
+        raise argparse.ArgumentTypeError(f"expected a number {'>=' if zero_ok else '>'} 0 and at most "
+                                         f"{MAX_NUMBER:g}, not {text!r}")
     return value
 
 

@@ -5,7 +5,8 @@ import sys
 import time
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, nonnegative_int, parse_sets, print_json
+from framework.cli.common import (add_set_option, nonnegative_int,
+                                    parse_sets, perft_depth, print_json)
 from framework.cli.parallel_options import add_parallel_options
 from framework.conformance.golden import golden_path, options_key, write_golden
 
@@ -23,7 +24,7 @@ def add_parser(sub):
                                    "Every edge is a ply (a forced pass too); a terminal node is "
                                    "counted at its depth and not expanded.")
     p.add_argument("spec", metavar="SPEC")
-    p.add_argument("--depth", "-d", type=nonnegative_int, required=True, help="deepest ply to count")
+    p.add_argument("--depth", "-d", type=perft_depth, required=True, help="deepest ply to count")
     add_set_option(p)
     p.add_argument("--json", action="store_true",
                    help='print {"counts": [...], "depth": N, "nodes": total, "time_s": T}')

@@ -12,7 +12,7 @@ import yaml
 
 from framework.cli import COMMANDS
 from framework.errors import UsageError
-from framework.cli.common import (add_set_option, nonnegative_int, parse_sets,
+from framework.cli.common import (add_set_option, parse_sets, perft_depth,
                                     positive_int, positive_number, print_json)
 from framework.cli.parallel_options import add_parallel_options
 
@@ -52,7 +52,7 @@ def add_parser(sub):
                    help="give up after S seconds of search")
     p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
                    help="give up after expanding N states")
-    p.add_argument("--depth", type=nonnegative_int, default=None, metavar="N",
+    p.add_argument("--depth", type=perft_depth, default=None, metavar="N",
                    help="longest plan to look for (bfs, dfs, iddfs, ...)")
     p.add_argument("--max-operators", type=positive_int, default=None, metavar="N",
                    help="refuse problems with more than N ground operators (default 1,000,000)")

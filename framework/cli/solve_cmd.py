@@ -23,7 +23,7 @@ import time
 
 from framework.cli import COMMANDS
 from framework.cli.common import (add_set_option, nonnegative_number, number_text,
-                                    parse_sets, positive_int, positive_number, print_json)
+                                    parse_sets, positive_int, positive_number, print_json, search_depth)
 from framework.cli.parallel_options import add_parallel_options
 
 SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
@@ -65,7 +65,7 @@ def add_parser(sub):
                    help=f"searcher: {', '.join(GAME_SEARCHERS)} or a planning searcher (default: "
                         "alphabeta for two players, expectimax with chance, maxn for three or more "
                         "players, bfs for puzzles)")
-    p.add_argument("--depth", "-d", type=positive_int, help="depth limit in plies (evaluation at the cut-off)")
+    p.add_argument("--depth", "-d", type=search_depth, help="depth limit in plies (evaluation at the cut-off)")
     p.add_argument("--time", type=positive_number, dest="time_limit", metavar="SECONDS", help="time budget")
     p.add_argument("--nodes", type=positive_int, dest="node_limit", metavar="N", help="node budget")
     for name, what in SWITCHES.items():

@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, nonnegative_int, number_text, parse_sets, positive_int
+from framework.cli.common import add_set_option, number_text, parse_sets, perft_depth, positive_int
 
 LEVEL_HEIGHT, LEAF_WIDTH, MARGIN = 90, 64, 30
 
@@ -34,7 +34,7 @@ def add_parser(sub):
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--algo", choices=("alphabeta", "minimax"), default="alphabeta",
                    help="plain alpha-beta (default) or minimax, children in the game's action order")
-    p.add_argument("--depth", "-d", type=nonnegative_int, metavar="N",
+    p.add_argument("--depth", "-d", type=perft_depth, metavar="N",
                    help="plies to search (the spec's evaluation scores the cut-off); default: to the end")
     p.add_argument("--moves", default="", metavar="'A B ...'",
                    help="actions to play first, in the game's action text, separated by spaces, "
