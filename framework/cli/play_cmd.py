@@ -81,11 +81,21 @@ class Human:
             try:
                 return game.parse_action(state, text)
             except SpecError as err:
-                legal = [game.action_text(a) for a in state.actions()]
-                near = difflib.get_close_matches(text.replace(" ", ""), legal, n=3, cutoff=0.5)
+                near = _nearest(text.replace(" ", ""), [game.action_text(a) for a in state.actions()])
                 self.write(f"`{text}` is not a legal action here" +
                            (f"; did you mean {' or '.join(near)}?" if near else
                             f" ({err.hint})" if err.hint else "") + "  (? lists them all)")
+
+
+NEAREST_POOL = 2_000     # legal actions compared with a typo (difflib is slow on 100,000)
+
+
+def _nearest(text: str, legal: list) -> list:
+    """Up to three legal action texts close to `text`; among many, only those that start
+    like it (then the first NEAREST_POOL) are compared."""
+    if len(legal) > NEAREST_POOL:
+        legal = ([t for t in legal if t[:2] == text[:2]] or legal)[:NEAREST_POOL]
+    return difflib.get_close_matches(text, legal, n=3, cutoff=0.5)
 
 
 def labelled(text: str) -> str:
