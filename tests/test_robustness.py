@@ -348,3 +348,22 @@ def test_a_number_too_large_for_a_float_is_a_spec_error_at_the_rule():
     with pytest.raises(SpecRuntimeError) as err:
         game.evaluate(game.initial_state(), 0)
     assert "grew too large" in err.value.message and err.value.line == 19     # `evaluation:`
+
+
+def test_a_slow_heuristic_is_stopped_between_children_not_after_the_node(monkeypatch):
+    """A* reads the clock between the heuristic evaluations of one node's children (LM-cut
+    on a large task overshot --time by seconds when only expansions were counted)."""
+    import planners
+    from framework.search import result as result_module
+    from framework.search.registry import searcher
+    task = planners.ground(planners.load(ROOT / "planners" / "problems" / "gripper.yaml"))
+    now = [0.0]
+    monkeypatch.setattr(result_module.time, "perf_counter", lambda: now[0])
+    calls = []
+
+    def slow(state):                     # every evaluation takes "one second"
+        now[0] += 1.0
+        calls.append(state)
+        return 0
+    result = searcher("astar")(task, time_limit=5.5, heuristic=slow)
+    assert result.extra["reason"] == "time limit" and len(calls) <= 8

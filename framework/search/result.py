@@ -136,6 +136,13 @@ class Budget:
         if self._countdown <= 0:
             self._check()
 
+    def check(self) -> None:
+        """Like tick() for work inside one node (a heuristic evaluation of a child): reads
+        the clock on the same adaptive schedule but counts no node."""
+        self._countdown -= 1
+        if self._countdown <= 0:
+            self._check()
+
     def _check(self) -> None:
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:
