@@ -137,6 +137,13 @@ def no_actions(pos):
                             "make `terminal` true in such states, or declare `pass: true`")
 
 
+def no_outcomes(pos):
+    from framework.errors import NoChanceOutcomes
+    raise NoChanceOutcomes.at(pos, "a chance node has no outcome of positive probability",
+                              "make the chance domain non-empty in every state where the action is legal, "
+                              "or guard the action with a precondition")
+
+
 MAX_MOVE_STEPS = 100         # a compound move of more steps is taken to repeat forever
 
 
@@ -153,6 +160,13 @@ def divide(a, b, op: str, pos):
         from framework.errors import SpecRuntimeError
         raise SpecRuntimeError.at(pos, "division by zero in a rule", "guard the rule so the divisor is never 0")
     return a // b if op == "//" else a % b if op == "%" else a / b
+
+
+def overflow(error: OverflowError, pos):
+    """A number in a rule grew too large for a float: a SpecRuntimeError at the rule."""
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"a number in this rule grew too large ({error})",
+                              "keep the rule's values within a float's range (about 1e308)") from None
 
 
 def out_of_range(variable: tuple, value, lo, hi, initial=False):

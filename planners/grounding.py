@@ -25,6 +25,7 @@ from planners.check import subtypes
 from planners.task import Operator, Task
 
 DEFAULT_MAX_OPERATORS = 1_000_000
+COMPILE_SECONDS_PER_OPERATOR = 60e-6     # compiling the successor function, measured on airport
 
 
 class _Schema:
@@ -72,30 +73,46 @@ class _Schema:
             bound.update(t.name for t in best.args if t.variable)
         return steps
 
-    def bindings(self, facts: "_Facts"):
+    def bindings(self, facts: "_Facts", tick, limit: int):
         """Every full binding (a tuple of object names) whose positive preconditions are
-        reachable facts and whose constraints hold."""
+        reachable facts and whose constraints hold.  `tick()` is called for every binding
+        tried; more than `limit` partial bindings, or tries, are a LimitError."""
         partial = [[None] * len(self.params)]
+        tries = 0
         for predicate, positions, key, binds in self.join:
             table = facts.table(predicate, positions)
             extended = []
             for binding in partial:
                 lookup = tuple(binding[v] if is_slot else v for is_slot, v in key)
                 for fact in table.get(lookup, ()):
+                    tick()
                     new = self._bind(binding, binds, fact)
                     if new is not None:
                         extended.append(new)
+                if len(extended) > limit:
+                    self._too_many(limit)
             partial = extended
             if not partial:
                 return
         for binding in partial:
             free = [i for i, value in enumerate(binding) if value is None]
             for values in product(*(self.domains[i] for i in free)):
+                tick()
+                tries += 1
+                if tries > limit:
+                    self._too_many(limit)
                 full = list(binding)
                 for i, value in zip(free, values):
                     full[i] = value
                 if self._constraints_hold(full, facts):
                     yield tuple(full)
+
+    def _too_many(self, limit: int):
+        pos = self.action.pos
+        raise LimitError(f"grounding action `{self.action.name}` tries more than {limit:,} bindings of its "
+                         "parameters", file=pos.file, line=pos.line, col=pos.col, source_line=pos.source_line,
+                         hint="give its parameters preconditions that bind them, or pass a larger "
+                              "--max-operators (bindings tried: 10 per allowed operator)")
 
     def _bind(self, binding, binds, fact):
         """`binding` extended by the values `fact` gives its unbound slots, or None when
@@ -162,7 +179,7 @@ class _Facts:
         return tables[positions]
 
 
-def _reachable(schemas, init: set, max_operators: int):
+def _reachable(schemas, init: set, max_operators: int, tick):
     """Relaxed reachability: the reachable facts and the reachable (schema, binding)s.
     A schema is instantiated again only when a predicate of its preconditions has
     gained facts since its last instantiation."""
@@ -177,7 +194,7 @@ def _reachable(schemas, init: set, max_operators: int):
             if last_sizes.get(id(schema)) == sizes:
                 continue
             last_sizes[id(schema)] = sizes
-            for full in schema.bindings(facts):
+            for full in schema.bindings(facts, tick, 10 * max_operators):
                 key = (id(schema), full)
                 if key in found:
                     continue
@@ -195,7 +212,7 @@ def _reachable(schemas, init: set, max_operators: int):
     return facts, list(found.values())
 
 
-def _relevant_facts(ground_ops, goal: set) -> set:
+def _relevant_facts(ground_ops, goal: set, tick) -> set:
     """Backward relevance: goal facts, and the preconditions of every operator that adds
     or deletes a relevant fact, until nothing new appears.  Other facts cannot matter."""
     relevant = set(goal)
@@ -203,6 +220,7 @@ def _relevant_facts(ground_ops, goal: set) -> set:
     while changed:
         size = len(relevant)
         for _, pre, absent, add, delete, _ in ground_ops:
+            tick()
             if not relevant.isdisjoint(add) or not relevant.isdisjoint(delete):
                 relevant |= pre
                 relevant |= absent
@@ -229,15 +247,22 @@ def _action_cost(schema, full, costs: dict, unit: float):
     return int(cost) if float(cost).is_integer() else cost
 
 
-def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATORS) -> Task:
-    """The compact task of a checked planning problem."""
+def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATORS,
+           budget=None) -> Task:
+    """The compact task of a checked planning problem.  `budget` (a search Budget) is
+    ticked once per binding and operator: its BudgetExceeded stops a grounding that would
+    outlast the time given to the whole plan."""
+    tick = budget.tick if budget is not None else (lambda: None)
     below = subtypes(problem)
     objects_of = {t: [o.name for o in problem.objects if o.type in below[t]] for t in below}
     fluent = {a.predicate for action in problem.actions for a in [*action.add, *action.delete]}
     static = {p.name for p in problem.predicates} - fluent
-    schemas = [_Schema(action, problem, objects_of, static) for action in problem.actions]
+    schemas = []
+    for action in problem.actions:
+        tick()
+        schemas.append(_Schema(action, problem, objects_of, static))
     init = {(a.predicate, tuple(t.name for t in a.args)) for a in problem.init}
-    facts, instances = _reachable(schemas, init, max_operators)
+    facts, instances = _reachable(schemas, init, max_operators, tick)
 
     reachable = {(predicate, args) for predicate, bucket in facts.by_predicate.items()
                  if predicate in fluent for args in bucket}
@@ -251,6 +276,7 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
     costs = _cost_table(problem)
     ground_ops = []
     for schema, full in (instances if solvable else ()):
+        tick()
         action = schema.action
         conditions = [(schema.ground_atom(c.atom, full), c.positive)
                       for c in action.preconditions if not isinstance(c, Equality)]
@@ -262,17 +288,22 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
         delete = {schema.ground_atom(a, full) for a in action.delete} - add
         ground_ops.append((problem.action_text(action.name, full), pre, absent, add, delete,
                            _action_cost(schema, full, costs, 0 if uses_costs else 1)))
-    relevant = _relevant_facts(ground_ops, {f for f, _ in goal_facts if f in reachable})
+    # every goal fact keeps its bit: an unreachable one then makes the task unsolvable (else its
+    # goal mask would lose it and an empty plan would seem to reach the goal)
+    relevant = _relevant_facts(ground_ops, {f for f, _ in goal_facts}, tick)
 
     names = sorted(relevant)
     bit = {fact: 1 << i for i, fact in enumerate(names)}
     mask = (lambda facts_: sum(bit.get(f, 0) for f in facts_))
     operators = []
     for name, pre, absent, add, delete, cost in ground_ops:
+        tick()
         add_mask, delete_mask, pre_mask = mask(add), mask(delete), mask(pre)
         if add_mask & ~pre_mask or delete_mask:      # else it changes no relevant fact
             operators.append(Operator(name, pre_mask, mask(absent), add_mask, delete_mask, cost))
     operators.sort(key=lambda op: op.name)
+    if budget is not None:          # Task compiles the successor function: one step, not interrupted
+        budget.ahead(COMPILE_SECONDS_PER_OPERATOR * len(operators))
     return Task(
         name=problem.name,
         facts=[problem.fact_text(p, args) for p, args in names],

@@ -212,11 +212,21 @@ class _Builder(Transformer):
         name = children[0]
         return FunctionTerm(name.lower(), tuple(self.term(t) for t in children[1:]), self.pos(name))
 
+    # conjunctions are flattened and double negations cancelled as the parser reduces them
+    # (bottom-up), so a formula nested thousands deep is a flat list, never a recursion
     def conjunction(self, children):
-        return ("and", children)
+        flat = []
+        for child in children:
+            flat.extend(child[1] if isinstance(child, tuple) and child[0] == "and" else [child])
+        return ("and", flat)
 
     def negation(self, children):
-        return ("not", children[0])
+        inner = children[0]
+        if isinstance(inner, tuple) and inner[0] == "and" and len(inner[1]) == 1:
+            inner = inner[1][0]
+        if isinstance(inner, tuple) and inner[0] == "not":
+            return inner[1]
+        return ("not", inner)
 
     def equality(self, children):
         left, right = (self.term(t) for t in children)
