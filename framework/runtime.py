@@ -63,13 +63,14 @@ class BoardTables:
     def permutations(self, kinds):
         """Cell permutations (index -> index) for the declared symmetries, identity first:
         the rotations and reflections that map the board onto itself (on a rectangle, the
-        half turn and the two axis reflections; on a square, the eight of the dihedral group)."""
+        half turn and the two axis reflections; on a square, the eight of the dihedral group);
+        `half_turn` alone is the turn by 180 degrees (Hex's rhombus has no other)."""
         w, h = self.width, self.height
         maps = [lambda x, y: (x, y)]
         if ("all" in kinds or "rotate" in kinds) and w == h:
             maps += [lambda x, y: (w - 1 - y, x), lambda x, y: (w - 1 - x, h - 1 - y),
                      lambda x, y: (y, h - 1 - x)]
-        elif "all" in kinds or "rotate" in kinds:      # a rectangle maps onto itself by a half turn only
+        elif {"all", "rotate", "half_turn"} & set(kinds):   # a rectangle maps onto itself by a half turn only
             maps += [lambda x, y: (w - 1 - x, h - 1 - y)]
         if "all" in kinds or "reflect" in kinds:
             base = list(maps)
