@@ -9,9 +9,14 @@ is faster; node counts are printed for both sides and must agree):
    the compiled spec, the last ply counted (`len(actions())`) and not applied, against the
    same recursion over pyspiel (`apply_action`/`undo_action` where the game has undo,
    else `child()`), on tic-tac-toe d9, Connect Four d7 and Othello d7;
-2. `framework.perft.perft`, the function `plyspec perft` runs, on the same games;
+2. `framework.perft.perft`, the function `plyspec perft` runs, on the same games: it runs
+   on the game's function-level kernel (framework/kernel.py);
 3. alpha-beta on tic-tac-toe from the start with no enhancements (natural move order)
-   against OpenSpiel's Python `alpha_beta_search`; both solve the game (value 0).
+   against OpenSpiel's Python `alpha_beta_search`, through the course interface and on the
+   kernel; both solve the game (value 0);
+4. minimax over the whole tic-tac-toe tree (549,946 nodes) on the kernel against
+   OpenSpiel's Python `expectiminimax` to depth 9 (value 0);
+5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat?
 
 Peak RSS of the process is printed at the end.  Requires `open_spiel` (the `bench` extra).
 """
@@ -28,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from framework import load                          # noqa: E402
 from framework.perft import perft                   # noqa: E402
-from framework.search import alphabeta              # noqa: E402
+from framework.search import alphabeta, minimax     # noqa: E402
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),
@@ -91,6 +96,57 @@ def best(fns, repeat):
     return [(min(t), v) for t, v in zip(times, values)]
 
 
+def course_only(game, fn):
+    """fn() with the game's kernel switched off: the searchers use the State objects."""
+    def run():
+        kernel, game.state_class._kernel = game.state_class._kernel, None
+        try:
+            return fn()
+        finally:
+            game.state_class._kernel = kernel
+    return run
+
+
+def row(work, nodes, t, t_spiel, note=""):
+    print(f"{work:<44} {nodes:>10,} {t:>10.3f} {t_spiel:>10.3f} {t_spiel / t:>6.2f}x{note}")
+
+
+def search_rows(repeat, quick):
+    """Alpha-beta and minimax on tic-tac-toe against OpenSpiel's Python searchers."""
+    from open_spiel.python.algorithms import minimax as spiel_minimax
+    import pyspiel
+    game = load(ROOT / "game_specs" / "tictactoe.yaml")
+    off = dict.fromkeys(("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence"), False)
+    sgame = pyspiel.load_game("tic_tac_toe")
+    (t_sab, (svalue, _)), (t_course, course), (t_ab, result) = best(
+        (lambda: spiel_minimax.alpha_beta_search(sgame, maximum_depth=10),
+         course_only(game, lambda: alphabeta.search(game, **off)),
+         lambda: alphabeta.search(game, **off)), repeat)
+    assert course.stats.nodes == result.stats.nodes and course.value == result.value
+    label = f"alpha-beta tic-tac-toe (value {result.value}/{svalue})"
+    row(label + " course", course.stats.nodes, t_course, t_sab)
+    row(label + " kernel", result.stats.nodes, t_ab, t_sab)
+    start, sstart = game.initial_state(), sgame.new_initial_state()
+    for action in [(1, 1), (0, 0)][:2 * quick]:          # --quick: a smaller tree
+        start = start.result(action)
+        sstart.apply_action(action[1] * 3 + action[0])
+    (t_smm, (svalue, _)), (t_mm, result) = best(
+        (lambda: spiel_minimax.expectiminimax(sstart.clone(), 9, None, sstart.current_player()),
+         lambda: minimax.search(game, start)), repeat)
+    row(f"minimax tic-tac-toe (value {result.value}/{svalue}) kernel", result.stats.nodes, t_mm, t_smm)
+
+
+def flatness_rows():
+    """Kernel perft nodes/s from depth 4 up (tic-tac-toe to 9, Connect Four to 7)."""
+    for spec, top in (("tictactoe.yaml", 9), ("connect_four.yaml", 7)):
+        game = load(ROOT / "game_specs" / spec)
+        rates = []
+        for depth in range(4, top + 1):
+            (t, counts), = best((lambda: perft(game.initial_state(), depth),), 3)
+            rates.append(f"d{depth} {sum(counts) / t / 1e6:.1f}")
+        print(f"{game.name} kernel perft, million nodes/s: " + ", ".join(rates))
+
+
 def memory_rows():
     """Bytes a transposition-table entry and an MCTS node take (tracemalloc, Connect Four)."""
     import tracemalloc
@@ -116,7 +172,6 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="two plies less on every game (smoke test)")
     args = ap.parse_args(argv)
     import pyspiel
-    from open_spiel.python.algorithms import minimax as spiel_minimax
     print(f"python {sys.version.split()[0]}, pyspiel {getattr(pyspiel, '__version__', '?')}, best of {args.repeat}")
     print(f"{'work':<44} {'nodes':>10} {'plyspec s':>10} {'pyspiel s':>10} {'ratio':>7}")
     for label, spec, spiel_name, depth in GAMES:
@@ -132,15 +187,9 @@ def main(argv=None) -> int:
         for work, t, n in ((f"{label} perft({depth}) course interface", t_course, n_course),
                            (f"{label} perft({depth}) `plyspec perft`", t_cmd, sum(counts))):
             same = "" if n == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
-            print(f"{work:<44} {n:>10,} {t:>10.3f} {t_spiel:>10.3f} {t_spiel / t:>6.2f}x  (pyspiel {how}){same}")
-    game = load(ROOT / "game_specs" / "tictactoe.yaml")
-    off = dict.fromkeys(("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence"), False)
-    sgame = pyspiel.load_game("tic_tac_toe")
-    (t_ab, result), (t_sab, (svalue, _)) = best(
-        (lambda: alphabeta.search(game, **off),
-         lambda: spiel_minimax.alpha_beta_search(sgame, maximum_depth=10)), args.repeat)
-    print(f"{'alpha-beta tic-tac-toe (value ' + str(result.value) + '/' + str(svalue) + ')':<44} "
-          f"{result.stats.nodes:>10,} {t_ab:>10.3f} {t_sab:>10.3f} {t_sab / t_ab:>6.2f}x")
+            row(work, n, t, t_spiel, f"  (pyspiel {how}){same}")
+    search_rows(args.repeat, args.quick)
+    flatness_rows()
     memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak RSS {rss / 1024:.0f} MB")

@@ -180,6 +180,15 @@ class Board:
 
 
 @_node
+class Directions:
+    """`directions: {NAME: [[dx, dy], ...]}`: a named set of steps on the board, usable
+    wherever a built-in direction set is (neighbors, slide, between, connected, group, ...)."""
+    name: str
+    steps: tuple            # (dx, dy) pairs as written (the checker validates them)
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+
+
+@_node
 class Variable:
     name: str
     type: TypeRef
@@ -253,6 +262,7 @@ class GameSpec:
     players: tuple                              # player names
     options: tuple = ()                         # Option
     board: Board | None = None
+    directions: tuple = ()                      # Directions: the spec's own direction sets
     variables: tuple = ()                       # Variable
     defines: tuple = ()                         # Define
     actions: tuple = ()                         # Action
@@ -274,3 +284,15 @@ class GameSpec:
     file: str | None = None
     pos: Pos = NOPOS
     positions: dict = field(default_factory=dict, compare=False, repr=False)  # section -> Pos
+
+
+def any_effect(effects, test) -> bool:
+    """Whether `test(effect)` holds for some effect of a block, inside `if` and `for` too."""
+    for e in effects:
+        if test(e):
+            return True
+        if isinstance(e, IfEffect) and (any_effect(e.then, test) or any_effect(e.else_, test)):
+            return True
+        if isinstance(e, ForEffect) and any_effect(e.body, test):
+            return True
+    return False

@@ -10,7 +10,6 @@ line, and a one-line hint, and renders like a compiler diagnostic::
 """
 from __future__ import annotations
 
-import difflib
 import re
 
 # Line ends, the same in every front-end: YAML's (which PyYAML's marks count) and the ones
@@ -126,6 +125,11 @@ class NoLegalActions(SpecRuntimeError):
     it, so that no searcher takes such a state for a leaf of value -inf."""
 
 
+class NoChanceOutcomes(SpecRuntimeError):
+    """A chance node whose outcomes are all of probability 0 (an empty chance domain in this
+    state): `state.chance_outcomes()` raises it, so no searcher divides by zero outcomes."""
+
+
 class SpecWarning(SpecError):
     """Not an error: something valid that is probably a mistake (framework.lint); rendered
     like an error with `warning:`, and never raised."""
@@ -140,5 +144,6 @@ class LimitError(SpecError, ValueError):
 
 def did_you_mean(name: str, candidates) -> str | None:
     """A hint naming the closest known name, or None when nothing is close."""
+    import difflib                      # start-up: only when a name is misspelt
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None

@@ -61,6 +61,7 @@ class Game:
     _is_noisy: Callable | None = None
     _symmetries: Callable | None = None
     spec: Any = None                         # the checked AST (framework.ast.GameSpec)
+    kernel: Any = None                       # framework.kernel.Kernel: the searchers' fast path
 
     def __repr__(self) -> str:
         """Short: the name, players, options and source (the generated module is in

@@ -1,6 +1,7 @@
 """Warnings about specs that are valid but probably not what the author meant: an option or
-a definition that nothing uses.  `plyspec check` prints them after a spec checks, and the
-language server shows them as warnings."""
+a definition that nothing uses, rotations declared as symmetries of a board that is not
+square.  `plyspec check` prints them after a spec checks, and the language server shows
+them as warnings."""
 from __future__ import annotations
 
 import dataclasses
@@ -25,8 +26,10 @@ def names_in(node):
                          if f.name not in ("pos", "positions"))
 
 
-def warnings(spec: ast.GameSpec) -> list:
-    """SpecWarnings for options and definitions that no expression of the spec uses."""
+def warnings(spec: ast.GameSpec, options: dict | None = None) -> list:
+    """SpecWarnings for options and definitions that no expression of the spec uses, and
+    for rotations on a board that `options` (given with --set, else the defaults) make
+    oblong."""
     used = {getattr(n, "id", None) or n.func for n in names_in(spec)}
     found = []
     for option in spec.options:
@@ -37,4 +40,26 @@ def warnings(spec: ast.GameSpec) -> list:
         if define.name not in used:
             found.append(SpecWarning.at(define.pos, f"definition `{define.name}` is never used",
                                         "remove it, or call it from a rule"))
-    return found
+    return found + _symmetry_warnings(spec, options or {})
+
+
+def _symmetry_warnings(spec: ast.GameSpec, given: dict) -> list:
+    """`rotate` (or `all`) on a board that is not square: only the half turn maps it onto
+    itself, so the quarter turns are left out (the runtime's `permutations`).  The board's
+    sides are read when they are numbers or options; other expressions are not judged."""
+    if spec.board is None or not {"rotate", "all"} & set(spec.symmetries):
+        return []
+    values = {**{o.name: o.default for o in spec.options}, **given}
+    sides = []
+    for node in (spec.board.width, spec.board.height):
+        value = node.value if isinstance(node, ast.Num) else \
+            values.get(node.id) if isinstance(node, ast.Name) else None
+        if not isinstance(value, int) or isinstance(value, bool):
+            return []
+        sides.append(value)
+    if sides[0] == sides[1]:
+        return []
+    where = spec.positions.get("symmetries") or spec.pos
+    return [SpecWarning.at(where, f"a {sides[0]}x{sides[1]} board is not square: of the rotations "
+                                  "only the half turn maps it onto itself",
+                           "the quarter turns are left out; declare `reflect` only, or keep the board square")]

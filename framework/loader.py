@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from framework import builtins, runtime
-from framework.checker import check, DIRECTION_SETS
+from framework.checker import check
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.game import outcome_value_text, Game
@@ -156,6 +156,10 @@ def _compile_spec(spec, options=None) -> Game:
         game._is_noisy = _noisy_function(compiler, namespace, noisy)
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
+    if "k_apply" in namespace:
+        from framework.kernel import Kernel
+        game.kernel = state_class._kernel = Kernel(namespace, len(compiler.fields),
+                                                   namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
     _build_initial_state(game, spec)
@@ -180,12 +184,12 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
                            "all": all, "range": range, "bool": bool, "tuple": tuple,
                            "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError,
-                           "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError,
+                           "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError, "OverflowError": OverflowError,
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
           "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
-          "item": runtime.item, "no_actions": runtime.no_actions, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "item": runtime.item, "no_actions": runtime.no_actions, "no_outcomes": runtime.no_outcomes, "overflow": runtime.overflow, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),
@@ -199,7 +203,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     if t is not None:
         ns.update(FULL=t.full, XY=t.xy, CELL_OF=t.index, COL=t.col, ROW=t.row, ALL_CELLS=t.cells,
                   COLUMN_MASKS=t.column_masks, CELL=t.cell, LINE_SHIFTS=t.line_shifts())
-        for name in DIRECTION_SETS:
+        for name in t.neighbors:
             ns[f"NEIGHBORS_{name}"] = t.neighbors[name]
             ns[f"RAYS_{name}"] = t.rays[name]
     return ns
@@ -376,7 +380,7 @@ class _DisplayInfo:
         # short forms: the arguments alone, e.g. "1,2", "(1,2)", "3"
         bare = cleaned.strip("()")
         for t, a in by_text.items():
-            if t[t.index("(") + 1:-1] == bare and (self.compiler.single or t.startswith(cleaned)):
+            if "(" in t and t[t.index("(") + 1:-1] == bare and (self.compiler.single or t.startswith(cleaned)):
                 return a
         if cleaned in (str(a) for a in legal):
             return next(a for a in legal if str(a) == cleaned)

@@ -58,6 +58,12 @@ class Tally:
                 "seconds_per_move": self.seconds / self.moves if self.moves else 0.0}
 
 
+def draw_chance(state, rng):
+    """A chance outcome of `state`, drawn by its probability."""
+    outcomes, weights = zip(*state.chance_outcomes())
+    return rng.choices(outcomes, weights)[0]
+
+
 def play_game(game, seated_agents, rng, *, max_plies=None, move_time=None, on_move=None) -> GameRecord:
     """One game; `seated_agents[p]` plays player p.  `on_move(state, action, mover)` is
     called before each action is applied (mover is -1 at chance nodes, where `action` is
@@ -69,8 +75,7 @@ def play_game(game, seated_agents, rng, *, max_plies=None, move_time=None, on_mo
     moves = [0] * len(seated_agents)
     while not state.terminal_test() and len(actions) < limit:
         if state.is_chance():
-            outcomes, weights = zip(*state.chance_outcomes())
-            action, mover = rng.choices(outcomes, weights)[0], -1
+            action, mover = draw_chance(state, rng), -1
         else:
             mover = state.player()
             start = time.perf_counter()

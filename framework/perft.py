@@ -6,9 +6,12 @@ parent) and never built, and the ply above it is walked in one flat loop, so tha
 is made per interior node only.  Shallow searches recurse (cheaper than an explicit stack
 in Python); depths of RECURSION_DEPTH and more run on an explicit stack so that deep games
 do not exhaust the Python stack.  An optional `progress(done, total)` is called after each
-root move (for a progress line on long runs).
+root move (for a progress line on long runs).  A compiled game's kernel
+(framework.kernel) runs the same walk over packed states when the game has one.
 """
 from __future__ import annotations
+
+from framework.kernel import kernel_of, state_functions
 
 RECURSION_DEPTH = 200
 
@@ -20,6 +23,10 @@ def perft(state, depth: int, progress=None) -> list:
         return counts[1:]
     if depth >= RECURSION_DEPTH:
         _perft_stack(state, depth, counts)
+        return counts[1:]
+    kernel = kernel_of(state)
+    if kernel is not None:
+        _kernel_perft(kernel, tuple(state), depth, counts, progress)
         return counts[1:]
     actions = state.actions()
     counts[1] = len(actions)
@@ -55,6 +62,47 @@ def _perft(state, d, depth, counts):
             _perft(child, d, depth, counts)
 
 
+def _kernel_perft(kernel, root, depth, counts, progress):
+    """perft over the game's kernel (packed states, raw actions): the last ply is counted
+    by `leaves` (the moves of each child counted in one generated loop, a bit count where
+    moves are a mask, the children not built)."""
+    actions, apply, count, leaves, terminal = kernel.actions, kernel.apply, kernel.count, kernel.leaves, kernel.terminal
+
+    def below(s, d):
+        """Add the nodes below the non-terminal `s` (its children are at ply d < depth)."""
+        acts = actions(s)
+        counts[d] += len(acts)
+        if d + 1 == depth:
+            counts[depth] += leaves(s)
+            return
+        if d + 2 == depth:
+            near = far = 0
+            for a in acts:
+                child = apply(s, a)
+                near += count(child)                 # 0 for a terminal child
+                far += leaves(child)
+            counts[d + 1] += near
+            counts[depth] += far
+            return
+        d += 1
+        for a in acts:
+            child = apply(s, a)
+            if not terminal(child):
+                below(child, d)
+
+    first = actions(root)
+    counts[1] = len(first)
+    for i, a in enumerate(first, 1):
+        if depth > 1:
+            child = apply(root, a)
+            if depth == 2:
+                counts[2] += count(child)
+            elif not terminal(child):
+                below(child, 2)
+        if progress is not None:
+            progress(i, len(first))
+
+
 def _perft_stack(state, depth, counts):
     stack = [(state, 0)]
     pop, push = stack.pop, stack.append
@@ -72,19 +120,20 @@ def _perft_stack(state, depth, counts):
 
 def tree_size(state) -> tuple:
     """(nodes including the root, complete games) of the full game tree below `state`.
-    Terminal children are counted where they are met, without a stack round trip."""
-    if state.terminal_test():
+    Terminal children are counted where they are met, without a stack round trip; on the
+    game's kernel when it has one."""
+    actions, result, is_terminal, _, root = state_functions(state, kernel_of(state))
+    if is_terminal(root):
         return 1, 1
     nodes, games = 1, 0
-    stack = [state]
+    stack = [root]
     pop, push = stack.pop, stack.append
     while stack:
         s = pop()
-        result = s.result
-        for a in s.actions():
-            child = result(a)
+        for a in actions(s):
+            child = result(s, a)
             nodes += 1
-            if child.terminal_test():
+            if is_terminal(child):
                 games += 1
             else:
                 push(child)

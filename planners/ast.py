@@ -163,6 +163,8 @@ class PlanningProblem:
     derived: list = field(default_factory=list)     # derived predicates (formula.DerivedRule)
     options: dict = field(default_factory=dict)
     action_style: str = "pddl"       # how plans print: "pddl" -> (move a b), "call" -> Move(a, b)
+    positions: dict = field(default_factory=dict)    # section or `option NAME` -> Pos (YAML, .plan)
+    name_uses: list = field(default_factory=list)    # (kind, name, Pos): where a type or an option is used
 
     def action_text(self, name: str, args) -> str:
         """The canonical text of a ground action, in this problem's style."""

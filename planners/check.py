@@ -5,7 +5,7 @@ did-you-mean hint where a close name exists.
 """
 from __future__ import annotations
 
-from framework.errors import did_you_mean
+from framework.errors import SpecError, SpecErrors, all_errors, did_you_mean
 from planners.formula import Junction, Negation, formulas_of, quantified_params
 from planners.ast import (ROOT_TYPE, Atom, Equality, FunctionTerm, Literal, PlanningProblem,
                           Pos, Term, TypeDef, either_members)
@@ -59,42 +59,56 @@ class _Checker:
             raise pos.error(f"unknown type `{name}`", did_you_mean(name, [*self.types, ROOT_TYPE]))
 
     def check(self):
+        """Checks the declarations, then every action, initial fact and goal; one's mistake
+        does not hide another's: all are raised together (a SpecErrors), one per place in
+        the text.  Uses are checked only once the declarations they rely on are sound."""
         p = self.problem
-        for obj in p.objects:
-            self.type_name(obj.type, obj.pos)
-        for pred in p.predicates:
-            self.params(pred.params)
-        for func in p.functions:
-            self.params(func.params)
-        for action in p.actions:
-            params = self.params(action.params)
-            for cond in action.preconditions:
-                self.condition(cond, params)
-            if action.condition is not None:
-                self.formula(action.condition, params)
-            for atom in [*action.add, *action.delete]:
-                self.atom(atom, params)
-            for effect in action.effects:
-                scope = {**params, **self.params(effect.params)}
-                if effect.condition is not None:
-                    self.formula(effect.condition, scope)
-                self.atom(effect.atom, scope)
-            self.not_derived(action)
-            if isinstance(action.cost, FunctionTerm):
-                self.function_term(action.cost, params)
-            elif action.cost is not None and action.cost < 0:
-                raise action.pos.error(f"action `{action.name}` has a negative cost")
-        for atom in p.init:
-            self.atom(atom, {})
-        for value in p.function_values:
-            self.function_term(value.term, {})
-        for cond in p.goal:
-            self.condition(cond, {})
-        if p.goal_formula is not None:
-            self.formula(p.goal_formula, {})
-        for rule in p.derived:
-            self.atom(rule.head, self.params(rule.params))
-            self.formula(rule.body, self.params(rule.params))
+        self.all_of([*((self.type_name, obj.type, obj.pos) for obj in p.objects),
+                     *((self.params, d.params) for d in (*p.predicates, *p.functions))])
+        self.all_of([*((self.action, action) for action in p.actions),
+                     *((self.atom, atom, {}) for atom in p.init),
+                     *((self.function_term, value.term, {}) for value in p.function_values),
+                     *((self.condition, cond, {}) for cond in p.goal),
+                     *((self.formula, f, {}) for f in [p.goal_formula] if f is not None),
+                     *((self.derived, rule) for rule in p.derived)])
+
+    @staticmethod
+    def all_of(steps):
+        errors, places = [], set()
+        for method, *args in steps:
+            try:
+                method(*args)
+            except SpecError as err:
+                for e in all_errors(err):
+                    if (e.file, e.line, e.col) not in places:  # a generated item: once per place
+                        places.add((e.file, e.line, e.col))
+                        errors.append(e)
+        if errors:
+            raise errors[0] if len(errors) == 1 else SpecErrors(errors)
+
+    def action(self, action):
+        params = self.params(action.params)
+        for cond in action.preconditions:
+            self.condition(cond, params)
+        if action.condition is not None:
+            self.formula(action.condition, params)
+        for atom in [*action.add, *action.delete]:
+            self.atom(atom, params)
+        for effect in action.effects:
+            scope = {**params, **self.params(effect.params)}
+            if effect.condition is not None:
+                self.formula(effect.condition, scope)
+            self.atom(effect.atom, scope)
+        self.not_derived(action)
+        if isinstance(action.cost, FunctionTerm):
+            self.function_term(action.cost, params)
+        elif action.cost is not None and action.cost < 0:
+            raise action.pos.error(f"action `{action.name}` has a negative cost")
+
+    def derived(self, rule):
+        params = self.params(rule.params)
+        self.atom(rule.head, params)
+        self.formula(rule.body, params)
 
     def not_derived(self, action):
         """An action may not change a derived predicate (PDDL 2.2)."""
@@ -175,7 +189,8 @@ class _Checker:
 
 
 def check(problem: PlanningProblem) -> PlanningProblem:
-    """Raises a SpecError for the first mistake in `problem`; returns it unchanged."""
+    """Raises a SpecError for the mistakes in `problem` (a SpecErrors when there are
+    several, reading as the first); returns it unchanged."""
     _Checker(problem).check()
     return problem
 

@@ -25,9 +25,10 @@ from planners.reachability import Schema, reachable
 from planners.task import Operator, Task
 
 DEFAULT_MAX_OPERATORS = 1_000_000
+COMPILE_SECONDS_PER_OPERATOR = 60e-6     # compiling the successor function, measured on airport
 
 
-def _relevant_facts(ground_ops, axioms, goal: set) -> set:
+def _relevant_facts(ground_ops, axioms, goal: set, tick) -> set:
     """Backward relevance: goal facts, and the conditions of every operator or effect that
     adds or deletes a relevant fact and of every rule deriving one, until nothing new
     appears.  Other facts cannot matter."""
@@ -36,6 +37,7 @@ def _relevant_facts(ground_ops, axioms, goal: set) -> set:
     while changed:
         size = len(relevant)
         for _, pre, absent, add, delete, _, effects in ground_ops:
+            tick()
             if not relevant.isdisjoint(add) or not relevant.isdisjoint(delete):
                 relevant |= pre | absent
             for e_pre, e_absent, e_add, e_delete in effects:
@@ -136,8 +138,12 @@ def _subsumed(copies: list, pre: set, absent: set) -> bool:
     return False
 
 
-def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATORS) -> Task:
-    """The compact task of a checked planning problem."""
+def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATORS,
+           budget=None) -> Task:
+    """The compact task of a checked planning problem.  `budget` (a search Budget) is
+    ticked once per binding and operator: its BudgetExceeded stops a grounding that would
+    outlast the time given to the whole plan."""
+    tick = budget.tick if budget is not None else (lambda: None)
     below = subtypes(problem)
     objects_of = {t: [o.name for o in problem.objects if o.type in below[t]] for t in below}
     norm = normalise(problem, objects_of)
@@ -152,7 +158,7 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
     rule_schemas = [Schema(rule, objects_of, static) for rule in norm.rules]
     init = {(a.predicate, tuple(t.name for t in a.args)) for a in problem.init}
     facts, instances = reachable(op_schemas + effect_schemas + rule_schemas, init,
-                                 max_operators)
+                                 max_operators, tick)
     reachable_facts = {(predicate, args) for predicate, bucket in facts.by_predicate.items()
                        if predicate in fluent for args in bucket}
     ground = _Instantiator(reachable_facts, static, init)
@@ -163,6 +169,7 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
     is_rule = {id(s) for s in rule_schemas}
     is_op = {id(s) for s in op_schemas}
     for schema, full in (instances if goal is not None else ()):
+        tick()
         lifted = schema.action
         binding = dict(zip(schema.params, full))
         found = ground.conditions(lifted.preconditions, binding)
@@ -183,17 +190,19 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
                                _action_cost(lifted, binding, costs, 0 if uses_costs else 1),
                                [(set(p), set(n), a, d) for (p, n), (a, d) in conditional.items()]))
     goal_pre, goal_absent = goal if goal is not None else (set(), set())
-    relevant = _relevant_facts(ground_ops, axioms, goal_pre | goal_absent)
+    relevant = _relevant_facts(ground_ops, axioms, goal_pre | goal_absent, tick)
     return _task(problem, relevant, ground_ops, axioms, init, goal_pre, goal_absent,
-                 solvable=goal is not None)
+                 solvable=goal is not None, tick=tick, budget=budget)
 
 
-def _task(problem, relevant, ground_ops, axioms, init, goal_pre, goal_absent, solvable) -> Task:
+def _task(problem, relevant, ground_ops, axioms, init, goal_pre, goal_absent, solvable,
+          tick, budget) -> Task:
     names = sorted(relevant)
     bit = {fact: 1 << i for i, fact in enumerate(names)}
     mask = (lambda facts_: sum(bit.get(f, 0) for f in facts_))
     operators = []
     for name, pre, absent, add, delete, cost, effects in ground_ops:
+        tick()
         add_mask, delete_mask, pre_mask = mask(add), mask(delete), mask(pre)
         masked = tuple((mask(p), mask(n), mask(a), mask(d)) for p, n, a, d in effects)
         masked = tuple(e for e in masked if e[2] | e[3])
@@ -201,6 +210,8 @@ def _task(problem, relevant, ground_ops, axioms, init, goal_pre, goal_absent, so
             operators.append(Operator(name, pre_mask, mask(absent), add_mask, delete_mask, cost,
                                       masked))
     operators.sort(key=lambda op: op.name)
+    if budget is not None:          # Task compiles the successor function: one step, not interrupted
+        budget.ahead(COMPILE_SECONDS_PER_OPERATOR * len(operators))
     layers: dict = {}
     for head, pre, absent, stratum in axioms:
         if head in relevant:

@@ -41,9 +41,18 @@ class AdlBuilder:
         return Literal(item) if isinstance(item, Atom) else item
 
     # -- conditions -------------------------------------------------------------------
+    # conjunctions are flattened, a one-part conjunction is its part and double negations
+    # cancel as the parser reduces them (bottom-up), so a formula nested thousands deep
+    # becomes shallow, never a recursion
     def conjunction(self, children):
-        return Junction("and", tuple(self._formula(c) for c in children[1:]),
-                        self.pos(children[0]))
+        parts = []
+        for child in children[1:]:
+            child = self._formula(child)
+            is_and = isinstance(child, Junction) and child.kind == "and"
+            parts.extend(child.parts if is_and else [child])
+        if len(parts) == 1:
+            return parts[0]
+        return Junction("and", tuple(parts), self.pos(children[0]))
 
     def disjunction(self, children):
         return Junction("or", tuple(self._formula(c) for c in children[1:]),
@@ -55,6 +64,8 @@ class AdlBuilder:
             return Literal(inner.atom, not inner.positive)
         if isinstance(inner, Equality):
             return Equality(inner.left, inner.right, not inner.positive, inner.pos)
+        if isinstance(inner, Negation):
+            return inner.part
         return Negation(inner, self.pos(children[0]))
 
     def implication(self, children):

@@ -30,6 +30,7 @@ from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
 from planners.ast import ROOT_TYPE, PlanningProblem
+from planners.check import check
 from planners.yaml_spec import build_from_nodes
 
 _PARSER = cached_lark(Path(__file__).with_name("plan_format.lark").read_text(), parser="lalr",
@@ -137,7 +138,13 @@ class _Nodes:
 
 def load_plan_text(path, **options) -> PlanningProblem:
     """A checked planning problem from a `.plan` file; `options` override its defaults."""
-    text = normalise_line_breaks(read_text(path))
+    return check(parse_plan_text(read_text(path), str(path), **options))
+
+
+def parse_plan_text(text: str, path: str, **options) -> PlanningProblem:
+    """The problem the `.plan` text declares, read but not checked (the language server
+    indexes its names, then checks it)."""
+    text = normalise_line_breaks(text)
     lines = text.split("\n")
     try:
         tree = _PARSER.parse(text)

@@ -61,30 +61,46 @@ class Schema:
             bound.update(t.name for t in best.args if t.variable)
         return steps
 
-    def bindings(self, facts: "Facts"):
+    def bindings(self, facts: "Facts", tick, limit: int):
         """Every full binding (a tuple of object names) whose positive preconditions are
-        reachable facts and whose constraints hold."""
+        reachable facts and whose constraints hold.  `tick()` is called for every binding
+        tried; more than `limit` partial bindings, or tries, are a LimitError."""
         partial = [[None] * len(self.params)]
+        tries = 0
         for predicate, positions, key, binds in self.join:
             table = facts.table(predicate, positions)
             extended = []
             for binding in partial:
                 lookup = tuple(binding[v] if is_slot else v for is_slot, v in key)
                 for fact in table.get(lookup, ()):
+                    tick()
                     new = self._bind(binding, binds, fact)
                     if new is not None:
                         extended.append(new)
+                if len(extended) > limit:
+                    self._too_many(limit)
             partial = extended
             if not partial:
                 return
         for binding in partial:
             free = [i for i, value in enumerate(binding) if value is None]
             for values in product(*(self.domains[i] for i in free)):
+                tick()
+                tries += 1
+                if tries > limit:
+                    self._too_many(limit)
                 full = list(binding)
                 for i, value in zip(free, values):
                     full[i] = value
                 if self._constraints_hold(full, facts):
                     yield tuple(full)
+
+    def _too_many(self, limit: int):
+        pos = self.action.pos
+        raise LimitError(f"grounding action `{self.action.name}` tries more than {limit:,} bindings of its "
+                         "parameters", file=pos.file, line=pos.line, col=pos.col, source_line=pos.source_line,
+                         hint="give its parameters preconditions that bind them, or pass a larger "
+                              "--max-operators (bindings tried: 10 per allowed operator)")
 
     def _bind(self, binding, binds, fact):
         """`binding` extended by the values `fact` gives its unbound slots, or None when
@@ -151,7 +167,7 @@ class Facts:
         return tables[positions]
 
 
-def reachable(schemas, init: set, max_operators: int):
+def reachable(schemas, init: set, max_operators: int, tick):
     """Relaxed reachability: the reachable facts and the reachable (schema, binding)s.
     A schema is instantiated again only when a predicate of its preconditions has
     gained facts since its last instantiation."""
@@ -166,7 +182,7 @@ def reachable(schemas, init: set, max_operators: int):
             if last_sizes.get(id(schema)) == sizes:
                 continue
             last_sizes[id(schema)] = sizes
-            for full in schema.bindings(facts):
+            for full in schema.bindings(facts, tick, 10 * max_operators):
                 key = (id(schema), full)
                 if key in found:
                     continue

@@ -176,6 +176,11 @@ class _Builder:
         self.root = root
         self.given_options = options
         self.options: dict[str, int] = {}
+        self.uses: dict[tuple, None] = {}      # (kind, name, Pos) of types and options, in order
+
+    def use(self, kind: str, name: str, pos: Pos):
+        if name != ROOT_TYPE:                  # the root type is declared nowhere
+            self.uses[(kind, name, pos)] = None
 
     # -- YAML structure -----------------------------------------------------------------
     def mapping(self, node, what: str) -> list[tuple]:
@@ -243,6 +248,8 @@ class _Builder:
                                      did_you_mean(str(token), env) or
                                      "declare it under options: or in a `for` clause",
                                      offset=token.column - 1, length=len(token))
+            if token in self.options:
+                self.use("option", str(token), self.src.pos(node, token.column - 1, len(token)))
             return env[token]
         left, right = self.value(expr[1], env, node), self.value(expr[2], env, node)
         if kind == "//" and right == 0:
@@ -264,7 +271,7 @@ class _Builder:
                                      offset=var.column - 1, length=len(var))
             ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
                       for env in envs]
-            if sum(len(r) for _, r in ranges) > MAX_GENERATED:
+            if sum(max(0, r.stop - r.start) for _, r in ranges) > MAX_GENERATED:   # len() overflows
                 raise self.src.error(node, f"this item stands for more than {MAX_GENERATED:,} "
                                      "items", "use a smaller option value or fewer `for` clauses")
             envs = [{**env, str(var): i} for env, r in ranges for i in r]
@@ -318,10 +325,14 @@ class _Builder:
         for param_name, type_ in params:
             out.append(Param(str(param_name), str(type_) if type_ is not None else ROOT_TYPE,
                              self.src.pos(node, param_name.column - 1, len(param_name))))
+            if type_ is not None:
+                self.use("type", str(type_), self.src.pos(node, type_.column - 1, len(type_)))
         return str(name), tuple(out), self.src.pos(node, name.column - 1, len(name))
 
     # -- sections -----------------------------------------------------------------------
     def build(self) -> PlanningProblem:
+        """The problem the spec declares, not yet checked; `positions` holds where each
+        section starts and `name_uses` where types and options are used."""
         sections = {}
         for key, value in self.mapping(self.root, "a planning spec"):
             if key.value not in TOP_KEYS:
@@ -338,7 +349,8 @@ class _Builder:
         problem = PlanningProblem(name, self.scalar(sections["domain"][1], "domain")
                                   if "domain" in sections else name,
                                   self.src.pos(self.root), action_style="call")
-        self.read_options(sections.get("options"))
+        problem.positions = {name: self.src.pos(key) for name, (key, _) in sections.items()}
+        problem.positions.update(self.read_options(sections.get("options")))
         problem.options = dict(self.options)
         if "types" in sections:
             problem.types = self.read_types(sections["types"][1])
@@ -353,12 +365,15 @@ class _Builder:
                                                          allow_negative=False,
                                                          allow_equality=False)]
         problem.goal = self.conditions(sections["goal"][1], "goal", {}, allow_equality=False)
-        return check(problem)
+        problem.name_uses = list(self.uses)
+        return problem
 
-    def read_options(self, section):
-        declared = {}
+    def read_options(self, section) -> dict:
+        """Reads the options (`self.options`); returns `option NAME` -> where each is declared."""
+        declared, places = {}, {}
         if section is not None:
             for key, value in self.mapping(section[1], "options"):
+                places[f"option {key.value}"] = self.src.pos(key)
                 if not value.tag.endswith(":int"):
                     raise self.src.error(value, f"option `{key.value}` must default to an integer")
                 try:
@@ -377,11 +392,16 @@ class _Builder:
             except (TypeError, ValueError):
                 raise ValueError(f"option {name} must be an integer, not {given!r}") from None
         self.options = declared
+        return places
 
     def read_types(self, node) -> list[TypeDef]:
         if isinstance(node, yaml.MappingNode):
+            pairs = self.mapping(node, "types")
+            for _, parent in pairs:
+                if self.scalar(parent, "a parent type") != ROOT_TYPE:   # maybe implied by .plan
+                    self.use("type", parent.value, self.src.pos(parent))
             return [TypeDef(self.scalar(k, "a type"), self.scalar(v, "a parent type"),
-                            self.src.pos(k)) for k, v in self.mapping(node, "types")]
+                            self.src.pos(k)) for k, v in pairs]
         return [TypeDef(item.value, ROOT_TYPE, self.src.pos(item))
                 for item in self.items(node, "types")]
 
@@ -401,6 +421,8 @@ class _Builder:
         out = []
         for type_node, names in groups:
             type_ = type_node.value if type_node is not None else ROOT_TYPE
+            if type_node is not None:
+                self.use("type", type_, self.src.pos(type_node))
             for item_node in self.items(names, f"objects of type {type_}"):
                 for pieces, env in self.expand(item_node, "name_item"):
                     name, offset, length = self.text(pieces, env, item_node)
@@ -441,14 +463,18 @@ class _Builder:
 def load_yaml(path, **options) -> PlanningProblem:
     """A checked planning problem from a YAML planning spec; `options` override the
     defaults the spec declares."""
+    return check(parse_yaml(read_text(path), str(path), **options))
+
+
+def parse_yaml(text: str, file: str, **options) -> PlanningProblem:
+    """The problem the YAML planning spec `text` declares, read but not checked (the
+    language server indexes its names, then checks it)."""
     from framework.frontend.yaml_spec import compose
-    text = read_text(path)
-    source = _Source(str(path), text)
-    _, root = compose(text, str(path), label="not valid YAML", what="planning spec")
-    return _Builder(source, root, options).build()
+    _, root = compose(text, file, label="not valid YAML", what="planning spec")
+    return build_from_nodes(file, text, root, options)
 
 
 def build_from_nodes(file: str, text: str, root, options: dict) -> PlanningProblem:
-    """A checked planning problem from YAML nodes whose marks point into `text` (how the
-    `.plan` front-end reuses this one)."""
+    """An unchecked planning problem from YAML nodes whose marks point into `text` (how
+    the `.plan` front-end reuses this one)."""
     return _Builder(_Source(file, text), root, options).build()

@@ -46,6 +46,23 @@ def perft(n, depth, stones=((), ()), to_move=0):
     return total
 
 
+def ply_counts(n, depth, stones=((), ()), to_move=0, ply=1, counts=None):
+    """Nodes exactly 1..depth plies below the start (a won position is counted at its ply and
+    not expanded): the convention of plyspec's perft, where `perft` above counts leaves."""
+    counts = [0] * depth if counts is None else counts
+    taken = set(stones[0]) | set(stones[1])
+    for c in range(n):
+        for r in range(n):
+            if (c, r) in taken:
+                continue
+            counts[ply - 1] += 1
+            mine = stones[to_move] + ((c, r),)
+            if ply < depth and not connects(n, set(mine), to_move):
+                after = (mine, stones[1]) if to_move == 0 else (stones[0], mine)
+                ply_counts(n, depth, after, 1 - to_move, ply + 1, counts)
+    return counts
+
+
 def first_player_wins(n):
     """Exact solve by memoised search over sets of stones."""
     @lru_cache(maxsize=None)

@@ -28,9 +28,10 @@ def test_python_examples_in_the_docs_run(doc, n, code, tmp_path):
     assert done.returncode == 0, f"{doc.name} example {n} failed:\n{done.stderr[-2000:]}"
 
 
-def _shell_commands():
+def _shell_commands(with_comments=False):
     """(doc, command) for each `plyspec ...` line inside a fenced block that is not YAML,
-    Python or a spec (fences are followed line by line, so blocks pair up correctly)."""
+    Python or a spec (fences are followed line by line, so blocks pair up correctly);
+    (doc, command, comment) with `with_comments`."""
     for doc in DOCS:
         fence = None
         for line in doc.read_text(encoding="utf-8").splitlines():
@@ -41,7 +42,9 @@ def _shell_commands():
             if fence in ("plain", "bash", "sh", "shell", "console", "text"):
                 command = stripped.removeprefix("$ ").strip()
                 if command.startswith("plyspec ") and not command.endswith("\\"):
-                    yield doc, command.split("  #")[0].split(" # ")[0]
+                    bare = command.split("  #")[0].split(" # ")[0]
+                    comment = command[len(bare):].strip().lstrip("#").strip()
+                    yield (doc, bare.strip(), comment) if with_comments else (doc, bare)
 
 
 def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
@@ -63,3 +66,62 @@ def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
                     and not arg.startswith("../shared") and not (ROOT / arg).exists():
                 problems.append(f"{doc.name}: `{command}` names {arg}, which is not in the repository")
     assert seen >= 20 and not problems, "\n".join(problems)
+
+
+# Commands the docs show but that cannot run here as written: placeholders for the reader's
+# own files, the IPC suite outside the repository, a language server waiting for an editor,
+# campaigns the docs say take minutes (their small forms run), and interactive play.
+NOT_RUN = re.compile(r"my_game|\.\./shared|plyspec lsp|--inputs \d{4,}|plyspec play|plyspec test( --all)?$")
+FIGURE = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")      # 4,084 / 127,872: figures a doc quotes
+
+
+def _runnable():
+    import shlex
+    out = []
+    for doc, command, comment in _shell_commands(with_comments=True):
+        if "..." in command or any(c in command for c in "|><") or re.search(r"\s\[", command) \
+                or NOT_RUN.search(command):
+            continue
+        if re.search(r"~\s*\d+\s*(s|min)\b|about a minute|minutes", comment) and "--inputs" not in command:
+            continue                          # the doc says it is long
+        out.append((doc, command, comment, shlex.split(command)[1:]))
+    return out
+
+
+def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quotes(tmp_path):
+    """Each command of README.md and docs/ that can run here runs as written (in a scratch
+    copy of the repository's spec folders, globs expanded as a shell would), exits 0, and
+    prints every figure (4,084, 127,872, ...) that its comment in the doc quotes."""
+    import glob
+    from concurrent.futures import ThreadPoolExecutor
+    for folder in ("game_specs", "planners"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+    def run(item):
+        doc, command, comment, argv = item
+        argv = [x for a in argv for x in (sorted(glob.glob(a, root_dir=tmp_path)) if "*" in a else [a])]
+        done = subprocess.run([sys.executable, "-m", "framework", *argv, *(["--force"] if "-o" in argv else [])],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        problems = []
+        if done.returncode != 0:
+            problems.append(f"{doc.name}: `{command}` exits {done.returncode}: {done.stderr.strip()[-300:]}")
+        for figure in FIGURE.findall(comment):
+            if figure not in done.stdout + done.stderr and figure.replace(",", "") not in done.stdout:
+                problems.append(f"{doc.name}: `{command}` does not print {figure}, which the doc quotes")
+        return problems
+
+    items = _runnable()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        problems = [p for found in pool.map(run, items) for p in found]
+    assert len(items) >= 40 and not problems, "\n".join(problems)
+
+
+def test_the_quick_start_prints_the_published_counts():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "plyspec perft game_specs/tictactoe.yaml --depth 9" in text and "127,872" in text
+    from framework import load
+    from framework.perft import perft
+    counts = perft(load(ROOT / "game_specs" / "tictactoe.yaml").initial_state(), 9)
+    assert counts[0] == 9 and counts[1] == 72 and counts[2] == 504 and counts[-1] == 127_872

@@ -20,3 +20,14 @@ def test_textmate_grammar_knows_every_section_of_the_game_grammar():
     assert len(checked) >= 20
     for word in checked:
         assert section.match(word), word
+
+
+def test_textmate_grammar_colours_every_builtin_and_direction_set():
+    import json
+    import re
+    from framework import builtins
+    from framework.checker import DIRECTION_SETS
+    grammar = json.loads((ROOT / "editors" / "plyspec-game.tmLanguage.json").read_text())
+    text = json.dumps(grammar["repository"])
+    for name in list(builtins.names()) + list(DIRECTION_SETS):
+        assert re.search(rf"[(|]{name}[|)]", text), name

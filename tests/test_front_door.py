@@ -50,3 +50,21 @@ def test_check_checks_games_and_planning_problems_alike(capsys, tmp_path):
 def test_a_one_player_puzzle_is_still_planned(capsys):
     assert main(["plan", str(ROOT / "planners" / "problems" / "eight_puzzle.yaml"), "--time", "60"]) == 0
     assert "not a planning problem" not in capsys.readouterr().err
+
+
+def test_commands_that_run_on_workers_take_a_shipped_spec_by_name(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)                       # from any folder
+    assert main(["tournament", "tictactoe", "--agent", "random", "--agent", "first", "--games", "2",
+                 "--workers", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "…" not in out         # a piped table is not cut
+    assert main(["perft", "tictactoe", "-d", "3", "--split", "1", "--workers", "0"]) == 0
+    assert "504" in capsys.readouterr().out
+
+
+def test_an_unknown_option_lists_the_options_with_their_defaults(capsys):
+    assert main(["perft", "nim", "-d", "1", "--set", "heap=4"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown option `heap`" in err and "did you mean `heaps`?" in err and "heaps=[3,4,5]" in err
+    assert main(["perft", "tictactoe", "-d", "1", "--set", "q=4"]) == 1
+    assert "options (with their defaults): m=3, n=3, k=3" in capsys.readouterr().err

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SPECS
+import planners
 from framework import load
 from framework.cli import main
 from framework.parallel import Failure, InProcess, make_executor
@@ -190,10 +191,7 @@ def test_statistics():
 
 
 def test_a_planning_sweep_is_the_same_on_any_number_of_workers(capsys):
-    from planning_support import shared_pddl
-    folder = shared_pddl() / "gripper"
-    if not folder.is_dir():
-        pytest.fail(f"the IPC tasks are missing: {folder} (set PLYSPEC_SHARED)")
+    folder = Path(planners.__file__).resolve().parent / "pddl" / "gripper"   # the shipped sample
     argv = ["plan", str(folder / "domain.pddl"), *(str(folder / f"task0{i}.pddl") for i in (1, 2, 3)),
             "--algo", "gbfs", "--json"]
 

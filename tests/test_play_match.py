@@ -124,7 +124,7 @@ def test_play_reports_chance_and_stops_at_end_of_input(monkeypatch, capsys):
 
 
 def test_play_refuses_an_unknown_seat(capsys):
-    assert main(["play", str(SPECS / "tictactoe.yaml"), "--as", "Z"]) == 1
+    assert main(["play", str(SPECS / "tictactoe.yaml"), "--as", "Z"]) == 2    # a usage error
     assert "has no player 'Z'" in capsys.readouterr().err
 
 
@@ -182,3 +182,15 @@ def test_code_written_to_the_aima_game_interface_runs_unchanged():
     assert game.to_move(state) == 0 and game.to_move(after) == 1
     exact = minimax.search(game, state)
     assert -minimax.search(game, after).value == exact.value == 1      # AIMA's choice keeps the win
+
+
+def test_play_undo_takes_back_the_move_and_the_reply(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["undo", "place(0,0)", "undo", "place(2,2)", "quit"],
+                     str(SPECS / "tictactoe.yaml"), "--ai", "alphabeta:depth=2")
+    assert code == 0 and "nothing to undo" in out and "took back your last move" in out
+    assert "you (X) play place(2,2)" in out
+    # after the undo the board is empty again: the (0,0) mark is gone when (2,2) is played
+    last_board = out.split("you (X) play place(2,2)")[0].rsplit("0 1 2", 1)[1]
+    rows = [line for line in last_board.splitlines() if line[:1].isdigit()]
+    assert len(rows) == 3 and not any("X" in r or "O" in r for r in rows)
+    assert "(value" in out and "depth 2" in out

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+from lark import Transformer
+
 from conftest import ROOT
 
 
@@ -50,3 +52,25 @@ def test_parser_cache_survives_a_damaged_file(tmp_path, monkeypatch):
     again = lark_cache.cached_lark(grammar, parser="lalr")
     assert again.parse("aa") == first.parse("aa")
     assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+
+
+class Count(Transformer):
+    """A transformer the cache can store (a module-level class pickles)."""
+
+    def start(self, items):
+        return len(items)
+
+
+def test_parser_cache_serves_a_parser_with_a_transformer(tmp_path, monkeypatch):
+    """The PDDL parser has a transformer: its cached form is loaded, not rebuilt each time."""
+    from lark import Lark
+    from framework.frontend import lark_cache
+    monkeypatch.setenv("PLYSPEC_CACHE", str(tmp_path))
+    grammar = 'start: A+\nA: "a"\n'
+    first = lark_cache.cached_lark(grammar, parser="lalr", transformer=Count())
+
+    def rebuilt(*args, **kwargs):
+        raise AssertionError("rebuilt, not loaded from the cache")
+    monkeypatch.setattr(Lark, "__init__", rebuilt)
+    again = lark_cache.cached_lark(grammar, parser="lalr", transformer=Count())
+    assert again.parse("aaa") == first.parse("aaa") == 3

@@ -120,3 +120,28 @@ def test_tree_errors(capsys, argv, message):
 def test_tree_refuses_games_it_cannot_draw(capsys):
     assert main(["tree", str(SPECS / "tictactoe3.yaml"), "-d", "1"]) == 2
     assert "needs 2 player(s)" in capsys.readouterr().err
+
+
+def test_a_wide_svg_folds_deeper_subtrees_into_boxes_that_keep_their_values(tmp_path):
+    from framework.cli.tree_cmd import FOLD_WIDTH, _width, draw_svg, fold_level
+    from framework.search.lecture_tree import trace
+    game = framework.load(SPECS / "tictactoe.yaml")
+    root = trace(game, game.initial_state().result((0, 0)), max_nodes=100_000)
+    level = fold_level(root)
+    assert level is not None and _width(root, level) <= FOLD_WIDTH < _width(root, level + 1)
+    out = tmp_path / "wide.svg"
+    assert main(["tree", "tictactoe", "--moves", "place(0,0)", "--max-nodes", "100000", "-o", str(out)]) == 0
+    doc = xml.dom.minidom.parse(str(out))
+    folded = [r for r in doc.getElementsByTagName("rect") if r.getElementsByTagName("title")]
+    assert len(folded) >= 1
+    # the folded boxes hold every node below the fold: drawn + folded = the whole tree
+    hidden = sum(int(r.getElementsByTagName("title")[0].firstChild.data.split(":")[1].split()[0].replace(",", ""))
+                 for r in folded)
+    drawn = len(doc.getElementsByTagName("polygon")) + len(doc.getElementsByTagName("ellipse")) + \
+        len([r for r in doc.getElementsByTagName("rect") if not r.getElementsByTagName("title")])
+    assert drawn + hidden == root.size()
+    state = game.initial_state()
+    for cell in ((0, 0), (1, 1), (2, 2), (0, 2), (2, 0)):
+        state = state.result(cell)
+    small = trace(game, state)                 # four moves left: fits, drawn whole
+    assert fold_level(small) is None and "folded" not in draw_svg(game, small, "alphabeta")

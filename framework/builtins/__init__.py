@@ -1,6 +1,6 @@
 """The builtin registry: every function of the spec language, one module per family.
 
-Each family module (lines, rays, neighbours, gravity, counting, cell_arithmetic, players,
+Each family module (lines, rays, neighbours, connectivity, gravity, counting, cell_arithmetic, players,
 queries, numeric) lists its `Builtin` records in `BUILTINS`; a record holds the signature
 the checker uses, the lowering the compiler uses, the run-time helpers of the generated
 code, the one-line doc and the interpreter's meaning (see framework.builtins.base).  To add
@@ -9,11 +9,11 @@ test: docs/architecture.md walks through it.
 """
 from __future__ import annotations
 
-from framework.builtins import (cell_arithmetic, counting, gravity, lines, neighbours, numeric, players,
-                                queries, rays)
+from framework.builtins import (cell_arithmetic, connectivity, counting, gravity, lines, neighbours, numeric,
+                                players, queries, rays)
 from framework.builtins.base import Builtin
 
-_FAMILIES = (lines, rays, neighbours, gravity, counting, cell_arithmetic, players, queries, numeric)
+_FAMILIES = (lines, rays, neighbours, connectivity, gravity, counting, cell_arithmetic, players, queries, numeric)
 _REGISTRY = {b.name: b for family in _FAMILIES for b in family.BUILTINS}
 
 __all__ = ["Builtin", "get", "all", "names", "runtime_namespace", "table"]

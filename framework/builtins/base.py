@@ -13,8 +13,9 @@ A `Builtin` holds, for one function name of the spec language:
 - `state_query`: it asks about the legal moves (only allowed where the rules are not being
   defined: terminal tests, utilities, evaluation);
 - `interpret(evaluator, node, args, state) -> value`: its meaning in the reference
-  interpreter.  Filled by the interpreter's owner (framework/interpreter/); `None` means
-  the interpreter still evaluates it by its own code.
+  interpreter, written the plain way over (column, row) cells (the evaluator's `read`,
+  `on_board`, `cells`); `None` means the interpreter evaluates it by its own code
+  (framework/interpreter/evaluate.py, for the builtins older than this slot).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class Builtin:
     lower: Callable
     runtime: dict = field(default_factory=dict)
     state_query: bool = False
-    interpret: Callable | None = None    # filled by the interpreter's owner
+    interpret: Callable | None = None    # the reference interpreter's meaning
 
     @property
     def signature(self):

@@ -1,7 +1,23 @@
-"""Cell arithmetic: `cell(x, y)`, `col(c)` and `row(c)` (per-cell tables of the board)."""
+"""Cell arithmetic: `cell(x, y)`, `col(c)` and `row(c)` (per-cell tables of the board), and the
+cells of a column or a row as a set, `column_cells(x)` and `row_cells(y)` (Hex's sides)."""
 from __future__ import annotations
 
 from framework.builtins.base import Builtin
+
+
+def column_cells(x: int, column_masks) -> int:
+    """Run-time helper: the bitboard of column x (empty off the board)."""
+    return column_masks[x] if 0 <= x < len(column_masks) else 0
+
+
+def row_cells(y: int, width: int, height: int) -> int:
+    """Run-time helper: the bitboard of row y (empty off the board); rows are width + 1 bits apart."""
+    return ((1 << width) - 1) << (y * (width + 1)) if 0 <= y < height else 0
+
+
+def _lower_row_cells(compiler, node, env):
+    return f"row_cells({compiler.expr(node.args[0], env)}, {compiler.c.width}, {compiler.c.height})"
+
 
 BUILTINS = (
     Builtin("col", ("cell",), "int", "the column of a cell",
@@ -10,4 +26,11 @@ BUILTINS = (
             lambda compiler, node, env: f"ROW[{compiler.expr(node.args[0], env)}]"),
     Builtin("cell", ("int", "int"), "cell", "the cell at (column, row)",
             lambda compiler, node, env: f"CELL({compiler.expr(node.args[0], env)}, {compiler.expr(node.args[1], env)})"),
+    Builtin("column_cells", ("int",), "cellset", "the cells of column x (a side of the board: x = 0 is the left)",
+            lambda compiler, node, env: f"column_cells({compiler.expr(node.args[0], env)}, COLUMN_MASKS)",
+            runtime={"column_cells": column_cells},
+            interpret=lambda ev, node, args, s: frozenset(c for c in ev.cells() if c[0] == args[0])),
+    Builtin("row_cells", ("int",), "cellset", "the cells of row y (a side of the board: y = 0 is the top)",
+            _lower_row_cells, runtime={"row_cells": row_cells},
+            interpret=lambda ev, node, args, s: frozenset(c for c in ev.cells() if c[1] == args[0])),
 )

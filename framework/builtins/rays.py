@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from framework.builtins.base import Builtin
 
-# direction sets whose steps are one cell, so a step is a shift by a fixed bit distance
-# (the spare column of every row then stops a shift from wrapping into the next row)
-SHIFT_DIRECTIONS = ("orthogonal", "diagonal", "queen", "king")
+
+def shifts(steps) -> bool:
+    """Whether a direction set's steps move at most one column, so that a step is a shift by
+    a fixed bit distance (the spare column of every row then stops a shift from wrapping into
+    the next row): orthogonal, diagonal, queen, king, hex, and such sets of the spec's own."""
+    return all(abs(dx) <= 1 for dx, _ in steps)
 
 
 def slide(rays, through: int) -> int:
@@ -42,7 +45,7 @@ def _lower_ray(compiler, node, env):
     dirs = compiler.kinds[id(a[2])][1]
     masks = [compiler.value_mask(m, env) for m in a[3:]]
     cell = compiler.expr(a[1], env)
-    if dirs in SHIFT_DIRECTIONS:
+    if shifts(compiler.c.directions[dirs]):
         return compiler.ray_walk("reach" if node.func == "slide" else "runs", dirs, cell, *masks)
     return f"{node.func}(RAYS_{dirs}[{cell}], {', '.join(masks)})"
 

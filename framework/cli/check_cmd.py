@@ -44,7 +44,7 @@ def run(args) -> int:
             continue
         try:
             game = load(path, **options)
-            notes = [str(w) for w in warnings(parse_spec(resolve(path)))]
+            notes = [str(w) for w in warnings(parse_spec(resolve(path)), options)]
             results[path] = {"ok": True, **game.describe(), "warnings": notes}
             if not args.json:
                 d = game.describe()
@@ -66,15 +66,15 @@ def run(args) -> int:
 
 def _check_planning(path, partner, options, results, quiet) -> int:
     """Check a planning problem (YAML, .plan, or a PDDL domain with its problem) as `plan`
-    reads it; returns 1 on an error.  A PDDL domain alone is parsed and checked for syntax."""
+    reads it; returns 1 on an error.  A PDDL file alone is checked as planners.pddl_alone
+    says (a domain with its constants, a problem with the domain beside it)."""
     import planners
-    from planners.pddl import parse_pddl
+    from planners.pddl_alone import check_pddl_text
     from framework.loader import read_text
     key = f"{path} {partner}" if partner else str(path)
     try:
         if str(path).lower().endswith(".pddl") and partner is None:
-            parse_pddl(read_text(path), str(path))
-            summary = "PDDL parsed (give DOMAIN.pddl PROBLEM.pddl to check the pair)"
+            summary = check_pddl_text(read_text(path), str(path))
         else:
             problem = planners.load(path, partner, **options) if partner else planners.load(path, **options)
             summary = f"planning problem {problem.name}"

@@ -29,13 +29,14 @@ def run(args) -> int:
     from framework.conformance.golden import golden_path
     from framework.errors import SpecError
     rows, seen = [], set()
+    solved = _solved_values()
     for path in shipped_specs():
         path = Path(path)
         if path.stem in seen:
             continue
         seen.add(path.stem)
         if spec_kind(path) == "planning":
-            rows.append({"name": path.stem, "kind": "planning", "file": str(path)})
+            rows.append(_planning_row(path))
             continue
         try:
             d = load(path).describe()
@@ -49,17 +50,58 @@ def run(args) -> int:
             perft = counts if isinstance(counts, list) else None
         rows.append({"name": path.stem, "kind": "game", "file": str(path), "game": d["name"],
                      "players": d["players"], "chance": d["chance"], "options": d["options"],
-                     "perft": perft[:6] if perft else None})
+                     "perft": perft[:6] if perft else None, "solved": solved.get(path.stem)})
     if args.json:
         print_json({"specs": rows})
         return 0
     for r in rows:
-        if r["kind"] == "planning":
-            print(f"{r['name']:<20} planning problem                    plyspec plan {r['name']}")
-        elif "error" in r:
-            print(f"{r['name']:<20} (does not load: {r['error']})")
-        else:
-            facts = f"perft {', '.join(map(str, r['perft']))}, ..." if r["perft"] else ""
-            print(f"{r['name']:<20} {r['game']}: {len(r['players'])} players"
-                  f"{', chance' if r['chance'] else ''}; {facts}")
+        print(f"{r['name']:<20} {_line(r)}")
     return 0
+
+
+def _line(r) -> str:
+    """One row of the listing: what the spec is, its size and what is known about it."""
+    if "error" in r:
+        return f"(does not load: {r['error']})"
+    if r["kind"] == "planning":
+        size = "" if "objects" not in r else f"{r['objects']} objects, {r['actions']} action schemas; "
+        return f"planning problem: {size}plyspec plan {r['name']}".replace(" 1 action schemas", " 1 action schema")
+    n = len(r["players"])
+    parts = [f"{r['game']}: {n} player{'s' if n != 1 else ''}" + (", chance" if r["chance"] else "")]
+    if r["options"]:
+        parts.append(" ".join(f"{k}={_compact(v)}" for k, v in r["options"].items()))
+    if r["solved"]:
+        parts.append(f"solved: {r['solved']['says']}")
+    if r["perft"]:
+        parts.append(f"perft {', '.join(map(str, r['perft']))}, ...")
+    return "; ".join(parts)
+
+
+def _compact(value) -> str:
+    return str(value).replace(" ", "")
+
+
+def _solved_values() -> dict:
+    """game_specs/golden/solved.json: the value of each shipped game where it is known (solved
+    here and checked by the tests, or published), by spec name."""
+    import json
+    from framework.conformance.discover import shipped_spec_dirs
+    for folder in shipped_spec_dirs():
+        path = folder / "golden" / "solved.json"
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+    return {}
+
+
+def _planning_row(path) -> dict:
+    row = {"name": path.stem, "kind": "planning", "file": str(path)}
+    import planners
+    from framework.errors import SpecError
+    try:
+        problem = planners.load(path)
+    except (SpecError, ValueError, OSError) as err:   # listed with its error, not fatal
+        row["error"] = str(getattr(err, "message", err))
+        return row
+    row["objects"] = len(getattr(problem, "objects", ()) or ())
+    row["actions"] = len(getattr(problem, "actions", ()) or ())
+    return row

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_game_play_options, add_set_option, number_text, parse_sets, print_json
+from framework.cli.common import add_game_play_options, add_set_option, number_text, parse_sets, print_json, table_console
 from framework.cli.parallel_options import add_parallel_options, drive
 
 AGENT_HELP = ("an agent: random, first, or a searcher with options, e.g. alphabeta:depth=4, "
@@ -99,7 +99,6 @@ def run(args) -> int:
 
 
 def _print_table(game, args, tallies) -> None:
-    from rich.console import Console
     from rich.table import Table
     table = Table(title=f"{game.name}: {args.games} game(s), seed {args.seed}")
     table.add_column("agent", no_wrap=True, min_width=max(len(t.agent) for t in tallies))
@@ -109,4 +108,4 @@ def _print_table(game, args, tallies) -> None:
         row = t.to_json()
         table.add_row(t.agent, str(t.wins), str(t.draws), str(t.losses), str(t.unfinished),
                       number_text(row["mean_return"]), f"{row['seconds_per_move']:.3f}")
-    Console().print(table)
+    table_console().print(table)

@@ -13,10 +13,11 @@ import difflib
 import random
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets
-from framework.errors import SpecError, did_you_mean
+from framework.cli.common import add_set_option, number_text, parse_sets, positive_number
+from framework.errors import SpecError, UsageError, did_you_mean
 
-HELP = "type an action as printed, `?` for the legal actions, `hint` for a suggestion, `quit` to stop"
+HELP = ("type an action as printed, `?` for the legal actions, `hint` for a suggestion, "
+        "`undo` to take back your last move, `quit` to stop")
 
 
 EXAMPLES = [
@@ -38,7 +39,7 @@ def add_parser(sub):
     p.add_argument("--ai", metavar="AGENT",
                    help="the computer's agent, e.g. alphabeta:depth=6, mcts:iterations=2000, random "
                         "(see `plyspec match --help`; default: the searcher `solve` picks)")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--move-time", type=positive_number, default=1.0, metavar="SECONDS",
                    help="the computer's time per move when its agent has no budget (default 1.0)")
     p.add_argument("--seed", type=int, default=0, help="seed for chance outcomes (default 0)")
     add_set_option(p)
@@ -47,6 +48,10 @@ def add_parser(sub):
 
 class _Quit(Exception):
     """The human stopped the game."""
+
+
+class _Undo(Exception):
+    """The human takes back their last move (and the replies that followed it)."""
 
 
 class Human:
@@ -67,6 +72,8 @@ class Human:
                 raise _Quit from None
             if text in ("quit", "exit", "q"):
                 raise _Quit
+            if text == "undo":
+                raise _Undo
             if text in ("?", "help", ""):
                 self.write("legal: " + "  ".join(game.action_text(a) for a in state.actions()))
                 self.write(HELP)
@@ -81,11 +88,21 @@ class Human:
             try:
                 return game.parse_action(state, text)
             except SpecError as err:
-                legal = [game.action_text(a) for a in state.actions()]
-                near = difflib.get_close_matches(text.replace(" ", ""), legal, n=3, cutoff=0.5)
+                near = _nearest(text.replace(" ", ""), [game.action_text(a) for a in state.actions()])
                 self.write(f"`{text}` is not a legal action here" +
                            (f"; did you mean {' or '.join(near)}?" if near else
                             f" ({err.hint})" if err.hint else "") + "  (? lists them all)")
+
+
+NEAREST_POOL = 2_000     # legal actions compared with a typo (difflib is slow on 100,000)
+
+
+def _nearest(text: str, legal: list) -> list:
+    """Up to three legal action texts close to `text`; among many, only those that start
+    like it (then the first NEAREST_POOL) are compared."""
+    if len(legal) > NEAREST_POOL:
+        legal = ([t for t in legal if t[:2] == text[:2]] or legal)[:NEAREST_POOL]
+    return difflib.get_close_matches(text, legal, n=3, cutoff=0.5)
 
 
 def labelled(text: str) -> str:
@@ -109,7 +126,6 @@ def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
     from framework.cli.solve_cmd import default_algorithm
-    from framework.match import play_game
 
     game = load(args.spec, **parse_sets(args.set))
     if game.num_players == 1:
@@ -119,8 +135,8 @@ def run(args) -> int:
     seats = set()
     for name in args.seats or [game.player_names[0]]:
         if name not in game.player_names:
-            raise SpecError(f"{game.name} has no player {name!r}",
-                            hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
+            raise UsageError(f"{game.name} has no player {name!r}",
+                             hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
         seats.add(game.player_names.index(name))
     human = Human(computer)
     seated = [human if p in seats else computer for p in range(game.num_players)]
@@ -130,26 +146,59 @@ def run(args) -> int:
             print(f"chance: {game.outcome_text(state, action)}")
         elif mover not in seats:
             last = getattr(computer, "last", None)
-            detail = f"  (value {number_text(last.value)}, {last.stats.nodes:,} nodes)" if last else ""
+            detail = ""
+            if last is not None and last.value is not None:
+                depth = f", depth {last.stats.depth}" if last.stats.depth else ""
+                detail = f"  (value {number_text(last.value)}{depth}, {last.stats.nodes:,} nodes)"
             print(f"{game.player_names[mover]} plays {game.action_text(action)}{detail}")
         else:
             print(f"you ({game.player_names[mover]}) play {game.action_text(action)}")
 
     print(f"{game.name}: you play {', '.join(game.player_names[p] for p in sorted(seats))}; {HELP}")
     try:
-        record = play_game(game, seated, random.Random(args.seed), move_time=args.move_time,
-                           on_move=report)
+        final, plies = _play(game, seated, human, random.Random(args.seed), args.move_time, report)
     except _Quit:
         print("\ngame abandoned")
         return 0
     except KeyboardInterrupt:
         print("\ninterrupted: game abandoned")
         return 130
-    print(f"\n{record.final}")
-    if record.returns is None:
-        print(f"stopped after {record.plies} plies without an end")
+    print(f"\n{final}")
+    if not final.terminal_test():
+        print(f"stopped after {plies} plies without an end")
         return 0
-    best = max(record.returns)
-    winners = [name for name, v in zip(game.player_names, record.returns) if v == best]
+    returns = final.returns()
+    winners = [name for name, v in zip(game.player_names, returns) if v == max(returns)]
     print("draw" if len(winners) > 1 else f"{winners[0]} wins")
     return 0
+
+
+def _play(game, seated, human, rng, move_time, report):
+    """The game loop of `play`: like framework.match.play_game, with `undo` (back to the
+    position where the human last moved).  Returns (final state, plies played)."""
+    from framework.match import DEFAULT_MAX_PLIES, draw_chance
+    state, plies = game.initial_state(), 0
+    mine = []                        # (state, plies) where the human was to move, in order
+    limit = game.max_length or DEFAULT_MAX_PLIES
+    while not state.terminal_test() and plies < limit:
+        if state.is_chance():
+            action, mover = draw_chance(state, rng), -1
+        else:
+            mover = state.player()
+            agent = seated[mover]
+            if agent is human:
+                try:
+                    action = human.choose(game, state, move_time=move_time)
+                except _Undo:
+                    if not mine:
+                        print("nothing to undo: you have not moved yet")
+                    else:
+                        state, plies = mine.pop()
+                        print("took back your last move")
+                    continue
+                mine.append((state, plies))
+            else:
+                action = agent.choose(game, state, move_time=move_time)
+        report(state, action, mover)
+        state, plies = state.result(action), plies + 1
+    return state, plies

@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_game_play_options, add_set_option, parse_sets, print_json
+from framework.cli.common import add_game_play_options, add_set_option, parse_sets, print_json, table_console
 from framework.cli.parallel_options import add_parallel_options, drive, executor
 
 
@@ -95,9 +95,8 @@ def _write_csv(path, pairs, force) -> None:
 
 
 def _print(summary, planned, interrupted) -> None:
-    from rich.console import Console
     from rich.table import Table
-    console = Console()
+    console = table_console()
     title = f"{summary['games_finished']} of {planned} games" + (" (interrupted)" if interrupted else "")
     pairs = Table(title=f"pairs: {title}")
     width = max(len(a["agent"]) for a in summary["agents"])

@@ -6,7 +6,9 @@ pointing down, terminal states as boxes and depth cut-offs as ellipses.  Each no
 its value and, for alpha-beta, the window [alpha, beta] it was entered with; the moves
 alpha-beta cut off hang below their node as a dashed "pruned" mark.  Without `-o` the tree
 is printed as indented text.  The SVG is drawn by plyspec itself (no Graphviz needed);
-`.dot` files are for Graphviz (`dot -Tpng tree.dot -o tree.png`).
+`.dot` files are for Graphviz (`dot -Tpng tree.dot -o tree.png`).  An SVG wider than 48
+leaves shows the top levels and folds each deeper subtree into one box (its value and node
+count); `--moves` opens any of them.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import math
 from pathlib import Path
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets
+from framework.cli.common import add_set_option, number_text, parse_sets, perft_depth, positive_int
 
 LEVEL_HEIGHT, LEAF_WIDTH, MARGIN = 90, 64, 30
 
@@ -34,12 +36,12 @@ def add_parser(sub):
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--algo", choices=("alphabeta", "minimax"), default="alphabeta",
                    help="plain alpha-beta (default) or minimax, children in the game's action order")
-    p.add_argument("--depth", "-d", type=int, metavar="N",
+    p.add_argument("--depth", "-d", type=perft_depth, metavar="N",
                    help="plies to search (the spec's evaluation scores the cut-off); default: to the end")
     p.add_argument("--moves", default="", metavar="'A B ...'",
                    help="actions to play first, in the game's action text, separated by spaces, "
                         "e.g. --moves 'place(1,1) place(0,0)'")
-    p.add_argument("--max-nodes", type=int, default=2_000, metavar="N",
+    p.add_argument("--max-nodes", type=positive_int, default=2_000, metavar="N",
                    help="refuse trees bigger than N nodes (default 2,000)")
     p.add_argument("-o", "--output", metavar="FILE", help="write FILE.svg, FILE.dot or FILE.txt instead of printing")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
@@ -135,14 +137,47 @@ def _dot_string(text: str) -> str:
 
 
 MAX_SHOWN_WIDTH = 1600    # px: wider drawings keep their viewBox and are shown scaled down
+FOLD_WIDTH = 48           # leaves side by side at most: deeper subtrees are folded into one box
+
+
+def _width(node, levels) -> int:
+    """Leaves side by side when the tree is drawn `levels` levels deep (deeper subtrees folded)."""
+    if not node.children:
+        return 1 + bool(node.pruned)
+    if levels == 0:
+        return 1
+    return sum(_width(child, levels - 1) for child in node.children) + bool(node.pruned)
+
+
+def fold_level(root, max_width=FOLD_WIDTH):
+    """The deepest level to draw so that at most `max_width` leaves stand side by side
+    (None: the whole tree fits); subtrees below it are drawn folded."""
+    height = _height(root)
+    if _width(root, height) <= max_width:
+        return None
+    level = 1
+    while level < height and _width(root, level + 1) <= max_width:
+        level += 1
+    return level
+
+
+def _height(node) -> int:
+    return 1 + max((_height(child) for child in node.children), default=0)
 
 
 def draw_svg(game, root, algo) -> str:
     """A tidy layered drawing: leaves (and pruned marks) side by side, each parent centred
-    over its children."""
+    over its children; a tree wider than FOLD_WIDTH leaves shows its top levels, each deeper
+    subtree folded into one box with its node count and value."""
     placed, next_leaf = [], [0]
+    fold = fold_level(root)
 
     def layout(node, level):
+        if fold is not None and level == fold and node.children:
+            entry = ("node", node, next_leaf[0], level, [], True)
+            next_leaf[0] += 1
+            placed.append(entry)
+            return entry
         slots = [layout(child, level + 1) for child in node.children]
         if node.pruned:
             slots.append(("cut", node, next_leaf[0], level + 1))
@@ -151,7 +186,7 @@ def draw_svg(game, root, algo) -> str:
         x = (slots[0][2] + slots[-1][2]) / 2 if slots else next_leaf[0]
         if not slots:
             next_leaf[0] += 1
-        entry = ("node", node, x, level, slots)
+        entry = ("node", node, x, level, slots, False)
         placed.append(entry)
         return entry
 
@@ -171,8 +206,11 @@ def draw_svg(game, root, algo) -> str:
     for entry in placed:
         if entry[0] != "node":
             continue
-        _, node, x, level, slots = entry
+        _, node, x, level, slots, folded = entry
         x0, y0 = pos(x, level)
+        if folded:
+            out.append(_svg_folded(node, x0, y0))
+            continue
         for slot in slots:
             x1, y1 = pos(slot[2], slot[3])
             if slot[0] == "cut":
@@ -189,6 +227,15 @@ def draw_svg(game, root, algo) -> str:
         out.append(_svg_node(node, x0, y0, algo))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _svg_folded(node, x, y) -> str:
+    """A subtree drawn as one box: its node count and its value (open it with --moves)."""
+    return (f'<rect x="{x - 26:.1f}" y="{y - 12:.1f}" width="52" height="30" rx="6" fill="#f6f6f6" '
+            f'stroke="#999" stroke-dasharray="3 2"><title>folded: {node.size():,} nodes; '
+            f'draw it with --moves</title></rect>'
+            f'<text x="{x:.1f}" y="{y + 1:.1f}" font-weight="bold">{html.escape(_value(node.value))}</text>'
+            f'<text x="{x:.1f}" y="{y + 13:.1f}" fill="#777" font-size="8">+{node.size() - 1:,} nodes</text>')
 
 
 def _svg_node(node, x, y, algo) -> str:

@@ -21,7 +21,7 @@ in the source: symbols and names travel as data.
 
 The package's modules follow what the compiler emits (each says what it owns):
 expressions, board (vocabulary: lines, rays, tables), effects, legal (move generation),
-compound (moves of several steps),
+compound (moves of several steps), kernel (the function-level fast path: plain tuples, raw actions),
 state_class (the module and the State class), functions (terminal, utility, initial,
 chance) and common (the source writer and AST questions).  `Compiler` is their union;
 builtin calls are lowered by their own modules in framework.builtins.
@@ -29,13 +29,14 @@ builtin calls are lowered by their own modules in framework.builtins.
 from __future__ import annotations
 
 from framework import runtime
-from framework.checker import Checked, DIRECTION_SETS
+from framework.checker import Checked
 from framework.compiler.board import BoardMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
 from framework.compiler.compound import CompoundMixin
 from framework.compiler.effects import EffectsMixin
 from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
+from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
 from framework.compiler.state_class import StateClassMixin
 
@@ -44,7 +45,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin, StateClassMixin,
-               RuleFunctionsMixin):
+               RuleFunctionsMixin, KernelMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -55,7 +56,7 @@ class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundM
         self.boards = [i for i in range(len(c.values)) if i != c.default_value]
         self.fields = [f"b_{c.values[i]}" for i in self.boards] + [f"v_{v.name}" for v in c.variables] + ["mover"]
         self.sig = ", ".join(self.fields)
-        self.tables = runtime.BoardTables(c.width, c.height, DIRECTION_SETS) if c.has_board else None
+        self.tables = runtime.BoardTables(c.width, c.height, c.directions) if c.has_board else None
         self.tmp = 0
         self.param_ranges = {}
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
@@ -63,6 +64,9 @@ class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundM
         self.vars = {v.name: v for v in c.variables}
         self.mover_const = None       # the player to move, while writing code for one mover
         self.mover_code = "mover"     # how the code being written names the player to move
+        self.raw = False              # writing the kernel: raw parameter values, plain tuples
+        self.walrus_ok = True         # `:=` allowed in the expression being written (see domain)
+        self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)

@@ -5,8 +5,7 @@ module.
 from __future__ import annotations
 
 from framework import ast
-from framework.checker import DIRECTION_SETS
-from framework.compiler.common import TABLE_BITS
+from framework.compiler.common import TABLE_BITS, _IDENT
 
 
 class BoardMixin:
@@ -21,6 +20,8 @@ class BoardMixin:
             if k > max(self.c.width, self.c.height):
                 return "False"
             name = f"_line{k}"
+            if _IDENT.fullmatch(mask) and self.board_bits() > TABLE_BITS and self.walrus_ok:
+                return self.line_inline(mask, k)
             if name not in self.helpers:
                 self.helpers[name] = self.line_helper(name, k)
             if self.board_bits() <= TABLE_BITS:
@@ -32,19 +33,40 @@ class BoardMixin:
             return f"{name}({mask})"
         return f"line({mask}, {self.expr(k_node, env)}, LINE_SHIFTS)"
 
+    def line_runs(self, k):
+        """[(first shift, [later shifts])] per direction: k in a row is m & m >> s, then
+        t & t >> x for each later x (the run length doubling per step)."""
+        out = []
+        for s in self.tables.line_shifts():
+            run, steps = 1, []
+            while run < k:
+                step = min(run, k - run)
+                steps.append(s * step)
+                run += step
+            out.append((s, steps[1:]))
+        return out
+
+    def line_inline(self, m, k):
+        """k in a row on the bitboard named `m` as one expression of shifts and masks (a
+        temporary `_t` carries each direction's run), so that a large board makes no call."""
+        if k <= 1:
+            return f"({m} != 0)"
+        parts = []
+        for s, later in self.line_runs(k):
+            code = f"{m} & {m} >> {s}"
+            for x in later:
+                code = f"(_t := {code}) & _t >> {x}"
+            parts.append(code)
+        return "(" + " or ".join(parts) + ") != 0"
+
     def line_helper(self, name, k):
         """k in a row along each direction by shift-and, doubling the run length per step."""
         lines = [f"def {name}(m):"]
-        for s in self.tables.line_shifts():
-            run, terms = 1, []
-            while run < k:
-                step = min(run, k - run)
-                terms.append(f"t >> {s * step}")
-                run += step
+        for s, later in self.line_runs(k):
             lines.append(f"    t = m & m >> {s}" if k > 1 else "    t = m")
-            for term in terms[1:-1]:
-                lines.append(f"    t &= {term}")
-            lines.append(f"    if {'t & ' + terms[-1] if len(terms) > 1 else 't'}:")
+            for x in later[:-1]:
+                lines.append(f"    t &= t >> {x}")
+            lines.append(f"    if {f't & t >> {later[-1]}' if later else 't'}:")
             lines.append("        return True")
         lines.append("    return False")
         return "\n".join(lines) + "\n"
@@ -68,7 +90,7 @@ class BoardMixin:
                      "        return 0",
                      "    bit = 1 << c",
                      f"    {kind} = 0"]
-            for dx, dy in DIRECTION_SETS[dirs]:
+            for dx, dy in self.c.directions[dirs]:
                 delta = dx + dy * self.tables.stride
                 step = f"<< {delta}" if delta > 0 else f">> {-delta}"
                 lines += [f"    x = bit {step} & {walk}    # step ({dx}, {dy})",
@@ -93,7 +115,7 @@ class BoardMixin:
                      f'    """Cells from which a {dirs} ray crosses inner cells and then an outer cell."""',
                      "    outer &= ~inner",
                      "    found = 0"]
-            for dx, dy in DIRECTION_SETS[dirs]:
+            for dx, dy in self.c.directions[dirs]:
                 delta = dx + dy * self.tables.stride
                 back = f">> {delta}" if delta > 0 else f"<< {-delta}"
                 lines += [f"    run = outer {back} & inner    # step ({dx}, {dy})",

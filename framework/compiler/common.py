@@ -97,15 +97,15 @@ def _names(node) -> set:
     return out
 
 
+def loop_depths(conds, params) -> list:
+    """For each condition, the loop it sits in: the 1-based place in `params` of the last
+    parameter it names, 0 when it names none (each condition's names walked once)."""
+    return [max([params.index(n) + 1 for n in _names(c) if n in params] or [0]) for c in conds]
+
+
 def _assigns_turn(effects) -> bool:
-    for e in effects:
-        if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.id == "turn":
-            return True
-        if isinstance(e, ast.IfEffect) and (_assigns_turn(e.then) or _assigns_turn(e.else_)):
-            return True
-        if isinstance(e, ast.ForEffect) and _assigns_turn(e.body):
-            return True
-    return False
+    return ast.any_effect(effects, lambda e: isinstance(e, ast.Assign) and isinstance(e.target, ast.Name)
+                          and e.target.id == "turn")
 
 
 def _is_bool(node, compiler) -> bool:

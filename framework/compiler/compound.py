@@ -14,8 +14,8 @@ step's; State.result decodes the first step's values and follows the rest.
 from __future__ import annotations
 
 from framework import ast
-from framework.checker_moves import continues
-from framework.compiler.common import UNSET_TURN, _Source, _names, _operands
+from framework.checker import continues
+from framework.compiler.common import UNSET_TURN, _Source, _operands, loop_depths
 from framework.runtime import MAX_MOVE_STEPS
 
 
@@ -88,13 +88,13 @@ class CompoundMixin:
         shallowest loop it depends on, cell parameters drawn from masks (as for actions)."""
         conds = _operands("and", b.precondition)
         chosen = [p[0] for p in b.params[nfixed:]]
-        depth_of = lambda cond: max([chosen.index(n) + 1 for n in _names(cond) if n in chosen] or [0])
-        for cond in conds:
-            if depth_of(cond) == 0:
+        depths = loop_depths(conds, chosen)
+        for cond, depth in zip(conds, depths):
+            if depth == 0:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
         for k, (name, domain, ptype) in enumerate(b.params[nfixed:]):
-            header, rest = self.param_loop(name, domain, ptype, [c for c in conds if depth_of(c) == k + 1], env)
+            header, rest = self.param_loop(name, domain, ptype, [c for c, d in zip(conds, depths) if d == k + 1], env)
             env[name] = f"p_{name}"
             out(header[0])
             out.indent()

@@ -294,6 +294,15 @@ class ExpressionsMixin:
         return f"{node.kind}(({body} for {var} in {dom}), default=0)"
 
     def domain(self, node, env):
+        """The Python iterable of a quantifier's or loop's domain.  It may become a
+        comprehension's iterable, where Python forbids `:=`: `line` calls its helper there."""
+        saved, self.walrus_ok = self.walrus_ok, False
+        try:
+            return self._domain(node, env)
+        finally:
+            self.walrus_ok = saved
+
+    def _domain(self, node, env):
         if isinstance(node, ast.Name) and node.id not in env:
             if node.id == "cell":
                 return "ALL_CELLS"

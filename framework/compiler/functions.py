@@ -19,10 +19,19 @@ class RuleFunctionsMixin:
             out(f"    return bool({self.expr(self.c.goal, {})})")
             out()
 
-    def utility_function(self, out: _Source):
+    def utility_function(self, out: _Source, kernel: bool = False):
+        """_utility(fields, me); with `kernel`, k_utility(s, me) of a packed state (0 until
+        it is terminal), the same body inline."""
         c = self.c
-        out(f"def _utility({self.sig}, me):")
-        out.indent()
+        if kernel:
+            out("def k_utility(s, me):")
+            out.indent()
+            out(f"{', '.join(self.fields + ['terminal'])} = s")
+            out("if not terminal:")
+            out("    return 0")
+        else:
+            out(f"def _utility({self.sig}, me):")
+            out.indent()
         if c.winner is not None:
             out(f"winner = {self.expr(c.winner, {})}")
             if self.n == 2:
@@ -73,8 +82,6 @@ class RuleFunctionsMixin:
             if kind == "const":
                 code = repr(init) if v.type != "cell" else "-1"
                 code = f"({code},) * {v.size}" if v.is_array else code
-            elif kind == "values":
-                code = repr(tuple(init))
             elif kind == "list":
                 code = "(" + "".join(self.expr(x, {}) + ", " for x in init) + ")"
             else:
@@ -129,7 +136,7 @@ class RuleFunctionsMixin:
             out("if probability > 0:")
             out(f"    out.append(({outcome}, probability))")
             out.depth = base
-            out("return out")
+            out(f"return out or no_outcomes(POSITIONS[{self.position(a)}])")
             out.dedent()
         out("return []")
         out.dedent()

@@ -4,8 +4,8 @@ preconditions (iterating set bits, tables indexed by a mask), and action encodin
 from __future__ import annotations
 
 from framework import ast
-from framework.builtins.rays import SHIFT_DIRECTIONS
-from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names
+from framework.builtins.rays import shifts
+from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names, loop_depths
 
 
 class LegalMixin:
@@ -20,10 +20,8 @@ class LegalMixin:
         self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
 
     def legal_schemas(self, out: _Source, mode, ret):
-        started = mode != "list"
+        started = mode == "any"
         longest = self.c.prefer == "longest" and mode == "list"
-        if mode == "count":
-            out("n = 0")
         if longest:
             out("_long = []     # (steps, move) of the compound moves")
         for ai, a in enumerate(self.c.actions):
@@ -34,15 +32,15 @@ class LegalMixin:
             self.note_param_ranges(a)
             conds = _operands("and", a.precondition)
             params = [p[0] for p in a.params]
-            depth_of = lambda cond: max([params.index(n) + 1 for n in _names(cond) if n in params] or [0])
+            depths = loop_depths(conds, params)
             env = {}
             base = out.depth
-            top = [c for c in conds if depth_of(c) == 0]
+            top = [c for c, d in zip(conds, depths) if d == 0]
             whole = None     # (mask of the last parameter's values, their tuple) when it is free
             loops = []
             for k, (pname, domain, ptype) in enumerate(a.params):
                 var = f"p_{pname}"
-                here = [c for c in conds if depth_of(c) == k + 1]
+                here = [c for c, d in zip(conds, depths) if d == k + 1]
                 header, rest = self.param_loop(pname, domain, ptype, here, env)
                 env[pname] = var
                 if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
@@ -53,9 +51,12 @@ class LegalMixin:
             if not started:
                 started = True
                 if whole and not top and not loops and len(self.c.actions) == 1:
-                    self.emit_values(out, "acts = [*{}]", *whole)
+                    if mode == "count":                       # one mask: its bit count
+                        out(f"n = ({whole[0]}).bit_count()")
+                    else:
+                        self.emit_values(out, "acts = {}" if self.raw else "acts = [*{}]", *whole)
                     continue
-                out("acts = []")
+                out("n = 0" if mode == "count" else "acts = []")
             for cond in top:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
@@ -87,12 +88,12 @@ class LegalMixin:
                     f"acts.append({self.encode_action(ai, a, env)})")
             out.depth = base
         if not started:
-            out("acts = []")
+            out("n = 0" if mode == "count" else "acts = []")
         if longest:
             out("if _long:")
             out("    _best = max(steps for steps, _ in _long)")
             out("    acts = [m for steps, m in _long if steps == _best] if _best > 1 else acts + [m for _, m in _long]")
-        out({"any": "return False", "count": "return n"}.get(mode) or f"return {ret}")
+        out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
 
     def param_loop(self, pname, domain, ptype, conds, env):
         """((loop header, mask of the values or None, their tuple from a mask or None),
@@ -141,11 +142,13 @@ class LegalMixin:
         step = TABLE_BITS if nbits <= TABLE_BITS else CHUNK_BITS
         for j, low in enumerate(range(0, nbits, step)):
             width = min(step, nbits - low)
-            name = f"_CELLS{j}" if nbits > TABLE_BITS else "_CELLS"
+            base, what, item = ("_IDX", "bit index", "i") if self.raw else ("_CELLS", "(col, row)", "XY[i]")
+            name = f"{base}{j}" if nbits > TABLE_BITS else base
             if name not in self.helpers:
-                self.helpers[name] = (f"# {name}[m]: the (col, row) of each cell of bitboard m"
+                item = item.replace("i", f"i + {low}" if low else "i")
+                self.helpers[name] = (f"# {name}[m]: the {what} of each cell of bitboard m"
                                       f"{f' >> {low}' if low else ''}\n{name} = tuple(tuple("
-                                      f"XY[i{f' + {low}' if low else ''}] for i in bits(m)) for m in range({1 << width}))\n")
+                                      f"{item} for i in bits(m)) for m in range({1 << width}))\n")
             last = low + width == nbits
             chunks.append((name, low, None if last and (low or nbits <= TABLE_BITS) else (1 << width) - 1))
         return chunks
@@ -192,7 +195,7 @@ class LegalMixin:
                 and cond.left.args[0].func == "between":
             _, origin, dirs, inner, outer = cond.left.args[0].args
             dirs = self.kinds[id(dirs)][1]
-            if _is_name(origin, pname) and dirs in SHIFT_DIRECTIONS and pname not in _names(inner) | _names(outer):
+            if _is_name(origin, pname) and shifts(self.c.directions[dirs]) and pname not in _names(inner) | _names(outer):
                 return self.ray_ends(dirs, self.value_mask(inner, env), self.value_mask(outer, env))
         return None
 
@@ -207,6 +210,8 @@ class LegalMixin:
         return None
 
     def external(self, ptype, var):
+        if self.raw:
+            return var
         if ptype == "cell":
             return f"XY[{var}]"
         if ptype.startswith("enum:"):
@@ -232,6 +237,8 @@ class LegalMixin:
         return f"(ACTION_NAMES[{ai}], " + "".join(v + ", " for v in values) + ")"
 
     def decode(self, ptype, code):
+        if self.raw:
+            return code
         if ptype == "cell":
             return f"CELL_OF[{code}]"
         if ptype.startswith("enum:"):

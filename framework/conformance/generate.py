@@ -5,6 +5,9 @@ board with a non-player cell value, an integer, a flag, a list and a per-player 
 an option, a chance action of one or two outcome variables with uniform, joint or
 per-variable probabilities, a compound move (`continue` into a step that fills a
 neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
+connectivity (`connected`, `group`, `liberties` over every direction set, `hex`, the
+table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
+as sets),
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
@@ -33,6 +36,8 @@ class _Gen:
         self.size = draw(st.integers(1, 3))
         self.calls = False          # definitions may be called (not inside their own bodies)
         self.locals = 0             # `let` variables made so far (each gets a new name)
+        steps = st.tuples(st.integers(-2, 2), st.integers(-2, 2)).filter(lambda s: s != (0, 0))
+        self.own_dirs = draw(st.lists(steps, max_size=3, unique=True))   # a `directions:` set, if any
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -43,7 +48,8 @@ class _Gen:
     # --------------------------------------------------------------- expressions
     def int_(self, scope, depth=2) -> str:
         leaves = ["0", "1", "2", "k", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
-                  "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]"]
+                  "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]",
+                  f"size({self.pick(['group', 'liberties'])}(board, {self.cell(scope)}, {self.dirs()}))"]
         leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
         leaves += [v for v, t in scope.items() if t == "int"]
         if not self.depth_ok(depth):
@@ -70,6 +76,15 @@ class _Gen:
         fixed = f"({self.draw(st.integers(0, self.w - 1))}, {self.draw(st.integers(0, self.h - 1))})"
         return self.pick(cells + [fixed]) if cells else fixed
 
+    def dirs(self) -> str:
+        return self.pick(["orthogonal", "diagonal", "queen", "hex", "knight"] + (["mine"] if self.own_dirs else []))
+
+    def cells(self, scope) -> str:
+        """A set of cells: a row, a column, a value's cells or a group."""
+        k = self.draw(st.integers(-1, 3))
+        return self.pick([f"row_cells({k})", f"column_cells({k})", f"cells(board, {self.value(scope, 0)})",
+                          f"group(board, {self.cell(scope)}, {self.dirs()})"])
+
     def player(self, scope) -> str:
         return self.pick(["mover", "next(mover)", "prev(mover)"] + self.players
                          + [v for v, t in scope.items() if t == "player"])
@@ -85,7 +100,9 @@ class _Gen:
                   f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
-        form = self.draw(st.integers(0, 6))
+        form = self.draw(st.integers(0, 7))
+        if form == 7:
+            return f"connected(board, {self.cells(scope)}, {self.cells(scope)}, {self.dirs()}, {self.value(scope, 0)})"
         if form == 0:
             return f"({self.bool_(scope, depth - 1)} and {self.bool_(scope, depth - 1)})"
         if form == 1:
@@ -99,7 +116,7 @@ class _Gen:
         if form == 4 and self.calls:
             return f"g({self.cell(scope)}, {self.player(scope)})"
         if form == 5:
-            return f"{self.cell(scope)} in neighbors({self.cell(scope)}, {self.pick(['orthogonal', 'diagonal', 'queen'])})"
+            return f"{self.cell(scope)} in neighbors({self.cell(scope)}, {self.dirs()})"
         return f"{self.int_(scope, depth - 1)} == {self.int_(scope, depth - 1)}"
 
     # --------------------------------------------------------------- effects
@@ -123,6 +140,8 @@ class _Gen:
         if form == 4:
             return f"if {self.bool_(scope, 1)} then {{ {self.effect(scope, depth - 1)} }} " \
                    f"else {{ {self.effect(scope, depth - 1)} }}"
+        if form == 5 and self.draw(st.booleans()):
+            return f"board[{self.cells(scope)}] = {self.value(scope, 0)}"
         if form == 5:
             var = self.pick(BOUND)
             inner = {**scope, var: "cell"}
@@ -137,6 +156,7 @@ class _Gen:
             f"players: [{', '.join(players)}]",
             f"options: {{k: {self.draw(st.integers(1, 3))}}}",
             f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(players)}, Z]}}",
+        ] + ([f"directions: {{mine: {[list(s) for s in self.own_dirs]}}}"] if self.own_dirs else []) + [
             "state:",
             "  n: {type: '0..9', initial: 0}",
             "  flag: {type: bool, initial: false}",

@@ -14,6 +14,7 @@ from typing import Callable
 
 from lark import Lark, Transformer, v_args, Token
 from lark.lexer import PatternStr
+from lark.parsers.lalr_analysis import Shift
 from lark.exceptions import (UnexpectedInput, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF,
                              VisitError)
 
@@ -241,6 +242,7 @@ def unparenthesised_domain(token, before: str) -> tuple[str, str] | None:
             f"write the domain in parentheses: `in (A {token} B)`")
 
 
+COMPARE_HINT = "to compare, write `==` (a single `=` assigns, in effects)"   # `=` met where `==` fits
 _UNFINISHED = {
     "continue": ("`continue` needs the step the move goes on with",
                  "write `continue STEP(arguments)`, e.g. `continue jump(d)`"),
@@ -269,6 +271,8 @@ def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str, st
         message, hint = unparenthesised_domain(err.token, text_before(text, line, col))
     else:
         message = f"unexpected `{err.token}` in {what}"
+        if str(err.token) == "=" and "CMP" in (getattr(err, "expected", None) or ()):
+            hint = COMPARE_HINT
     if not isinstance(err, UnexpectedCharacters):
         message, hint = unfinished_keyword(text_before(text, line, col)) or (message, hint)
     pos = origin(line, col)
@@ -341,12 +345,18 @@ def _continues(token: Token) -> bool:
 
 
 def _takes(interactive, token: Token) -> bool:
-    probe = interactive.copy()
-    try:
-        probe.feed_token(token)
-    except UnexpectedToken:
-        return False
-    return True
+    """Whether the parser would take `token` now: its LALR actions are run on a copy of the
+    state stack alone (copying the parser would deep-copy every tree built so far)."""
+    states = interactive.parser_state.parse_conf.states
+    stack = list(interactive.parser_state.state_stack)
+    while True:
+        action, rule = states[stack[-1]].get(token.type, (None, None))
+        if action is None:
+            return False
+        if action is Shift:
+            return True
+        del stack[len(stack) - len(rule.expansion):]          # a reduction, then its goto
+        stack.append(states[stack[-1]][rule.origin.name][1])
 
 
 def _too_deep(origin: Origin, what: str) -> SpecError:

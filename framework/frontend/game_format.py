@@ -26,14 +26,14 @@ from framework.frontend.lark_cache import cached_lark
 from framework import ast
 from framework.errors import SpecError, did_you_mean, normalise_line_breaks
 from framework.frontend.expressions import (GRAMMAR_FILE as EXPRESSIONS_GRAMMAR, _ToAst, number_value,
-                                           text_origin, expected_hint, terminal_spelling,
+                                           text_origin, expected_hint, terminal_spelling, COMPARE_HINT,
                                            text_before, unfinished_keyword, unparenthesised_domain)
 
 GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
 
 # `.game` section keyword -> the YAML section it stands for (the keys of spec.positions)
 SECTIONS = {
-    "game": "game", "players": "players", "option": "options", "board": "board",
+    "game": "game", "players": "players", "option": "options", "board": "board", "directions": "directions",
     "state": "state", "define": "define", "action": "actions", "step": "steps", "init": "init",
     "turn": "turn", "pass": "pass", "terminal": "terminal", "goal": "goal",
     "utility": "utility", "winner": "winner", "utility_bounds": "utility_bounds",
@@ -47,7 +47,7 @@ RESERVED = {"in", "if", "else", "or", "and", "not", "then", "for", "do", "let", 
 # sections that hold one expression
 _EXPRESSION_SECTIONS = {"turn", "terminal", "goal", "winner", "max_length"}
 # sections that may be given many times, one item each (or several options)
-REPEATED = {"option", "state", "define", "action", "step", "evaluation"}
+REPEATED = {"option", "directions", "state", "define", "action", "step", "evaluation"}
 
 
 
@@ -121,6 +121,14 @@ class _GameToAst(_ToAst):
     @v_args(meta=True)
     def option(self, meta, children):
         return self._keyword(meta, "option", tuple(children))
+
+    @v_args(meta=True)
+    def directions(self, meta, children):
+        name, *steps = children
+        return self._keyword(meta, "directions", ast.Directions(str(name), tuple(steps), self._tok(name)))
+
+    def direction_step(self, children):
+        return tuple(children)
 
     def option_item(self, children):
         name, value = children
@@ -418,7 +426,7 @@ def _unexpected(token: Token, text: str, file: str | None, previous: Token | Non
         return _error(pos, *domain)
     if unfinished_keyword(text_before(text, token.line, token.column)):
         return _error(pos, *unfinished_keyword(text_before(text, token.line, token.column)))
-    return _error(pos, f"unexpected `{token}`", hint)
+    return _error(pos, f"unexpected `{token}`", COMPARE_HINT if str(token) == "=" and "CMP" in expected else hint)
 
 
 # ---------------------------------------------------------------------------- the spec
@@ -460,6 +468,7 @@ def _build_spec(sections: list, file: str | None) -> ast.GameSpec:
                  for item in (s.value if keyword == "option" else (s.value,))]
         return _unique(found, what)
     spec.options = items("option", "option")
+    spec.directions = items("directions", "direction set")
     spec.variables = items("state", "state variable")
     spec.defines = items("define", "definition")
     spec.actions = _unique([a for s in sections if s.keyword in ("action", "step") for a in (s.value,)],

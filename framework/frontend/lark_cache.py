@@ -43,8 +43,8 @@ def cached_lark(grammar: str, **options) -> Lark:
     folder = cache_dir()
     path = folder / f"lark-{key}.pickle"
     try:
-        with open(path, "rb") as f:
-            return Lark.load(f, **runtime)
+        with open(path, "rb") as f:         # (Lark.load takes no runtime options: its _load does)
+            return Lark.__new__(Lark)._load(f, **runtime)
     except Exception:       # absent, unreadable, damaged or from another version: rebuild
         pass
     parser = Lark(grammar, **options)

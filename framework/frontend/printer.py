@@ -158,6 +158,10 @@ def to_yaml(spec: ast.GameSpec) -> str:
                                 cells=_FlowList(board.values))
         if board.initial != board.values[0]:
             doc["board"]["initial"] = board.initial
+    if spec.directions:
+        doc["directions"] = {d.name: _FlowList(_FlowList(_yaml_constant(x) for x in step) if isinstance(step, tuple)
+                                               else _yaml_constant(step) for step in d.steps)
+                             for d in spec.directions}
     if spec.variables:
         doc["state"] = {v.name: _yaml_variable(v) for v in spec.variables}
     if spec.defines:
@@ -291,6 +295,10 @@ def to_game(spec: ast.GameSpec) -> str:
                 f"of {names(board.values, 'cell value')}")
         lines.append(line + (f" initial {_name(board.initial, 'cell value')}"
                              if board.initial != board.values[0] else ""))
+    for d in spec.directions:
+        lines.append(f"directions {_name(d.name, 'direction set')} = " + ", ".join(
+            f"({', '.join(_game_constant(x) for x in step)})" if isinstance(step, tuple) else _game_constant(step)
+            for step in d.steps))
     for variable in spec.variables:
         line = f"state {_name(variable.name, 'state variable')} : {_type_text(variable.type)}"
         if variable.per_player:

@@ -21,6 +21,7 @@ from framework.frontend.expressions import parse_expression, parse_effects, pars
 SECTIONS = {
     "game": "the game's name", "players": "the players, in turn order",
     "options": "variant options with defaults", "board": "the grid",
+    "directions": "named direction sets: lists of [dx, dy] steps",
     "state": "other state variables", "define": "helper definitions",
     "actions": "the moves", "steps": "the later steps of compound moves", "init": "effects that set up the initial state",
     "turn": "who moves next", "pass": "a mover without moves passes",
@@ -362,11 +363,16 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
                 raise R.error(bnode, f"the board needs `{needed}`",
                               "e.g. board: {width: 3, height: 3, cells: [empty, X, O]}")
         values = tuple(R.name(n, "cell value") for n in R.sequence(items["cells"][1], "cells"))
-        initial = R.name(items["initial"][1], "initial cell value") if "initial" in items else values[0]
+        initial = R.name(items["initial"][1], "initial cell value") if "initial" in items else \
+            values[0] if values else None            # no values: the checker says "at least two"
         spec.board = ast.Board("board", R.expr(items["width"][1], "board width"),
                                R.expr(items["height"][1], "board height"), values, initial,
                                R.pos(sections["board"][0]))
         spec.positions["board_initial"] = R.pos(items["initial"][1]) if "initial" in items else R.pos(items["cells"][1])
+    if "directions" in sections:
+        spec.directions = tuple(ast.Directions(R.name(kn, "direction set"), R.constant(v, f"direction set `{k}`"),
+                                               R.pos(kn))
+                                for k, kn, v in R.mapping(sections["directions"][1], "directions"))
     if "state" in sections:
         spec.variables = tuple(_variable(R, k, kn, v) for k, kn, v in R.mapping(sections["state"][1], "state"))
     if "define" in sections:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from framework import ast
+from framework import ast, builtins
 from framework.errors import SpecError
 
 DIRECTIONS = {
@@ -20,6 +20,7 @@ DIRECTIONS = {
     "knight": ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)),
 }
 DIRECTIONS["queen"] = DIRECTIONS["king"] = DIRECTIONS["orthogonal"] + DIRECTIONS["diagonal"]
+DIRECTIONS["hex"] = DIRECTIONS["orthogonal"] + ((1, -1), (-1, 1))      # a rhombus of hexagons
 LINE_DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 _UNSET = object()
 
@@ -111,6 +112,8 @@ class Evaluator:
             return PlayerId(s.mover)
         if name in DIRECTIONS:
             return DIRECTIONS[name]
+        if name in self.c.directions:          # the spec's own direction sets, as written
+            return self.c.directions[name]
         if name in self.c.options:
             value = self.c.options[name]
             return tuple(value) if isinstance(value, list) else value
@@ -242,6 +245,9 @@ class Evaluator:
         args = [self.eval(a, s, env) for a in node.args]
         if f in self.defines and f not in env:
             return self.call(self.defines[f], args, node, s)
+        known = builtins.get(f)
+        if known is not None and known.interpret is not None:     # the meaning its family gives
+            return known.interpret(self, node, args, s)
         if f == "line":
             return self.line(s, args[1], self.as_value(args[2]))
         if f == "full":

@@ -13,7 +13,7 @@ from framework.runtime import MAX_MOVE_STEPS, endless_move
 
 RECENT = 64             # legal-move lists kept (by state)
 from framework.interpreter.evaluate import Evaluator, PlayerId, Snapshot
-from framework.checker_moves import continues
+from framework.checker import continues
 
 
 class InterpretedGame:
@@ -40,8 +40,6 @@ class InterpretedGame:
             if kind == "const":
                 value = None if v.type == "cell" else init
                 value = (value,) * v.size if v.is_array else value
-            elif kind == "values":
-                value = tuple(init)
             elif kind == "list":
                 value = tuple(self.ev.eval(x, None, {}) for x in init)
             else:
@@ -262,6 +260,9 @@ class InterpretedState:
                     1 if chance.joint is not None else 1 / len(values)
                 walk(k + 1, inner, weight * factor)
         walk(0, dict(args), 1)
+        if not out:
+            from framework.runtime import no_outcomes
+            no_outcomes(self.game.actions[ai][0].pos)
         return out
 
     def result(self, action) -> "InterpretedState":

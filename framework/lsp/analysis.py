@@ -1,17 +1,16 @@
 """What the language server knows about one document, computed without any LSP types.
 
 `analyse(path, text)` runs the same pipeline as `plyspec check` on the text (parse, check,
-compile for a game; load for a planning spec; parse for a PDDL file) and returns an
+compile for a game; read and check for a planning spec or a PDDL file) and returns an
 `Analysis`: the errors as `Diagnostic`s (what `plyspec check` prints, with the range, the
 message and the hint), and, whenever the text parses, an index of the spec's names: where
 each is declared (`Symbol`) and every place it is used (`Occurrence`).  The server turns
 these into diagnostics, hovers, definitions, references, completions and outlines.
+Planning files are indexed by `framework.lsp.planning`.
 """
 from __future__ import annotations
 
 import dataclasses
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,10 +43,11 @@ class Diagnostic:
 class Symbol:
     name: str
     kind: str                 # player | option | variable | board | cell value | define | action | parameter
-    line: int
+    line: int                 # (planning: type | object | predicate | function | action | parameter | option)
     col: int
-    detail: str               # one line shown on hover
+    detail: str               # shown on hover
     scope: str | None = None  # the action a parameter belongs to
+    file: str | None = None   # declared in another file (a PDDL problem's domain), else None
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,7 @@ class Occurrence:
     end_col: int
     call: bool = False        # a function call (a builtin or a define)
     scope: str | None = None  # the action it is inside, if any
+    kind: str | None = None   # planning: what it names (a key of planning.MEANS); games: None
 
 
 @dataclass
@@ -69,11 +70,20 @@ class Analysis:
     spec: object = None       # the parsed AST (games), when the text parses
     sections: dict = field(default_factory=dict)   # section name -> line
 
-    def symbol(self, name: str, scope: str | None = None) -> Symbol | None:
-        """The declaration `name` means inside `scope` (a parameter shadows the rest)."""
-        found = [s for s in self.symbols if s.name == name and s.scope in (scope, None)]
+    def symbol(self, name: str, scope: str | None = None, kinds=None) -> Symbol | None:
+        """The declaration `name` means inside `scope` (a parameter shadows the rest), of
+        one of `kinds` if given."""
+        found = [s for s in self.symbols if s.name == name and s.scope in (scope, None)
+                 and (kinds is None or s.kind in kinds)]
         found.sort(key=lambda s: s.scope is None)
         return found[0] if found else None
+
+    def declaration(self, thing) -> Symbol | None:
+        """The Symbol an Occurrence (or a Symbol itself) stands for, or None."""
+        if thing is None or isinstance(thing, Symbol):
+            return thing
+        from framework.lsp.planning import MEANS
+        return self.symbol(thing.name, thing.scope, MEANS.get(thing.kind))
 
     def at(self, line: int, col: int):
         """The occurrence or declaration under (line, col), 1-based; None if neither."""
@@ -81,25 +91,17 @@ class Analysis:
             if o.line == line and o.col <= col < o.end_col:
                 return o
         for s in self.symbols:
-            if s.line == line and s.col <= col < s.col + len(s.name):
+            if s.file is None and s.line == line and s.col <= col < s.col + len(s.name):
                 return s
         return None
 
 
 def kind_of(path: str, text: str) -> str:
-    suffix = Path(path).suffix.lower()
-    if suffix == ".pddl":
-        return PDDL
-    if suffix == ".plan":
-        return PLANNING
-    if suffix == ".game":
-        return GAME
-    import yaml
-    try:
-        data = yaml.safe_load(text)
-    except Exception:
-        return GAME
-    return PLANNING if isinstance(data, dict) and ("problem" in data or "domain" in data) else GAME
+    """GAME, PLANNING or PDDL, decided as `plyspec check` decides (a document with no
+    suffix is read as YAML)."""
+    from framework.loader import planning_kind
+    kind = planning_kind(path if Path(path).suffix else path + ".yaml", text)
+    return GAME if kind is None else PDDL if kind == "PDDL" else PLANNING
 
 
 def analyse(path: str, text: str) -> Analysis:
@@ -112,14 +114,18 @@ def analyse(path: str, text: str) -> Analysis:
         if kind == GAME:
             _analyse_game(path, text, result)
         elif kind == PLANNING:
-            _load_planning(path, text)
+            from framework.lsp.planning import analyse_planning
+            analyse_planning(path, text, result)
         else:
-            from planners.pddl import parse_pddl
-            parse_pddl(text, path)
+            from framework.lsp.planning import analyse_pddl
+            analyse_pddl(path, text, result)
     except SpecError as err:                  # every error the checker found, as `check` prints them
         result.diagnostics.extend(Diagnostic.of(e, lines) for e in all_errors(err))
     except RecursionError:
         result.diagnostics.append(Diagnostic(1, 1, 2, "the spec is nested too deeply to read"))
+    except Exception as err:                  # plyspec's own bug: shown in the editor, not lost
+        result.diagnostics.append(Diagnostic(1, 1, 2, f"plyspec could not check this text "
+                                             f"({type(err).__name__}: {err}); please report it"))
     return result
 
 
@@ -139,23 +145,6 @@ def _analyse_game(path, text, result):
                               for w in warnings(spec))
 
 
-def _load_planning(path, text):
-    """Planning specs are read from files: the text goes to a private temporary copy with
-    the same name, and errors are reported at the original path."""
-    import planners
-    name = os.path.basename(path) or "problem.yaml"
-    with tempfile.TemporaryDirectory(prefix="plyspec-lsp-") as folder:
-        copy = os.path.join(folder, name)
-        with open(copy, "w", encoding="utf-8") as f:
-            f.write(text)
-        try:
-            planners.load(copy)
-        except SpecError as err:
-            if err.file == copy:
-                err.file = path
-            raise
-
-
 # --------------------------------------------------------------------- the name index
 def _index(spec, result: Analysis) -> None:
     from framework.frontend.printer import domain_text, expression_text
@@ -171,6 +160,9 @@ def _index(spec, result: Analysis) -> None:
                    f"{expression_text(b.height)}, cells {', '.join(b.values)} (initially {b.initial})"))
         for value in b.values:
             add(_named(b.pos, value, "cell value", f"cell value `{value}` of `{b.name}`"))
+    for d in spec.directions:
+        steps = ", ".join(f"({', '.join(map(str, s))})" if isinstance(s, tuple) else str(s) for s in d.steps)
+        add(Symbol(d.name, "direction set", d.pos.line, d.pos.col, f"direction set `{d.name}`: {steps}"))
     for v in spec.variables:
         detail = f"state variable `{v.name}`: {_type_name(v.type)}" + (" per player" if v.per_player else "")
         if v.initial is not None:

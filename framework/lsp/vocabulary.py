@@ -38,7 +38,7 @@ def completions_for(result: Analysis, scope: str | None, at_line_start: bool, ga
     items += [(name, "EnumMember", "direction set") for name in DIRECTION_SETS]
     items += [(word, "Keyword", "expression") for word in EXPRESSION_WORDS]
     kinds = {"player": "EnumMember", "option": "Constant", "variable": "Variable", "board": "Struct",
-             "cell value": "EnumMember", "define": "Function", "action": "Method", "parameter": "Variable"}
+             "cell value": "EnumMember", "direction set": "EnumMember", "define": "Function", "action": "Method", "parameter": "Variable"}
     for s in result.symbols:
         if s.scope in (None, scope) and s.kind != "action":
             items.append((s.name, kinds[s.kind], s.detail))

@@ -3,8 +3,9 @@ folders or a suite folder of domain folders), each grounded, searched within its
 coverage table at the end.  Task files travel as text, like specs."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
+
+from planners.pddl_alone import domain_beside
 
 REF = "framework.parallel.planning:plan_task"
 
@@ -29,10 +30,8 @@ def _folder(folder: Path) -> list:
     tasks = sorted(p for p in folder.glob("*.pddl") if not p.name.lower().startswith("domain"))
     pairs = []
     for task in tasks:
-        number = re.search(r"(\d+)", task.stem)
-        own = folder / f"domain{number.group(1)}.pddl" if number else None
-        domain = own if own is not None and own.exists() else folder / "domain.pddl"
-        if not domain.exists():
+        domain = domain_beside(task)
+        if domain is None:
             raise ValueError(f"{folder}: no domain.pddl (nor domainNN.pddl) for {task.name}")
         pairs.append((domain, task))
     if not pairs:
@@ -47,6 +46,7 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
     import time
     import planners
     from framework.search.registry import searcher
+    from framework.search.result import Budget, BudgetExceeded
     from planners.validate import validate_plan
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="plyspec-plan-") as folder:
@@ -56,7 +56,15 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
             with open(files[-1], "w", encoding="utf-8") as f:
                 f.write(text)
         problem = planners.load(*files)
-        task = planners.ground(problem)
+        budget = Budget(time_limit)
+        try:
+            task = planners.ground(problem, budget=budget)
+        except BudgetExceeded:
+            return {"solved": False, "valid": False, "length": None, "cost": None, "expanded": 0,
+                    "reason": "time limit (while grounding)", "algorithm": algorithm,
+                    "heuristic": heuristic, "seconds": round(time.perf_counter() - start, 3), "plan": None}
+    if time_limit is not None:
+        time_limit = max(time_limit - budget.elapsed(), 1e-9)     # the budget covers grounding too
     if algorithm == "auto":
         algorithm = "bfs" if task.unit_cost else "astar"
     heuristic = heuristic or {"astar": "hmax", "gbfs": "hff"}.get(algorithm)

@@ -14,8 +14,10 @@ _GAMES: dict = {}
 
 
 def spec_payload(path) -> dict:
-    """What a worker needs to compile the spec at `path`."""
+    """What a worker needs to compile the spec at `path` (or the shipped spec it names)."""
+    from framework.conformance.discover import resolve
     from framework.loader import read_text, spec_format
+    path = resolve(path)
     return {"text": read_text(path), "fmt": spec_format(path), "file": str(path)}
 
 

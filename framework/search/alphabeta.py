@@ -49,6 +49,7 @@ import math
 from time import perf_counter
 import os
 
+from framework.kernel import kernel_of, state_functions
 from framework.search.book import OpeningBook
 from framework.search.ordering import MoveOrderer
 from framework.search.result import Budget, BudgetExceeded, Result, Stats
@@ -57,6 +58,7 @@ from framework.search.twoplayer import (INFINITE_DEPTH, declares_noisy, leaf_sco
                                         per_player_values, require_two_player, run_deep, unroll)
 
 NAME = "alphabeta"
+CHECK_EVERY = 256          # nodes between looks at the clock (and at Ctrl-C)
 _INF = math.inf
 _nextafter = math.nextafter
 
@@ -81,8 +83,11 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         if answer is not None:
             return answer
 
-    terminal, horizon = leaf_scorers(game, root, evaluate)
     noisy_game = declares_noisy(game)
+    # the game's kernel (packed states, raw actions) when nothing needs State objects
+    kernel = kernel_of(root) if trace is None and evaluate is None and not noisy_game else None
+    terminal, horizon = leaf_scorers(game, root, evaluate, kernel)
+    actions_of, result_of, is_terminal, player_of, start = state_functions(root, kernel)
     extend_noisy = quiescence and noisy_game
     if tt_mb is not None and tt_mb <= 0:
         raise ValueError(f"{NAME}: tt_mb must be more than 0 (got {tt_mb})")
@@ -94,7 +99,19 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                if ordering else None)
     order = orderer.order if orderer is not None else None
     record_cutoff = orderer.record_cutoff if orderer is not None else None
-    tick = budget.tick
+    # nodes are counted here and the budget looked at every CHECK_EVERY nodes and at the
+    # node limit (what Budget.tick does, without a call per node)
+    counted = budget.nodes
+    check_at = budget.next_check(counted, CHECK_EVERY)
+
+    def check():
+        nonlocal check_at
+        budget.nodes = counted
+        if budget.node_limit is not None and counted > budget.node_limit:
+            raise BudgetExceeded("node limit")
+        if budget.deadline is not None and perf_counter() >= budget.deadline:
+            raise BudgetExceeded("time limit")
+        check_at = budget.next_check(counted, CHECK_EVERY)
     deadline = budget.deadline     # also checked per expanded node: slow games keep the budget
     is_noisy = game.is_noisy
     recorder = trace               # a TreeTrace recording the explored tree, or None
@@ -107,7 +124,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
 
     def quiet(state, me, alpha, beta, plies_left):
         """Fail-soft quiescence: stand pat on the evaluation or play a noisy move."""
-        nonlocal evaluations, horizon_hits, cutoffs
+        nonlocal evaluations, horizon_hits, cutoffs, counted
         evaluations += 1
         horizon_hits += 1
         best = horizon(state, me)
@@ -115,16 +132,18 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             return best
         if best > alpha:
             alpha = best
-        for action in state.actions():
+        for action in actions_of(state):
             if not is_noisy(state, action):
                 continue
-            child = state.result(action)
-            tick()
-            if child.terminal_test():
+            child = result_of(state, action)
+            counted += 1
+            if counted >= check_at:
+                check()
+            if is_terminal(child):
                 evaluations += 1
                 score = terminal(child, me)
             else:
-                mover = child.player()
+                mover = player_of(child)
                 if mover == me:
                     score = quiet(child, mover, alpha, beta, plies_left - 1)
                 else:
@@ -141,7 +160,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     def node(state, me, remaining, alpha, beta, ply):
         """Fail-soft negamax value of the non-terminal `state` (player `me` to move)."""
         nonlocal evaluations, expanded, cutoffs, tt_hits, deepest, horizon_hits
-        nonlocal last_line, root_best
+        nonlocal last_line, root_best, counted
         hint = None
         if probe is not None:
             entry = probe(state)
@@ -165,7 +184,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             raise BudgetExceeded("time limit")
         if ply >= deepest:
             deepest = ply + 1
-        actions = state.actions()
+        actions = actions_of(state)
         if order is not None and len(actions) > 1:
             actions = order(state, actions, ply, me, hint)
         if recorder is not None:
@@ -177,18 +196,20 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         best_proven = False
         child_remaining = remaining - 1
         for action in actions:
-            child = state.result(action)
-            tick()
+            child = result_of(state, action)
+            counted += 1
+            if counted >= check_at:
+                check()
             line = None
             child_horizon = horizon_hits
             kind = "node"
             researched = False
-            if child.terminal_test():
+            if is_terminal(child):
                 evaluations += 1
                 score = terminal(child, me)
                 kind = "terminal"
             else:
-                mover = child.player()
+                mover = player_of(child)
                 if child_remaining <= 0:
                     kind = "quiescence" if extend_noisy else "horizon"
                     if extend_noisy:
@@ -243,13 +264,13 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         """Value of the root searched to `remaining` plies, in an aspiration window around
         `previous` when that is on and known, widened on failure."""
         if window is not None:
-            return node(root, me, remaining, window[0], window[1], 0)
+            return node(start, me, remaining, window[0], window[1], 0)
         if not (aspiration and previous is not None and math.isfinite(previous)):
-            return node(root, me, remaining, -_INF, _INF, 0)
+            return node(start, me, remaining, -_INF, _INF, 0)
         delta = _aspiration_delta(game) if aspiration_delta is None else aspiration_delta
         low, high = previous - delta, previous + delta
         while True:
-            value = node(root, me, remaining, low, high, 0)
+            value = node(start, me, remaining, low, high, 0)
             if value <= low and low > -_INF:
                 low = -_INF
             elif value >= high and high < _INF:
@@ -257,21 +278,28 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             else:
                 return value
 
+    def course_line(pv):
+        """The principal line in course-interface actions."""
+        return [kernel.action(a) for a in pv] if kernel is not None else pv
+
     def statistics(depth_done):
+        budget.nodes = counted
         return Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations, cutoffs=cutoffs,
                      tt_hits=tt_hits, depth=depth_done if math.isfinite(depth_done) else deepest,
                      time_s=budget.elapsed())
 
     def run():
         """Iterate the depths; return (value, line, depth completed, complete)."""
-        nonlocal root_hint, evaluations
+        nonlocal root_hint, evaluations, counted
         try:
-            tick()
+            counted += 1
+            if counted >= check_at:
+                check()
         except BudgetExceeded:
             return None, None, 0, False
-        if root.terminal_test():
+        if is_terminal(start):
             evaluations += 1
-            return terminal(root, me), None, 0, True
+            return terminal(start, me), None, 0, True
         target = INFINITE_DEPTH if depth is None else depth
         if id and math.isfinite(target):
             depths = range(1, target + 1)
@@ -292,7 +320,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             completed = (value, last_line, iteration_depth)
             root_hint = last_line[0]
             if progress is not None:
-                progress(make_result(NAME, game, root, me, value, unroll(last_line),
+                progress(make_result(NAME, game, root, me, value, course_line(unroll(last_line)),
                                      statistics(iteration_depth), False, False))
             if horizon_hits == horizon_start:       # nothing estimated: the value is exact
                 return (*completed, True)
@@ -308,8 +336,9 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         run, budget, (depth if depth is not None else INFINITE_DEPTH) + quiescence_depth)
     pv = unroll(line)
     if table is not None:
-        _extend_pv_from_table(root, pv, table, depth_done if math.isfinite(depth_done) else deepest)
-    return make_result(NAME, game, root, me, value, pv, statistics(depth_done), complete, interrupted)
+        _extend_pv_from_table(start, pv, table, depth_done if math.isfinite(depth_done) else deepest,
+                              actions_of, result_of, is_terminal)
+    return make_result(NAME, game, root, me, value, course_line(pv), statistics(depth_done), complete, interrupted)
 
 
 def _aspiration_delta(game) -> float:
@@ -318,17 +347,17 @@ def _aspiration_delta(game) -> float:
     return (high - low) / 8 if math.isfinite(low) and math.isfinite(high) and high > low else 1.0
 
 
-def _extend_pv_from_table(root, pv, table, length) -> None:
+def _extend_pv_from_table(root, pv, table, length, actions_of, result_of, is_terminal) -> None:
     """Complete a principal line cut short by table answers, following the table's moves."""
     state = root
     for action in pv:
-        state = state.result(action)
-    while len(pv) < length and not state.terminal_test():
+        state = result_of(state, action)
+    while len(pv) < length and not is_terminal(state):
         entry = table.probe(state)
-        if entry is None or entry[3] is None or entry[3] not in state.actions():
+        if entry is None or entry[3] is None or entry[3] not in actions_of(state):
             return                            # (a move not legal here: a 64-bit hash collision)
         pv.append(entry[3])
-        state = state.result(entry[3])
+        state = result_of(state, entry[3])
 
 
 def _book_answer(game, root, me, book, budget):

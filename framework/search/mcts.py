@@ -24,7 +24,9 @@ NODE_BYTES bytes a node with a small state):
 once it holds that many nodes, iterations still select, play out and back up, but no
 longer add a node.  Endless games: a playout longer than the game's declared `max_length`
 (else PLAYOUT_CAP plies) stops and is scored by the evaluation, and a playout checks the
-clock every CLOCK_PLIES plies, so `time_limit` holds on games that need not end.
+clock every CLOCK_PLIES plies, so `time_limit` holds on games that need not end.  A game
+with a function-level kernel (framework.kernel) plays its playouts on packed states: the
+same random choices, the same tree, no State objects built.
 Ctrl-C or the deadline in the middle of an iteration undoes that iteration's new node and
 returns the answer of the iterations completed (a root move even if none was).
 """
@@ -34,7 +36,8 @@ import math
 import random
 import time
 
-from framework.search.result import Result, Stats
+from framework.kernel import kernel_of
+from framework.search.result import Result, Stats, reraise_interrupt
 
 DEFAULT_ITERATIONS = 10_000
 PLAYOUT_CAP = 1_000
@@ -120,6 +123,7 @@ class UCTSearch:
         self.scaled = math.isfinite(low) and math.isfinite(high) and high > low
         self.low, self.span = (low, high - low) if self.scaled else (0.0, 1.0)
         self.root = TreeNode(game.initial_state() if state is None else state, None, None, -1)
+        self.kernel = kernel_of(self.root.state)     # playouts on packed states when the game has one
         self.root.open(self.rng)
         self.root_totals = [0.0] * game.num_players   # summed rewards of every player
         self.iterations = 0
@@ -216,6 +220,8 @@ class UCTSearch:
 
     def _playout(self, state):
         """Rewards of all players after random play from `state`."""
+        if self.kernel is not None:
+            return self._kernel_playout(self.kernel, tuple(state))
         rng = self.rng
         choice = rng.choice
         plies_left = self.playout_depth
@@ -237,7 +243,29 @@ class UCTSearch:
                                              list(_running_sum(p for _, p in outcomes)), rng))
             else:
                 state = state.result(choice(state.actions()))
-        returns = state.returns()
+        return self._scaled_returns(state.returns())
+
+    def _kernel_playout(self, kernel, s):
+        """`_playout` over the game's kernel (no chance): the same random choices, so the
+        same moves and rewards, without building State objects."""
+        choice, actions, apply, terminal = self.rng.choice, kernel.actions, kernel.apply, kernel.terminal
+        plies_left = self.playout_depth
+        cap, deadline, plies = self.playout_cap, self.deadline, 0
+        while not terminal(s):
+            if plies_left is not None:
+                if plies_left == 0:
+                    return self._scaled_evaluations(kernel.view(s))
+                plies_left -= 1
+            plies += 1
+            if plies % CLOCK_PLIES == 0:
+                if plies > cap:
+                    return self._scaled_evaluations(kernel.view(s))
+                if deadline is not None and time.perf_counter() >= deadline:
+                    raise _OutOfTime
+            s = apply(s, choice(actions(s)))
+        return self._scaled_returns(kernel.returns(s))
+
+    def _scaled_returns(self, returns):
         if not self.scaled:
             return returns
         low, span = self.low, self.span
@@ -299,5 +327,6 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     finished = tree.run(iterations, deadline)
     result = tree.result(finished, time.perf_counter() - start)
     if not finished:
+        reraise_interrupt()
         result.extra["interrupted"] = True
     return result

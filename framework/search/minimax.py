@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from time import perf_counter
 
+from framework.kernel import kernel_of, state_functions
 from framework.search.result import Budget, BudgetExceeded, Result, Stats
 from framework.search.twoplayer import (INFINITE_DEPTH, declares_noisy, leaf_scorers, make_result,
                                         require_two_player, run_deep, unroll)
@@ -38,17 +39,18 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         raise ValueError(f"{NAME}: depth must be at least 1 (got {depth})")
     root = game.initial_state() if state is None else state
     budget = Budget(time_limit, node_limit)
-    terminal, horizon = leaf_scorers(game, root, evaluate)
-    # Per-node work is kept to the search itself: the state methods are bound once (every
-    # state of a game has the same class), nodes are counted in bulk when a state is
-    # expanded, and the budget is looked at only every CHECK_EVERY nodes (see `check`).
-    cls = type(root)
-    actions_of, result_of, is_terminal, player_of = cls.actions, cls.result, cls.terminal_test, cls.player
     is_noisy = game.is_noisy
     extend_noisy = quiescence and declares_noisy(game)
+    # Per-node work is kept to the search itself: the state methods are bound once (every
+    # state of a game has the same class), or the game's kernel (packed states, raw actions)
+    # runs instead when nothing needs State objects; nodes are counted in bulk when a state
+    # is expanded, and the budget is looked at only every CHECK_EVERY nodes (see `check`).
+    kernel = kernel_of(root) if evaluate is None and not extend_noisy else None
+    terminal, horizon = leaf_scorers(game, root, evaluate, kernel)
+    actions_of, result_of, is_terminal, player_of, start = state_functions(root, kernel)
     max_depth = INFINITE_DEPTH if depth is None else depth
     nodes = 1                             # the root
-    check_at = _next_check(budget, nodes)
+    check_at = budget.next_check(nodes, CHECK_EVERY)
     expanded = deepest = 0
     last_line = None                      # principal line of the node searched last
     root_best = None                      # (value, line) over the fully searched root moves
@@ -61,7 +63,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             raise BudgetExceeded("node limit")
         if budget.deadline is not None and perf_counter() >= budget.deadline:
             raise BudgetExceeded("time limit")
-        check_at = _next_check(budget, nodes)
+        check_at = budget.next_check(nodes, CHECK_EVERY)
 
     def quiet_value(state, me, plies_left):
         """Evaluation of a cut-off state, extended over its noisy moves (quiescence)."""
@@ -124,13 +126,13 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     def run():
         try:
             check()
-            if is_terminal(root):
-                return terminal(root, me), None, True
-            return value(root, me, max_depth, 0), last_line, True
+            if is_terminal(start):
+                return terminal(start, me), None, True
+            return value(start, me, max_depth, 0), last_line, True
         except BudgetExceeded:
             return (None, None, False) if root_best is None else (*root_best, False)
 
-    me = player_of(root)
+    me = player_of(start)
     (score, line, complete), interrupted = run_deep(run, budget, max_depth + quiescence_depth)
     visited = budget.nodes = nodes
     # every state visited is either expanded or scored (a terminal utility, an evaluation
@@ -138,12 +140,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     # scored in turn); nodes counted for a budget-interrupted expansion are left in
     stats = Stats(nodes=visited, expanded=expanded, evaluations=visited - expanded,
                   depth=deepest if depth is None else depth, time_s=budget.elapsed())
-    return make_result(NAME, game, root, me, score, unroll(line), stats, complete, interrupted)
+    pv = unroll(line)
+    if kernel is not None:
+        pv = [kernel.action(a) for a in pv]
+    return make_result(NAME, game, root, me, score, pv, stats, complete, interrupted)
 
-
-def _next_check(budget, nodes):
-    """The node count at which `check` next looks at the budget."""
-    at = nodes + CHECK_EVERY
-    if budget.node_limit is not None and budget.node_limit + 1 < at:
-        at = budget.node_limit + 1
-    return at

@@ -28,7 +28,7 @@ import math
 import sys
 import threading
 
-from framework.search.result import Result
+from framework.search.result import Result, reraise_interrupt
 
 INFINITE_DEPTH = math.inf      # remaining depth of an unlimited search (inf - 1 == inf)
 _DEEP_STACK_BYTES = 512 * 1024 * 1024
@@ -40,16 +40,21 @@ def require_two_player(game, algorithm: str) -> None:
     game.require(players=2, chance=False, algorithm=algorithm)
 
 
-def leaf_scorers(game, root, evaluate=None):
+def leaf_scorers(game, root, evaluate=None, kernel=None):
     """`(terminal, horizon)`: exact score of a terminal state and estimated score of a
     non-terminal state at the cut-off, each called as `f(state, me)` and taken from player
-    `me`'s point of view (see the module docstring for non-zero-sum games)."""
-    estimate = evaluate if evaluate is not None else game.evaluate
+    `me`'s point of view (see the module docstring for non-zero-sum games).  With the
+    game's `kernel` (framework.kernel), over its packed states."""
+    if kernel is not None:
+        utility, returns_of, estimate = kernel.utility, kernel.returns, kernel.estimate
+    else:
+        utility, returns_of = type(root).utility, type(root).returns
+        estimate = evaluate if evaluate is not None else game.evaluate
     if game.zero_sum:
-        return type(root).utility, estimate
+        return utility, estimate
 
     def terminal_difference(state, me):
-        returns = state.returns()
+        returns = returns_of(state)
         return returns[me] - returns[1 - me]
 
     def horizon_difference(state, me):
@@ -105,11 +110,13 @@ def run_deep(job, budget, max_depth):
                 threading.Thread(target=target, name="plyspec-search", daemon=True).start()
             finally:
                 threading.stack_size(old_stack)
-            finished.wait()
-        except KeyboardInterrupt:
+            while not finished.wait(0.05):   # wake up: a signal may have gone to the search thread,
+                pass                         # and only the main thread runs Python's handlers
+        except KeyboardInterrupt as error:
             interrupted = True
             budget.deadline = 0.0            # the job sees an expired budget and returns
             finished.wait()
+            reraise_interrupt(error)
     finally:
         if sys.getrecursionlimit() == needed and needed > old_limit:
             sys.setrecursionlimit(old_limit)

@@ -1,0 +1,153 @@
+"""Connectivity: `connected(board, A, B, dirs, v)`, `group(board, c, dirs)` and
+`liberties(board, c, dirs)` (Hex's win test, Go's captures), lowered to bitboard flood fill.
+
+A flood grows a set of cells by one step in every direction of `dirs` at once and keeps
+the cells that may be crossed, until it stops growing.  For direction sets whose steps move
+at most one column (orthogonal, diagonal, king, queen, hex) a step is a handful of shifts of
+the whole bitboard (the spare column of every row stops a shift from wrapping; see
+framework.runtime); for the others (knight, custom sets with longer steps) it is the union
+of the precomputed neighbour masks of the cells reached so far.  The reference interpreter
+gives each builtin its plain meaning: a breadth-first search over (column, row) cells.
+"""
+from __future__ import annotations
+
+from framework.builtins.base import Builtin
+from framework.builtins.rays import shifts
+
+
+def step_by_table(neighbors, cells: int) -> int:
+    """Run-time helper: the cells one step from any cell of `cells`, by the neighbour table."""
+    out = 0
+    while cells:
+        low = cells & -cells
+        out |= neighbors[low.bit_length() - 1]
+        cells ^= low
+    return out
+
+
+def connected(flood, a: int, b: int, through: int) -> bool:
+    """Run-time helper: whether the cells of `through` join a cell of a to a cell of b."""
+    return flood(a, through, b) & b != 0
+
+
+def group(c: int, masks: tuple, flood) -> int:
+    """Run-time helper: the cells of c's value joined to c (0 when c is none)."""
+    if c < 0:
+        return 0
+    for mask in masks:
+        if mask >> c & 1:
+            return flood(1 << c, mask, 0)
+    return 0
+
+
+def liberties(c: int, masks: tuple, flood, step, empty: int) -> int:
+    """Run-time helper: the empty cells next to c's group."""
+    stones = group(c, masks, flood)
+    return step(stones) & empty & ~stones
+
+
+def _helpers(compiler, dirs):
+    """Emit `_step_<dirs>(m)` (cells one step from m) and `_flood_<dirs>(reach, through,
+    target)` (the cells of `through` joined to `reach & through`; stops early once it meets
+    `target`) into the generated module, and return their names."""
+    step, flood = f"_step_{dirs}", f"_flood_{dirs}"
+    if flood in compiler.helpers:
+        return step, flood
+    steps = compiler.c.directions[dirs]
+    if shifts(steps):
+        deltas = sorted({dx + dy * compiler.tables.stride for dx, dy in steps})
+        grow = " | ".join(f"m << {d}" if d > 0 else f"m >> {-d}" for d in deltas)
+        compiler.helpers[step] = (f"def {step}(m):\n    \"\"\"Cells one {dirs} step from the cells of m.\"\"\"\n"
+                                  f"    return ({grow}) & FULL\n")
+        grow_reach = f"({grow.replace('m', 'reach')}) & through | reach"
+    else:
+        compiler.helpers[step] = (f"def {step}(m):\n    \"\"\"Cells one {dirs} step from the cells of m.\"\"\"\n"
+                                  f"    return step_by_table(NEIGHBORS_{dirs}, m)\n")
+        grow_reach = f"step_by_table(NEIGHBORS_{dirs}, reach) & through | reach"
+    compiler.helpers[flood] = "\n".join([
+        f"def {flood}(reach, through, target):",
+        f'    """Cells of through joined to reach & through by {dirs} steps (early out on target)."""',
+        "    reach &= through",
+        "    while not reach & target:",
+        f"        grow = {grow_reach}",
+        "        if grow == reach:",
+        "            break",
+        "        reach = grow",
+        "    return reach"]) + "\n"
+    return step, flood
+
+
+def _dirs(compiler, node):
+    return compiler.kinds[id(node)][1]
+
+
+def _value_masks(compiler):
+    """The tuple of every cell value's bitboard, in the board's value order."""
+    masks = [f"FULL & ~{compiler.occupied()}" if i == compiler.c.default_value else f"b_{v}"
+             for i, v in enumerate(compiler.c.values)]
+    return f"({', '.join(masks)},)"
+
+
+def _lower_connected(compiler, node, env):
+    _, a, b, dirs, v = node.args
+    _, flood = _helpers(compiler, _dirs(compiler, dirs))
+    return f"connected({flood}, {compiler.expr(a, env)}, {compiler.expr(b, env)}, {compiler.value_mask(v, env)})"
+
+
+def _lower_group(compiler, node, env):
+    _, c, dirs = node.args
+    _, flood = _helpers(compiler, _dirs(compiler, dirs))
+    return f"group({compiler.expr(c, env)}, {_value_masks(compiler)}, {flood})"
+
+
+def _lower_liberties(compiler, node, env):
+    _, c, dirs = node.args
+    step, flood = _helpers(compiler, _dirs(compiler, dirs))
+    empty = f"(FULL & ~{compiler.occupied()})"
+    return f"liberties({compiler.expr(c, env)}, {_value_masks(compiler)}, {flood}, {step}, {empty})"
+
+
+# ------------------------------------------------------------------ the interpreter's meaning
+def _reach(ev, s, seeds, dirs, value):
+    """Breadth-first search: the cells holding `value` joined to a seed holding it."""
+    todo = [c for c in seeds if ev.read(s, c) == value]
+    seen = set(todo)
+    while todo:
+        x, y = todo.pop(0)
+        for dx, dy in dirs:
+            n = (x + dx, y + dy)
+            if n not in seen and ev.on_board(n) and ev.read(s, n) == value:
+                seen.add(n)
+                todo.append(n)
+    return frozenset(seen)
+
+
+def _interpret_connected(ev, node, args, s):
+    _, a, b, dirs, v = args
+    return bool(_reach(ev, s, a, dirs, ev.as_value(v)) & b)
+
+
+def _interpret_group(ev, node, args, s):
+    _, c, dirs = args
+    return _reach(ev, s, [c], dirs, ev.read(s, c)) if ev.on_board(c) else frozenset()
+
+
+def _interpret_liberties(ev, node, args, s):
+    stones = _interpret_group(ev, node, args, s)
+    dirs = args[2]
+    return frozenset(n for x, y in stones for n in ((x + dx, y + dy) for dx, dy in dirs)
+                     if ev.on_board(n) and n not in stones and ev.read(s, n) == ev.c.default_value)
+
+
+BUILTINS = (
+    Builtin("connected", ("board", "cellset", "cellset", "dirs", "value"), "bool",
+            "true when a chain of v-cells, each one step of dirs from the next, joins a cell of A to a cell of B",
+            _lower_connected, runtime={"connected": connected, "step_by_table": step_by_table}, interpret=_interpret_connected),
+    Builtin("group", ("board", "cell", "dirs"), "cellset",
+            "the cells holding c's value joined to c by chains of dirs steps through that value (c's group)",
+            _lower_group, runtime={"group": group, "step_by_table": step_by_table}, interpret=_interpret_group),
+    Builtin("liberties", ("board", "cell", "dirs"), "cellset",
+            "the cells holding the initial value one dirs step from c's group (its liberties)",
+            _lower_liberties, runtime={"liberties": liberties, "group": group, "step_by_table": step_by_table},
+            interpret=_interpret_liberties),
+)
