@@ -125,6 +125,11 @@ class NoLegalActions(SpecRuntimeError):
     it, so that no searcher takes such a state for a leaf of value -inf."""
 
 
+class NoChanceOutcomes(SpecRuntimeError):
+    """A chance node whose outcomes are all of probability 0 (an empty chance domain in this
+    state): `state.chance_outcomes()` raises it, so no searcher divides by zero outcomes."""
+
+
 class SpecWarning(SpecError):
     """Not an error: something valid that is probably a mistake (framework.lint); rendered
     like an error with `warning:`, and never raised."""

@@ -187,12 +187,12 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
                            "all": all, "range": range, "bool": bool, "tuple": tuple,
                            "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError,
-                           "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError,
+                           "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError, "OverflowError": OverflowError,
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
           "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
-          "item": runtime.item, "no_actions": runtime.no_actions, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "item": runtime.item, "no_actions": runtime.no_actions, "no_outcomes": runtime.no_outcomes, "overflow": runtime.overflow, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),
@@ -383,7 +383,7 @@ class _DisplayInfo:
         # short forms: the arguments alone, e.g. "1,2", "(1,2)", "3"
         bare = cleaned.strip("()")
         for t, a in by_text.items():
-            if t[t.index("(") + 1:-1] == bare and (self.compiler.single or t.startswith(cleaned)):
+            if "(" in t and t[t.index("(") + 1:-1] == bare and (self.compiler.single or t.startswith(cleaned)):
                 return a
         if cleaned in (str(a) for a in legal):
             return next(a for a in legal if str(a) == cleaned)

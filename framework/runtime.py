@@ -63,13 +63,14 @@ class BoardTables:
     def permutations(self, kinds):
         """Cell permutations (index -> index) for the declared symmetries, identity first:
         the rotations and reflections that map the board onto itself (on a rectangle, the
-        half turn and the two axis reflections; on a square, the eight of the dihedral group)."""
+        half turn and the two axis reflections; on a square, the eight of the dihedral group);
+        `half_turn` alone is the turn by 180 degrees (Hex's rhombus has no other)."""
         w, h = self.width, self.height
         maps = [lambda x, y: (x, y)]
         if ("all" in kinds or "rotate" in kinds) and w == h:
             maps += [lambda x, y: (w - 1 - y, x), lambda x, y: (w - 1 - x, h - 1 - y),
                      lambda x, y: (y, h - 1 - x)]
-        elif "all" in kinds or "rotate" in kinds:      # a rectangle maps onto itself by a half turn only
+        elif {"all", "rotate", "half_turn"} & set(kinds):   # a rectangle maps onto itself by a half turn only
             maps += [lambda x, y: (w - 1 - x, h - 1 - y)]
         if "all" in kinds or "reflect" in kinds:
             base = list(maps)
@@ -137,6 +138,13 @@ def no_actions(pos):
                             "make `terminal` true in such states, or declare `pass: true`")
 
 
+def no_outcomes(pos):
+    from framework.errors import NoChanceOutcomes
+    raise NoChanceOutcomes.at(pos, "a chance node has no outcome of positive probability",
+                              "make the chance domain non-empty in every state where the action is legal, "
+                              "or guard the action with a precondition")
+
+
 MAX_MOVE_STEPS = 100         # a compound move of more steps is taken to repeat forever
 
 
@@ -153,6 +161,13 @@ def divide(a, b, op: str, pos):
         from framework.errors import SpecRuntimeError
         raise SpecRuntimeError.at(pos, "division by zero in a rule", "guard the rule so the divisor is never 0")
     return a // b if op == "//" else a % b if op == "%" else a / b
+
+
+def overflow(error: OverflowError, pos):
+    """A number in a rule grew too large for a float: a SpecRuntimeError at the rule."""
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"a number in this rule grew too large ({error})",
+                              "keep the rule's values within a float's range (about 1e308)") from None
 
 
 def out_of_range(variable: tuple, value, lo, hi, initial=False):

@@ -1,4 +1,4 @@
-"""The planning AST: one lifted STRIPS problem (domain and problem together), whatever
+"""The planning AST: one lifted planning problem (domain and problem together), whatever
 front-end it came from (PDDL or a YAML planning spec).
 
 Every node carries a `Pos` so that the checker, the grounder and the validator can point
@@ -132,6 +132,9 @@ class ActionDef:
     delete: list[Atom]
     cost: float | FunctionTerm | None
     pos: Pos
+    condition: object = None     # an ADL precondition formula (planners.formula); then
+                                 # `preconditions` is empty
+    effects: list = field(default_factory=list)   # conditional / forall effects (formula.Effect)
 
 
 @dataclass
@@ -156,6 +159,8 @@ class PlanningProblem:
     init: list[Atom] = field(default_factory=list)
     function_values: list[FunctionValue] = field(default_factory=list)
     goal: list[Literal] = field(default_factory=list)
+    goal_formula: object = None      # an ADL goal formula; then `goal` is empty
+    derived: list = field(default_factory=list)     # derived predicates (formula.DerivedRule)
     options: dict = field(default_factory=dict)
     action_style: str = "pddl"       # how plans print: "pddl" -> (move a b), "call" -> Move(a, b)
     positions: dict = field(default_factory=dict)    # section or `option NAME` -> Pos (YAML, .plan)

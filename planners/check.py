@@ -6,6 +6,7 @@ did-you-mean hint where a close name exists.
 from __future__ import annotations
 
 from framework.errors import SpecError, SpecErrors, all_errors, did_you_mean
+from planners.formula import Junction, Negation, formulas_of, quantified_params
 from planners.ast import (ROOT_TYPE, Atom, Equality, FunctionTerm, Literal, PlanningProblem,
                           Pos, Term, TypeDef, either_members)
 
@@ -67,7 +68,9 @@ class _Checker:
         self.all_of([*((self.action, action) for action in p.actions),
                      *((self.atom, atom, {}) for atom in p.init),
                      *((self.function_term, value.term, {}) for value in p.function_values),
-                     *((self.condition, cond, {}) for cond in p.goal)])
+                     *((self.condition, cond, {}) for cond in p.goal),
+                     *((self.formula, f, {}) for f in [p.goal_formula] if f is not None),
+                     *((self.derived, rule) for rule in p.derived)])
 
     @staticmethod
     def all_of(steps):
@@ -87,12 +90,46 @@ class _Checker:
         params = self.params(action.params)
         for cond in action.preconditions:
             self.condition(cond, params)
+        if action.condition is not None:
+            self.formula(action.condition, params)
         for atom in [*action.add, *action.delete]:
             self.atom(atom, params)
+        for effect in action.effects:
+            scope = {**params, **self.params(effect.params)}
+            if effect.condition is not None:
+                self.formula(effect.condition, scope)
+            self.atom(effect.atom, scope)
+        self.not_derived(action)
         if isinstance(action.cost, FunctionTerm):
             self.function_term(action.cost, params)
         elif action.cost is not None and action.cost < 0:
             raise action.pos.error(f"action `{action.name}` has a negative cost")
+
+    def derived(self, rule):
+        params = self.params(rule.params)
+        self.atom(rule.head, params)
+        self.formula(rule.body, params)
+
+    def not_derived(self, action):
+        """An action may not change a derived predicate (PDDL 2.2)."""
+        derived = {rule.head.predicate for rule in self.problem.derived}
+        for atom in [*action.add, *action.delete, *(e.atom for e in action.effects)]:
+            if atom.predicate in derived:
+                raise atom.pos.error(f"action `{action.name}` changes the derived predicate "
+                                     f"`{atom.predicate}`",
+                                     "derived predicates are computed from the others, never set")
+
+    def formula(self, formula, params: dict):
+        """An ADL formula: its literals and equalities, quantified variables in scope."""
+        if isinstance(formula, (Literal, Equality)):
+            self.condition(formula, params)
+        elif isinstance(formula, Negation):
+            self.formula(formula.part, params)
+        elif isinstance(formula, Junction):
+            for part in formula.parts:
+                self.formula(part, params)
+        else:
+            self.formula(formula.body, {**params, **self.params(formula.params)})
 
     def params(self, params) -> dict:
         seen = _unique(params, "parameter")
@@ -171,8 +208,10 @@ def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
             if parent == ROOT_TYPE:
                 break
             parent = next(x.parent for x in problem.types if x.name == parent)
-    params = [p for d in (*problem.predicates, *problem.functions, *problem.actions)
+    params = [p for d in (*problem.predicates, *problem.functions, *problem.actions,
+                          *problem.derived, *(e for a in problem.actions for e in a.effects))
               for p in d.params]
+    params += [p for f in formulas_of(problem) for p in quantified_params(f)]
     for param in params:
         members = either_members(param.type)
         if members is not None and param.type not in below:

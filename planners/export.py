@@ -123,7 +123,14 @@ def problem_pddl(problem: PlanningProblem) -> str:
 
 
 def to_pddl(problem: PlanningProblem) -> tuple[str, str]:
-    """(domain text, problem text) of `problem`."""
+    """(domain text, problem text) of `problem`; ADL problems (read from PDDL, which is
+    already their text) are refused rather than written without their ADL parts."""
+    adl = next((a for a in problem.actions if a.condition is not None or a.effects), None)
+    if adl is not None or problem.derived or problem.goal_formula is not None:
+        pos = adl.pos if adl is not None else problem.pos
+        raise pos.error("PDDL export writes STRIPS problems; this one uses ADL (quantified or "
+                        "disjunctive conditions, conditional effects or derived predicates)",
+                        "it was read from PDDL: that PDDL is its export")
     return domain_pddl(problem), problem_pddl(problem)
 
 

@@ -1,13 +1,12 @@
-"""Delete-relaxation heuristics of a grounded task: h_max and landmark-cut (admissible),
-h_add and h_FF.
+"""Delete-relaxation heuristics of a grounded task: h_max (admissible), h_add and h_FF,
+and the relaxed operators landmark-cut uses.
 
 All three run the same exploration of the relaxed task (delete effects ignored) from a
 state: a generalised Dijkstra over facts where an operator fires once its last
 precondition is reached, its cost being the max (h_max) or sum (h_add, h_FF) of its
 preconditions' costs plus its own.  h_max is the cost of the costliest goal, h_add the sum
 over goals, h_FF the cost of a relaxed plan extracted backwards through each fact's best
-supporter; landmark-cut repeats the h_max exploration under shrinking costs (see
-`h_lmcut`).  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
+supporter; landmark-cut (`planners.lmcut`) builds on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
 Lists indexed by fact and operator are copied with one C-level call per evaluation.
 """
 from __future__ import annotations
@@ -15,32 +14,85 @@ from __future__ import annotations
 from heapq import heappop, heappush
 
 from framework.runtime import bits
+from planners.lmcut import LandmarkCut
 
 INF = float("inf")
 
 
 class Relaxation:
-    """The relaxed task: preconditions and add effects as index lists, and for every fact
-    the operators it is a precondition of."""
+    """The relaxed task: relaxed operators (preconditions and add effects as index lists)
+    and for every fact the relaxed operators it is a precondition of.  An operator is one
+    relaxed operator, and one more per conditional effect (its precondition plus the
+    effect's conditions, the effect's adds, the same cost; `owner` maps it back); an axiom
+    is a relaxed operator of cost 0 (owner -1).
+
+    A negative condition `not f` (on a fact that is not derived) is the fact `f`'s
+    complement, at index `f + n` (n facts): true in a state without `f`, added by the
+    operators and effects that delete `f` (as in Fast Downward's finite-domain
+    relaxation), so that an operator needed only to clear a fact still counts.  Negative
+    conditions on derived facts are relaxed away.  `relaxed(state)` is the state with its
+    true complements."""
 
     def __init__(self, task):
-        ops = task.operators
-        self.goal_mask = task.goal
-        self.goal = bits(task.goal)
-        self.pre = [bits(op.pre) for op in ops]
-        self.add = [bits(op.add) for op in ops]
-        self.cost = [op.cost for op in ops]
+        n = len(task.facts)
+        derived = 0
+        for layer in task.axioms:
+            for head, _, _ in layer:
+                derived |= head
+        negated = task.goal_absent
+        for op in task.operators:
+            negated |= op.absent
+            for _, absent, _, _ in op.effects:
+                negated |= absent
+        for layer in task.axioms:
+            for _, _, absent in layer:
+                negated |= absent
+        self.negated, self.n = negated & ~derived, n
+        self.goal_mask = self.complemented(task.goal, task.goal_absent)
+        self.goal = bits(self.goal_mask)
+        self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
+        for k, op in enumerate(task.operators):
+            self._relaxed(self.complemented(op.pre, op.absent),
+                          self.complemented(op.add, op.delete), op.cost, k)
+            for pre, absent, add, delete in op.effects:
+                effect_add = self.complemented(add, delete)
+                if effect_add:
+                    self._relaxed(self.complemented(op.pre | pre, op.absent | absent),
+                                  effect_add, op.cost, k)
+        for layer in task.axioms:
+            for head, pre, absent in layer:
+                self._relaxed(self.complemented(pre, absent), head, 0, -1)
+        self.op_cost = [op.cost for op in task.operators]
+        self.copies = [[] for _ in task.operators]
+        for k, owner in enumerate(self.owner):
+            if owner >= 0:
+                self.copies[owner].append(k)
+        self.facts = 2 * n if self.negated else n
         self.waiting = [len(p) for p in self.pre]
-        self.users = [[] for _ in task.facts]
+        self.users = [[] for _ in range(self.facts)]
         for k, pre in enumerate(self.pre):
             for fact in pre:
                 self.users[fact].append(k)
         self.free = [k for k, pre in enumerate(self.pre) if not pre]
-        self.facts = len(task.facts)
-        self.achievers = [[] for _ in task.facts]
+        self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
                 self.achievers[fact].append(k)
+
+    def complemented(self, facts: int, absent: int) -> int:
+        """The relaxed mask of `facts` true and `absent` false."""
+        return facts | (absent & self.negated) << self.n
+
+    def relaxed(self, state: int) -> int:
+        """`state` with the complements of its false negated facts."""
+        return state | (~state & self.negated) << self.n
+
+    def _relaxed(self, pre: int, add: int, cost, owner: int):
+        self.pre_mask.append(pre)
+        self.pre.append(bits(pre))
+        self.add.append(bits(add))
+        self.cost.append(cost)
+        self.owner.append(owner)
 
     def explore(self, state: int, use_max: bool, cost=None, until_goals: bool = True):
         """Relaxed costs of facts from `state` (operator costs `cost`, default their own)
@@ -52,7 +104,7 @@ class Relaxation:
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
         heap = []
-        for fact in bits(state):
+        for fact in bits(self.relaxed(state)):
             dist[fact] = 0
             heap.append((0, fact))
         for k in self.free:
@@ -95,10 +147,16 @@ class Relaxation:
         return sum(dist[g] for g in self.goal) if reached else INF
 
     def h_ff(self, state: int) -> float:
+        return self.relaxed_plan(state)[0]
+
+    def relaxed_plan(self, state: int) -> tuple[float, set]:
+        """(h_FF, the relaxed operators of the relaxed plan): supporters are followed
+        backwards from the open goals."""
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
-            return INF
+            return INF, set()
         chosen = set()
+        state = self.relaxed(state)
         open_facts = [g for g in self.goal if not state >> g & 1]
         marked = set(open_facts)
         while open_facts:
@@ -110,65 +168,29 @@ class Relaxation:
                 if fact not in marked and not state >> fact & 1:
                     marked.add(fact)
                     open_facts.append(fact)
-        return sum(self.cost[k] for k in chosen)
+        owners = {self.owner[k] for k in chosen}
+        return sum(self.op_cost[o] for o in owners if o >= 0), chosen
+
+    def h_ff_preferred(self, state: int) -> tuple[float, set]:
+        """h_FF and its preferred operators (helpful actions): the operators of the relaxed
+        plan whose relaxed operator is applicable in `state` (for a conditional effect:
+        its conditions hold too)."""
+        value, chosen = self.relaxed_plan(state)
+        state = self.relaxed(state)
+        return value, {self.owner[k] for k in chosen
+                       if self.owner[k] >= 0 and state & self.pre_mask[k] == self.pre_mask[k]}
 
 
-    def h_lmcut(self, state: int) -> float:
-        """Landmark-cut (Helmert & Domshlak 2009): repeatedly compute h_max under the
-        remaining costs, cut the justification graph between the state and the goal, and
-        charge the cheapest operator of the cut (a disjunctive action landmark) to every
-        operator in it.  The sum of the charges is admissible and at least h_max."""
-        cost = list(self.cost)
-        total = 0
-        start = bits(state)
-        while True:
-            dist, _, reached = self.explore(state, use_max=True, cost=cost, until_goals=False)
-            if not reached:
-                return INF
-            if not self.goal or max(dist[g] for g in self.goal) == 0:
-                return total
-            # each reached operator hangs from its costliest precondition (None: no precondition)
-            hung_from = {}
-            for k, pre in enumerate(self.pre):
-                if all(dist[p] < INF for p in pre):
-                    hung_from[k] = max(pre, key=dist.__getitem__) if pre else None
-            goal_zone = {max(self.goal, key=dist.__getitem__)}
-            stack = list(goal_zone)
-            while stack:
-                fact = stack.pop()
-                for k in self.achievers[fact]:
-                    parent = hung_from.get(k)          # None: unreached or no precondition
-                    if cost[k] == 0 and parent is not None and parent not in goal_zone:
-                        goal_zone.add(parent)
-                        stack.append(parent)
-            hanging = {}
-            for k, parent in hung_from.items():
-                hanging.setdefault(parent, []).append(k)
-            before = set(start)
-            stack = [None, *start]
-            cut = set()
-            while stack:
-                for k in hanging.get(stack.pop(), ()):
-                    for fact in self.add[k]:
-                        if fact in goal_zone:
-                            cut.add(k)
-                        elif fact not in before:
-                            before.add(fact)
-                            stack.append(fact)
-            charge = min(cost[k] for k in cut)
-            total += charge
-            for k in cut:
-                cost[k] -= charge
-
-
-HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff", "lmcut": "h_lmcut"}
+HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}
 
 
 def make_heuristic(task, name: str):
     """The heuristic `name` of `task` as a function state -> estimate."""
     if name == "blind":
         return lambda state: 0
+    if name == "lmcut":
+        return LandmarkCut(Relaxation(task))
     if name not in HEURISTICS:
         raise ValueError(f"unknown heuristic {name!r}; choose from blind, "
-                         f"{', '.join(HEURISTICS)}")
+                         f"{', '.join(HEURISTICS)}, lmcut")
     return getattr(Relaxation(task), HEURISTICS[name])

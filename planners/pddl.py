@@ -2,10 +2,12 @@
 (`pddl.lark`) into one `PlanningProblem`.
 
 Supported: STRIPS, :typing (type hierarchies; `(either a b)` for parameters), :negative-preconditions,
-:equality and :action-costs (`(increase (total-cost) N)` or a static cost function).
-PDDL is case-insensitive, so every keyword and name is lower-cased.  Anything outside
-this subset (an unsupported requirement, `when`, `forall`, `or`, `:derived`, numeric
-fluents ...) is refused with a SpecError that names the feature and points at it.
+:equality, :action-costs (`(increase (total-cost) N)` or a static cost function) and ADL:
+`or`, `imply`, `forall`, `exists`, negated compound conditions, `when` and `forall`
+effects, `:derived` predicates (built by `planners.pddl_adl`).  PDDL is case-insensitive,
+so every keyword and name is lower-cased.  Anything else (numeric fluents, durative
+actions, preferences, ...) is refused with a SpecError that names the feature and points
+at it.
 """
 from __future__ import annotations
 
@@ -19,21 +21,18 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
-from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, Equality, FunctionDef, FunctionTerm,
-                          FunctionValue, Literal, ObjectDef, Param, PlanningProblem, Pos,
+from planners.pddl_adl import AdlBuilder, flat_conditions
+from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, FunctionDef, FunctionTerm,
+                          FunctionValue, ObjectDef, Param, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
 
 SUPPORTED_REQUIREMENTS = {":strips", ":typing", ":negative-preconditions", ":equality",
-                          ":action-costs"}
+                          ":action-costs", ":adl", ":conditional-effects",
+                          ":disjunctive-preconditions", ":existential-preconditions",
+                          ":universal-preconditions", ":quantified-preconditions",
+                          ":derived-predicates"}
 
 UNSUPPORTED_REQUIREMENTS = {
-    ":adl": "ADL (conditional effects, quantifiers, disjunctions)",
-    ":conditional-effects": "conditional effects",
-    ":disjunctive-preconditions": "disjunctive preconditions",
-    ":existential-preconditions": "existential preconditions",
-    ":universal-preconditions": "universal preconditions",
-    ":quantified-preconditions": "quantified preconditions",
-    ":derived-predicates": "derived predicates",
     ":fluents": "numeric fluents (only total-cost via :action-costs is supported)",
     ":numeric-fluents": "numeric fluents (only total-cost via :action-costs is supported)",
     ":object-fluents": "object fluents",
@@ -46,28 +45,26 @@ UNSUPPORTED_REQUIREMENTS = {
 }
 
 UNSUPPORTED_OPERATORS = {
-    "or": "disjunctive preconditions (`or`, :disjunctive-preconditions)",
-    "imply": "implications (`imply`, :disjunctive-preconditions)",
-    "exists": "existential quantifiers (`exists`, :existential-preconditions)",
-    "forall": "universal quantifiers (`forall`, :universal-preconditions)",
-    "when": "conditional effects (`when`, :conditional-effects)",
+    "or": "a disjunction in an effect (`or` belongs in conditions)",
+    "imply": "an implication in an effect (`imply` belongs in conditions)",
+    "when": "`when` inside a condition (conditional effects belong in :effect)",
 }
 
 UNSUPPORTED_SECTIONS = {
-    ":derived": "derived predicates (:derived-predicates)",
     ":durative-action": "durative actions (:durative-actions)",
     ":constraints": "state-trajectory constraints (:constraints)",
 }
 
-SUPPORTED_HINT = ("plyspec imports STRIPS with :typing, :negative-preconditions, :equality "
-                  "and :action-costs")
+SUPPORTED_HINT = ("plyspec imports STRIPS and ADL (:typing, :negative-preconditions, "
+                  ":equality, quantified and disjunctive conditions, conditional effects, "
+                  ":derived-predicates) with :action-costs; no numeric fluents or time")
 
 TOKEN_TEXT = {"LPAR": "`(`", "RPAR": "`)`", "NAME": "a name", "VARIABLE": "a ?variable",
               "NUMBER": "a number", "KEYWORD": "a :keyword", "MINUS": "`-`", "EQUAL": "`=`"}
 
 
 
-class _Builder(Transformer):
+class _Builder(AdlBuilder, Transformer):
     """Turns parsed rules into planning AST pieces as the parser reduces them (Lark's
     inline transformer: no parse tree is built); refuses unsupported constructs."""
 
@@ -162,46 +159,20 @@ class _Builder(Transformer):
         return ("functions", defs)
 
     def action(self, children):
-        name, params, pre, effect = children[0], (), [], []
+        name, params, condition, effect = children[0], (), None, []
         for marker, value in zip(children[1::2], children[2::2]):
             kind = marker.lower()
             if kind == ":parameters":
                 params = tuple(value)
             elif kind == ":precondition":
-                pre = self._conditions(value)
+                condition = self._formula(value)
             else:
-                effect = self._effects(value)
-        adds = [item for item in effect if isinstance(item, Atom)]
-        deletes = [item[1] for item in effect if isinstance(item, tuple) and item[0] == "not"]
-        costs = [item[1] for item in effect if isinstance(item, tuple) and item[0] == "cost"]
-        return ("action", ActionDef(name.lower(), params, pre, adds, deletes,
-                                    costs[-1] if costs else None, self.pos(name)))
-
-    def _conditions(self, formula) -> list:
-        """Flattens a conjunction of (negated) atoms and equalities."""
-        if isinstance(formula, Atom):
-            return [Literal(formula)]
-        if isinstance(formula, Equality):
-            return [formula]
-        kind, body = formula
-        if kind == "and":
-            return [item for part in body for item in self._conditions(part)]
-        inner = self._conditions(body)
-        item = inner[0]
-        if len(inner) != 1:
-            where = item.pos if isinstance(item, Equality) else item.atom.pos
-            raise where.error("unsupported PDDL feature: a negated conjunction", SUPPORTED_HINT)
-        if isinstance(item, Equality):
-            return [Equality(item.left, item.right, not item.positive, item.pos)]
-        return [Literal(item.atom, not item.positive)]
-
-    def _effects(self, formula) -> list:
-        if isinstance(formula, Atom):
-            return [formula]
-        kind, body = formula
-        if kind == "and":
-            return [item for part in body for item in self._effects(part)]
-        return [formula]
+                effect = value
+        adds, deletes, cost, effects = self.split_effects(effect)
+        flat = [] if condition is None else flat_conditions(condition)
+        return ("action", ActionDef(name.lower(), params, flat or [], adds, deletes, cost,
+                                    self.pos(name), None if flat is not None else condition,
+                                    effects))
 
     # -- formulas ---------------------------------------------------------------------
     def atom(self, children):
@@ -211,16 +182,6 @@ class _Builder(Transformer):
     def function_term(self, children):
         name = children[0]
         return FunctionTerm(name.lower(), tuple(self.term(t) for t in children[1:]), self.pos(name))
-
-    def conjunction(self, children):
-        return ("and", children)
-
-    def negation(self, children):
-        return ("not", children[0])
-
-    def equality(self, children):
-        left, right = (self.term(t) for t in children)
-        return Equality(left, right, True, left.pos)
 
     def increase(self, children):
         target, value = children
@@ -242,6 +203,8 @@ class _Builder(Transformer):
         what = UNSUPPORTED_OPERATORS.get(token.lower(), f"numeric fluents (`{token}`)")
         raise self.refuse(token, what)
 
+    unsupported_effect_head = unsupported_head
+
     def section_head(self, children):
         token = children[0]
         name = token.lower()
@@ -259,7 +222,7 @@ class _Builder(Transformer):
         return FunctionValue(term, self.number(number))
 
     def goal(self, children):
-        return ("goal", self._conditions(children[0]))
+        return ("goal", self._formula(children[0]))
 
     def metric(self, children):
         direction, term = children
@@ -353,6 +316,10 @@ def load_pddl(domain_path, problem_path) -> PlanningProblem:
             problem.init.extend(v for v in value if isinstance(v, Atom))
             problem.function_values.extend(v for v in value if isinstance(v, FunctionValue))
         elif kind == "goal":
-            problem.goal.extend(value)
+            flat = flat_conditions(value)
+            problem.goal.extend(flat or [])
+            problem.goal_formula = value if flat is None else None
+        elif kind == "derived":
+            problem.derived.append(value)
     check(problem)
     return problem

@@ -162,7 +162,9 @@ class _Reader:
             for sig in item[2:]:
                 self.signature(sig, "predicate" if head == ":predicates" else "function")
         elif head == ":derived" and len(item) > 3:
-            self.formula(item[2], None)
+            if isinstance(item[2], list) and len(item[2]) > 1:     # (pred ?x - type ...)
+                self.name("predicate", item[2][1], True)
+                self.typed(item[2][2:], None, None)
             self.formula(item[3], None)
         elif head in (":init", ":goal"):
             for part in item[2:]:

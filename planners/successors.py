@@ -14,6 +14,12 @@ pays one integer test per tree node it actually reaches:
         if s & 0x4:
             if s & 0x10:
                 app((3, s & ~0x14 | 0x1, 1))
+            a = 0x2                      # an operator with conditional effects
+            d = 0x4
+            if s & 0x8 == 0x8:
+                a |= 0x20
+                d |= 0x0
+            app((5, s & ~d | a, 1))
         ...
         return out
 
@@ -68,15 +74,30 @@ def _emit(ops, order, indices, depth: int, lines: list[str], const: _Constants):
             tests.append(f"s & {const(remaining)} == {const(remaining)}")
         if op.absent:
             tests.append(f"not s & {const(op.absent)}")
-        successor = f"s & {const(~op.delete)} | {const(op.add)}"
         if tests:
             lines.append(f"{pad}if {' and '.join(tests)}:")
-            lines.append(f"{pad}    app(({k}, {successor}, {op.cost!r}))")
+            lines.extend(_apply(k, op, pad + "    ", const))
         else:
-            lines.append(f"{pad}app(({k}, {successor}, {op.cost!r}))")
+            lines.extend(_apply(k, op, pad, const))
     for fact, members in groups.items():
         lines.append(f"{pad}if s & {const(1 << fact)}:")
         _emit(ops, order, members, depth + 1, lines, const)
+
+
+def _apply(k: int, op, pad: str, const: _Constants) -> list[str]:
+    """Lines appending operator `k`'s successor of `s`; conditional effects add to the
+    adds `a` and deletes `d` when their conditions hold in `s` (adds win over deletes)."""
+    if not op.effects:
+        return [f"{pad}app(({k}, s & {const(~op.delete)} | {const(op.add)}, {op.cost!r}))"]
+    lines = [f"{pad}a = {const(op.add)}", f"{pad}d = {const(op.delete)}"]
+    for pre, absent, add, delete in op.effects:
+        tests = [f"s & {const(pre)} == {const(pre)}"] if pre else []
+        tests += [f"not s & {const(absent)}"] if absent else []
+        lines.append(f"{pad}if {' and '.join(tests)}:")
+        lines.append(f"{pad}    a |= {const(add)}")
+        lines.append(f"{pad}    d |= {const(delete)}")
+    lines.append(f"{pad}app(({k}, s & ~d | a, {op.cost!r}))")
+    return lines
 
 
 def compile_successors(operators) -> tuple[str, object]:

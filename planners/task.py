@@ -1,13 +1,17 @@
 """The grounded planning task: facts are bits of a Python int, a state is the int of the
-facts that hold, an operator is four masks (required, required absent, added, deleted)
-and a cost.  A `Task` is a `framework.search.problem.SearchProblem`, so every shared
+facts that hold, an operator is four masks (required, required absent, added, deleted),
+a cost and its conditional effects (each four masks: conditions, absent conditions,
+adds, deletes; all tested on the state before the operator, deletes before adds).
+Derived facts are bits too: `axioms` (per stratum, (head bit, body mask, absent body
+mask)) recompute them after each operator (`planners.axioms`).  A `Task` is a `framework.search.problem.SearchProblem`, so every shared
 single-agent searcher runs on it; its actions are operator indices.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from planners.heuristics import make_heuristic
+from planners.heuristics import Relaxation, make_heuristic
+from planners.axioms import compile_axioms, with_axioms
 from planners.successors import compile_successors
 
 
@@ -19,6 +23,7 @@ class Operator:
     add: int
     delete: int        # never overlaps `add` (an added fact wins)
     cost: float = 1
+    effects: tuple = ()    # conditional effects: (pre, absent, add, delete) masks
 
 
 @dataclass
@@ -29,10 +34,15 @@ class Task:
     initial: int
     goal: int
     goal_absent: int = 0
+    axioms: list = field(default_factory=list)    # strata of (head bit, pre, absent)
     successor_source: str = field(default="", repr=False)
 
     def __post_init__(self):
         self.successor_source, self.successors = compile_successors(self.operators)
+        if self.axioms:
+            self.derive = compile_axioms(self.axioms)
+            self.initial = self.derive(self.initial)
+            self.successors = with_axioms(self.successors, self.derive)
         self.unit_cost = all(op.cost == 1 for op in self.operators)
 
     # -- the SearchProblem protocol -----------------------------------------------------
@@ -50,3 +60,8 @@ class Task:
     def heuristic(self, name: str):
         """The heuristic function `name` (blind, hmax, lmcut, hadd, hff) of this task."""
         return make_heuristic(self, name)
+
+    def preferred_heuristic(self, name: str):
+        """state -> (estimate, preferred operators): h_FF with its helpful actions, or
+        None when the heuristic `name` has no preferred operators."""
+        return Relaxation(self).h_ff_preferred if name == "hff" else None

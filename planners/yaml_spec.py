@@ -271,7 +271,7 @@ class _Builder:
                                      offset=var.column - 1, length=len(var))
             ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
                       for env in envs]
-            if sum(len(r) for _, r in ranges) > MAX_GENERATED:
+            if sum(max(0, r.stop - r.start) for _, r in ranges) > MAX_GENERATED:   # len() overflows
                 raise self.src.error(node, f"this item stands for more than {MAX_GENERATED:,} "
                                      "items", "use a smaller option value or fewer `for` clauses")
             envs = [{**env, str(var): i} for env, r in ranges for i in r]

@@ -56,18 +56,21 @@ def test_validator_reports_the_first_failing_step():
     assert not validate_plan(problem, ["(fly a)"]).valid
 
 
-UNSUPPORTED = {
-    "(:requirements :strips :conditional-effects)": ":conditional-effects",
-    "(:requirements :adl)": ":adl",
+UNSUPPORTED = {      # ADL is read now (tests/test_planning_adl.py); these are not
+    "(:requirements :strips :durative-actions)": ":durative-actions",
     "(:requirements :fluents)": ":fluents",
-    "(:requirements :derived-predicates)": ":derived-predicates",
-    "(:derived (q ?x) (p ?x))": "derived predicates",
-    "(:action a :parameters (?x) :precondition (or (p ?x) (q ?x)) :effect (q ?x))": "`or`",
-    "(:action a :parameters (?x) :precondition (p ?x) :effect (when (p ?x) (q ?x)))": "`when`",
-    "(:action a :parameters (?x) :precondition (p ?x) "
-    ":effect (forall (?y) (not (p ?y))))": "`forall`",
-    "(:action a :parameters (?x) :precondition (exists (?y) (p ?y)) :effect (q ?x))": "`exists`",
+    "(:requirements :preferences)": ":preferences",
+    "(:constraints (always (p a)))": "state-trajectory constraints",
     "(:action a :parameters (?x) :precondition (p ?x) :effect (increase (fuel) 1))": "fuel",
+    "(:durative-action a :parameters () :duration (= ?duration 1) :condition (and) "
+    ":effect (and))": "durative actions",
+    "(:action a :parameters (?x) :precondition (when (p ?x) (q ?x)) :effect (q ?x))": "`when`",
+    "(:action a :parameters (?x) :precondition (p ?x) :effect (or (p ?x) (q ?x)))": "disjunction",
+    "(:action a :parameters (?x) :precondition (p ?x) :effect (exists (?y) (q ?y)))": "`exists`",
+    "(:action a :parameters (?x) :precondition (p ?x) "
+    ":effect (when (p ?x) (increase (total-cost) 1)))": "conditional cost",
+    "(:action a :parameters (?x) :precondition (< (f) 1) :effect (q ?x))": "numeric",
+    "(:requirements :numeric-fluents)": "numeric fluents",
 }
 
 

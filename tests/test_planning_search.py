@@ -11,6 +11,7 @@ from framework.search import astar, bfs, dfs, gbfs, iddfs, ucs
 from framework.search.problem import GameProblem, replay
 from framework.search.registry import searcher
 from planners.heuristics import INF, Relaxation
+from planners.lmcut import LandmarkCut
 from tests.planning_support import SHORTEST, ipc_task
 
 @pytest.mark.parametrize("domain,number", sorted(SHORTEST))
@@ -55,16 +56,17 @@ def test_every_searcher_returns_a_replayable_plan(name):
 def test_hmax_is_admissible_along_an_optimal_plan(domain, number):
     task = ipc_task(domain, number)
     relaxation = Relaxation(task)
+    lmcut = LandmarkCut(relaxation)
     plan = bfs.search(task).pv
     state = task.initial_state()
     for steps_left in range(len(plan), -1, -1):
-        assert relaxation.h_max(state) <= relaxation.h_lmcut(state) <= steps_left
+        assert relaxation.h_max(state) <= lmcut(state) <= steps_left
         assert relaxation.h_max(state) <= relaxation.h_add(state)
         if steps_left:
             state = next(t for a, t, _ in task.successors(state) if a == plan[-steps_left])
     assert task.is_goal(state)
     assert relaxation.h_max(state) == relaxation.h_add(state) == relaxation.h_ff(state) == 0
-    assert relaxation.h_lmcut(state) == 0
+    assert lmcut(state) == 0
 
 
 def test_budget_exhaustion_returns_no_plan():

@@ -124,7 +124,7 @@ def test_play_reports_chance_and_stops_at_end_of_input(monkeypatch, capsys):
 
 
 def test_play_refuses_an_unknown_seat(capsys):
-    assert main(["play", str(SPECS / "tictactoe.yaml"), "--as", "Z"]) == 1
+    assert main(["play", str(SPECS / "tictactoe.yaml"), "--as", "Z"]) == 2    # a usage error
     assert "has no player 'Z'" in capsys.readouterr().err
 
 

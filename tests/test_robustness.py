@@ -12,7 +12,7 @@ from conftest import ROOT, SPECS
 from framework import load, load_text
 from framework.cli import main
 from framework.conformance import check_spec
-from framework.errors import NoLegalActions, SpecError, SpecRuntimeError
+from framework.errors import NoChanceOutcomes, NoLegalActions, SpecError, SpecRuntimeError
 from framework.perft import perft
 
 CASES = Path(__file__).with_name("robustness")
@@ -180,3 +180,190 @@ def test_a_false_symmetry_claim_is_a_failing_property(tmp_path):
     assert bad.counterexample == []                    # already at the initial state
     fine = check_spec(SPECS / "tictactoe.yaml", examples=10).outcome("symmetries_preserve_rules")
     assert fine.status == "passed"
+
+
+# ------------------------------------------------------------ classes found by the second audit
+def test_a_chance_node_without_outcomes_is_a_positioned_error_and_a_failing_property(capsys):
+    game = load(CASES / "pig_empty_chance.yaml")
+    state = game.initial_state().result("roll")          # total is 0: 1..total is empty
+    with pytest.raises(NoChanceOutcomes) as err:
+        state.chance_outcomes()
+    assert (err.value.line, err.value.col) == (11, 3)
+    bad = check_spec(CASES / "pig_empty_chance.yaml", examples=5).outcome("chance_outcomes_well_formed")
+    assert bad.status == "failed" and bad.counterexample == ["roll"]
+    for argv in (["solve", "--algo", "mcts", "--iterations", "50"], ["solve", "--algo", "expectimax"]):
+        assert main([argv[0], str(CASES / "pig_empty_chance.yaml"), *argv[1:]]) == 1
+        assert "no outcome of positive probability" in capsys.readouterr().err
+
+
+def test_an_empty_list_of_cell_values_is_a_positioned_error():
+    with pytest.raises(SpecError) as err:
+        load_text(TICTACTOE.replace("cells: [empty, X, O]", "cells: []"), file="cells.yaml")
+    assert "at least two cell values" in err.value.message and err.value.line == 4
+
+
+def test_a_typed_action_without_parentheses_is_asked_again():
+    game = load(SPECS / "pig.yaml")
+    with pytest.raises(SpecError) as err:                 # was ValueError: substring not found
+        game.parse_action(game.initial_state(), "rol")
+    assert "not a legal action" in err.value.message
+
+
+def _pddl(tmp_path, precondition, goal="(q)"):
+    domain = tmp_path / "domain.pddl"
+    domain.write_text("(define (domain d) (:requirements :strips :negative-preconditions)\n"
+                      f"(:predicates (p) (q))\n(:action a :parameters () :precondition {precondition}\n"
+                      " :effect (q)))\n")
+    problem = tmp_path / "problem.pddl"
+    problem.write_text(f"(define (problem x) (:domain d) (:objects) (:init (p)) (:goal {goal}))\n")
+    return domain, problem
+
+
+@pytest.mark.parametrize("opening, depth, solvable", [
+    ("(and ", 2000, True), ("(not ", 1000, True), ("(not ", 1001, False), ("(not (and ", 800, True)])
+def test_deep_pddl_formulas_ground_without_recursion(tmp_path, capsys, opening, depth, solvable):
+    closing = ")" * (depth * opening.count("("))
+    domain, problem = _pddl(tmp_path, opening * depth + "(p)" + closing)
+    assert main(["plan", str(domain), str(problem)]) == 0
+    out = capsys.readouterr().out
+    assert ("validated: yes" in out) if solvable else ("no plan: no plan exists" in out)
+
+
+def test_an_unreachable_goal_is_no_plan_not_an_empty_one(tmp_path, capsys):
+    """(not (p)) with p static and true: the goal (q) is unreachable; grounding used to
+    drop its bit, so the empty plan seemed to reach the goal."""
+    domain, problem = _pddl(tmp_path, "(not (p))")
+    assert main(["plan", str(domain), str(problem)]) == 0
+    assert "no plan: no plan exists" in capsys.readouterr().out
+
+
+def test_grounding_obeys_the_time_budget_and_bounds_its_tries(monkeypatch, tmp_path):
+    import planners
+    from framework.search import result as result_module
+    from framework.search.result import Budget, BudgetExceeded
+    clock = iter(range(1000, 10**9))                     # a clock that moves 1 s per reading
+    monkeypatch.setattr(result_module.time, "perf_counter", lambda: float(next(clock)))
+    problem = planners.load(ROOT / "planners" / "problems" / "gripper.yaml")
+    with pytest.raises(BudgetExceeded):
+        planners.ground(problem, budget=Budget(5))      # stopped within a few readings
+    monkeypatch.undo()
+    objects = " ".join(f"o{i}" for i in range(60))
+    domain = tmp_path / "domain.pddl"
+    domain.write_text("(define (domain d) (:requirements :strips :equality) (:predicates (q ?a ?b ?c))\n"
+                      "(:action a :parameters (?a ?b ?c) :precondition (= ?a ?b) :effect (q ?a ?b ?c)))\n")
+    problem_file = tmp_path / "problem.pddl"
+    problem_file.write_text(f"(define (problem x) (:domain d) (:objects {objects}) (:init) (:goal (q o1 o1 o1)))\n")
+    with pytest.raises(SpecError) as err:                # 216,000 tries for 3,600 operators
+        planners.ground(planners.load(domain, problem_file), max_operators=1000)
+    assert "tries more than 10,000 bindings" in err.value.message and err.value.line == 2
+
+
+def test_the_budget_reads_the_clock_often_enough_for_slow_nodes(monkeypatch):
+    """Each tick takes 'one second' here: the budget notices the deadline within a tick or
+    two, not 256 ticks later (A* with LM-cut on a large task)."""
+    from framework.search import result as result_module
+    from framework.search.result import Budget, BudgetExceeded
+    now = [0.0]
+
+    def clock():
+        return now[0]
+    monkeypatch.setattr(result_module.time, "perf_counter", clock)
+    budget = Budget(time_limit=10)
+    ticks = 0
+    with pytest.raises(BudgetExceeded):
+        while True:
+            now[0] += 1.0
+            budget.tick()
+            ticks += 1
+    assert ticks <= 10
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "nim", "--time", "-1"], ["solve", "nim", "--time", "nan"], ["solve", "nim", "--time", "inf"],
+    ["solve", "nim", "--nodes", "0"], ["solve", "nim", "--algo", "mcts", "--iterations", "-5"],
+    ["solve", "nim", "--tt-mb", "1e400"], ["solve", "nim", "--algo", "mcts", "--exploration", "nan"],
+    ["solve", "nim", "--depth", "-3"], ["perft", "nim", "-d", "10**400"], ["plan", "hanoi", "--time", "-1"],
+    ["plan", "hanoi", "--max-operators", "-1"], ["test", "nim", "--examples", "0"],
+    ["tree", "nim", "--depth", "-1"], ["play", "nim", "--as", "P3"], ["solve", "nim", "--set", "heaps"],
+    ["solve", "nim", "--set", "heaps=[1,"], ["match", "nim", "--move-time", "-1"],
+    ["book", "nim", "-o", "b.json", "--plies", "-1"]])
+def test_every_numeric_flag_is_checked_with_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as code:              # argparse's own exit, or main's return
+        raise SystemExit(main(argv))
+    assert code.value.code == 2 and "Traceback" not in capsys.readouterr().err
+
+
+def test_ctrl_c_inside_a_search_stops_the_command_unless_it_asked_for_the_best_so_far():
+    """An agent's search (match, play, book, the conformance suite) that Ctrl-C stops
+    raises KeyboardInterrupt again, so the command stops; `solve` and `plan` ask for the
+    best result so far instead."""
+    from framework.search import mcts
+    from framework.search.result import best_so_far_on_interrupt
+    game = load(SPECS / "tictactoe.yaml")
+    original = mcts.UCTSearch._playout
+    calls = {"n": 0}
+
+    def interrupted(self, state):
+        calls["n"] += 1
+        if calls["n"] == 20:
+            raise KeyboardInterrupt
+        return original(self, state)
+    mcts.UCTSearch._playout = interrupted
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            mcts.search(game, iterations=100, seed=1)
+        calls["n"] = 0
+        with best_so_far_on_interrupt():
+            result = mcts.search(game, iterations=100, seed=1)
+        assert result.extra["interrupted"] and result.best_action in game.initial_state().actions()
+    finally:
+        mcts.UCTSearch._playout = original
+
+
+def test_parallel_commands_take_shipped_names(capsys):
+    assert main(["perft", "connect_four", "-d", "2", "--workers", "0"]) == 0
+    assert "ply   2:           49" in capsys.readouterr().out
+
+
+def test_fuzzing_past_the_loaders_finds_nothing_and_leaves_nothing(tmp_path, monkeypatch):
+    """plyspec fuzz --tools: mutants that load go through perft, solve and the conformance
+    suite; only results and SpecErrors come out, and the temporary folder is removed."""
+    import tempfile
+
+    from framework.conformance import fuzz, fuzz_tools
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    tally = fuzz_tools.campaign(16, seed=3)
+    assert tally.inputs == 16 and tally.loaded + tally.refused == 16 and not tally.findings
+    assert tally.loaded >= 1
+    fuzz.campaign(12, formats=("yaml", "pddl-domain"), kinds=("mutations",))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_number_too_large_for_a_float_is_a_spec_error_at_the_rule():
+    text = (SPECS / "pig.yaml").read_text()
+    huge = " * ".join(["(score[me] + 99999999999999999999)"] * 20)
+    text = text.replace('lead: "(score[me] - score[next(me)] + (total if mover == me else -total)) / goal"',
+                        f'lead: "{huge} / goal"')
+    game = load_text(text, file="overflow.yaml")
+    with pytest.raises(SpecRuntimeError) as err:
+        game.evaluate(game.initial_state(), 0)
+    assert "grew too large" in err.value.message and err.value.line == 19     # `evaluation:`
+
+
+def test_a_slow_heuristic_is_stopped_between_children_not_after_the_node(monkeypatch):
+    """A* reads the clock between the heuristic evaluations of one node's children (LM-cut
+    on a large task overshot --time by seconds when only expansions were counted)."""
+    import planners
+    from framework.search import result as result_module
+    from framework.search.registry import searcher
+    task = planners.ground(planners.load(ROOT / "planners" / "problems" / "gripper.yaml"))
+    now = [0.0]
+    monkeypatch.setattr(result_module.time, "perf_counter", lambda: now[0])
+    calls = []
+
+    def slow(state):                     # every evaluation takes "one second"
+        now[0] += 1.0
+        calls.append(state)
+        return 0
+    result = searcher("astar")(task, time_limit=5.5, heuristic=slow)
+    assert result.extra["reason"] == "time limit" and len(calls) <= 8

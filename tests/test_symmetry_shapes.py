@@ -30,3 +30,30 @@ def test_the_symmetry_property_holds_on_the_rectangular_board():
         assert symmetry_violation(game, state) is None
         if not state.terminal_test():
             frontier += [state.result(a) for a in state.actions()]
+
+
+def _first_violation(game, playouts=60):
+    """A symmetry claim broken on some state of seeded random playouts (they reach the end)."""
+    import random
+    rng = random.Random(5)
+    for _ in range(playouts):
+        state = game.initial_state()
+        while True:
+            found = symmetry_violation(game, state)
+            if found or state.terminal_test():
+                break
+            state = state.result(rng.choice(state.actions()))
+        if found:
+            return found
+    return None
+
+
+def test_hex_declares_the_half_turn_and_a_quarter_turn_claim_is_caught(tmp_path):
+    game = framework.load(SPECS / "hex.yaml", n=3)
+    state = game.initial_state()
+    corner = next(a for a in state.actions() if game.action_text(a) == "place(0,0)")
+    assert len(game.symmetries(state.result(corner))) == 2       # (0,0) and (2,2)
+    assert _first_violation(game) is None
+    wrong = tmp_path / "hex_rotate.yaml"                         # a quarter turn swaps the players' sides
+    wrong.write_text((SPECS / "hex.yaml").read_text().replace("symmetries: half_turn", "symmetries: rotate"))
+    assert _first_violation(framework.load(wrong, n=3)) is not None

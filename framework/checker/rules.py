@@ -151,11 +151,11 @@ class RulesMixin:
             out.display[name] = symbol
 
     def _symmetries(self):
-        known = ("rotate", "reflect", "all")
+        known = ("rotate", "half_turn", "reflect", "all")
         for s in self.spec.symmetries:
             if s not in known:
                 raise err(self.spec.positions.get("symmetries"), f"unknown symmetry `{s}`",
-                          did_you_mean(s, known) or "symmetries: rotate, reflect, all")
+                          did_you_mean(s, known) or "symmetries: rotate, half_turn, reflect, all")
         if self.spec.symmetries and not self.out.has_board:
             raise err(self.spec.positions.get("symmetries"), "symmetries need a board")
         self.out.symmetries = tuple(self.spec.symmetries)

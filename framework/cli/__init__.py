@@ -90,6 +90,7 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     previous = _stop_on_sigterm()
+    previous_int = _watch_ctrl_c()
     try:
         code = args.func(args) or 0
         return 143 if code == 130 and Terminated.seen else code     # stopped by SIGTERM
@@ -108,9 +109,18 @@ def main(argv=None) -> int:
     except OSError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except MemoryError:
+        print("error: out of memory; ask for less (--tt-mb, --max-nodes, --memory-mb, a smaller "
+              "option value)", file=sys.stderr)
+        return 1
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if previous_int is not None:
+            signal.signal(signal.SIGINT, previous_int)
+        if _WATCHDOG[0] is not None:     # the command stopped in time: no forced exit
+            _WATCHDOG[0].cancel()
+            _WATCHDOG[0] = None
 
 
 class Terminated(KeyboardInterrupt):
@@ -129,6 +139,39 @@ def _stop_on_sigterm():
     try:
         return signal.signal(signal.SIGTERM, stop)
     except ValueError:                  # not the main thread (an embedding application)
+        return None
+
+
+_WATCHDOG = [None]      # the running watchdog timer, once Ctrl-C was pressed
+GRACE_SECONDS = 0.9
+"""After Ctrl-C a command has this long to print its best result and exit; then the
+process ends anyway (exit status 130), even if the KeyboardInterrupt was lost (raised
+inside a finaliser or a library that swallows it)."""
+
+
+def _watch_ctrl_c():
+    """Ctrl-C raises KeyboardInterrupt as usual, and starts a watchdog that ends the process
+    GRACE_SECONDS later; returns the handler to restore, or None (not the main thread, or
+    SIGINT ignored, as in a background job)."""
+    import os
+    import threading
+
+    def give_up():
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+        os._exit(130)
+
+    def interrupt(signum, frame):
+        if _WATCHDOG[0] is None:
+            _WATCHDOG[0] = threading.Timer(GRACE_SECONDS, give_up)
+            _WATCHDOG[0].daemon = True
+            _WATCHDOG[0].start()
+        raise KeyboardInterrupt
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return None
+        return signal.signal(signal.SIGINT, interrupt)
+    except ValueError:                  # not the main thread
         return None
 
 

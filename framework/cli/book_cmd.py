@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.common import add_set_option, parse_sets, perft_depth, positive_int, print_json
 
 
 EXAMPLES = [
@@ -25,9 +25,9 @@ def add_parser(sub):
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="book file to write")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    p.add_argument("--plies", type=int, default=4, help="opening plies to record (default 4)")
-    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    p.add_argument("--depth", type=int, default=0,
+    p.add_argument("--plies", type=positive_int, default=4, help="opening plies to record (default 4)")
+    p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--depth", type=perft_depth, default=0,
                    help="finish games by alpha-beta self-play at this depth (default 0: random rollouts)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     add_set_option(p)

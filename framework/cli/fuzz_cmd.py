@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from framework.cli import COMMANDS
-from framework.cli.common import print_json
+from framework.cli.common import positive_int, print_json
 
 
 def add_parser(sub):
@@ -23,9 +23,10 @@ def add_parser(sub):
                "  plyspec fuzz --inputs 100000            # the full campaign (several minutes)\n"
                "  plyspec fuzz --inputs 2000 --format game --kind mutations --seed 7\n"
                "  plyspec fuzz --inputs 100000 --json\n"
-               "  plyspec fuzz --differential --inputs 5000   # compiler vs interpreter (about 4 minutes)",
+               "  plyspec fuzz --differential --inputs 5000   # compiler vs interpreter (about 4 minutes)\n"
+               "  plyspec fuzz --tools --inputs 300          # past the loaders: perft, solve, test",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--inputs", type=int, default=10_000, metavar="N",
+    p.add_argument("--inputs", type=positive_int, default=10_000, metavar="N",
                    help="inputs to try, spread evenly over formats and kinds (default 10,000)")
     p.add_argument("--format", action="append", choices=FORMATS, default=None,
                    help="only this input format (repeatable; default: all)")
@@ -35,6 +36,11 @@ def add_parser(sub):
                    help="other inputs (default: the same, reproducible ones on every run)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object with the counts and the distinct findings")
+    p.add_argument("--tools", action="store_true",
+                   help="instead: mutate the small shipped specs and run each mutant that loads "
+                        "through perft (depth 2), short solves and the conformance suite (plans "
+                        "for planning problems); only results and SpecErrors may come out "
+                        "(about 1 to 3 mutants a second)")
     p.add_argument("--differential", action="store_true",
                    help="instead: generate random well-typed game specs and compare each compiled "
                         "game with the reference interpreter (compiled_agrees_with_interpreter); "
@@ -52,6 +58,8 @@ def run(args) -> int:
         raise ValueError("--inputs must be at least 1")
     if args.differential:
         return _differential(args)
+    if args.tools:
+        return _tools(args)
 
     def progress(tally, news=None):
         print(news or progress_line(tally), file=sys.stderr, flush=True)
@@ -79,3 +87,19 @@ def _differential(args) -> int:
         for kind, message, path, text in tally["findings"][:5]:
             print(f"\n{kind}: {message}\n  after: {' '.join(path) or '(the initial state)'}\n{text}")
     return 1 if tally["differs"] or tally["refused"] else 0
+
+
+def _tools(args) -> int:
+    from framework.conformance.fuzz import progress_line, report
+    from framework.conformance.fuzz_tools import campaign
+
+    def progress(tally, news=None):
+        print(news or progress_line(tally), file=sys.stderr, flush=True)
+    tally = campaign(args.inputs, seed=args.seed, progress=progress)
+    if args.json:
+        print_json(tally.to_json())
+    else:
+        print(report(tally).replace("every input loaded or was refused with a SpecError inside the input",
+                                    "every mutant was refused with a SpecError or ran through perft, "
+                                    "solve and test to a result or a SpecError"))
+    return 1 if tally.findings else 0

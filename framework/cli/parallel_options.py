@@ -12,6 +12,8 @@ import argparse
 import os
 import sys
 
+from framework.cli.common import positive_int, positive_number
+
 
 def add_parallel_options(p, *, results: bool = True) -> None:
     g = p.add_argument_group("workers")
@@ -20,9 +22,9 @@ def add_parallel_options(p, *, results: bool = True) -> None:
     g.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="run the tasks on Ray: a local runtime, or the cluster at ADDRESS "
                         '(e.g. ray://head:10001); needs pip install "plyspec[ray]"')
-    g.add_argument("--task-time", type=float, default=None, metavar="SECONDS",
+    g.add_argument("--task-time", type=positive_number, default=None, metavar="SECONDS",
                    help="stop any single task after this long and report it as timed out")
-    g.add_argument("--memory-mb", type=int, default=None, metavar="MB",
+    g.add_argument("--memory-mb", type=positive_int, default=None, metavar="MB",
                    help="address-space limit per local worker; a task over it is reported as out of memory")
     if results:
         g.add_argument("-o", "--output", metavar="FILE.jsonl",

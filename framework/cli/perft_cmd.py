@@ -5,7 +5,8 @@ import sys
 import time
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.common import (add_set_option, nonnegative_int,
+                                    parse_sets, perft_depth, print_json)
 from framework.cli.parallel_options import add_parallel_options
 from framework.conformance.golden import golden_path, options_key, write_golden
 
@@ -23,14 +24,14 @@ def add_parser(sub):
                                    "Every edge is a ply (a forced pass too); a terminal node is "
                                    "counted at its depth and not expanded.")
     p.add_argument("spec", metavar="SPEC")
-    p.add_argument("--depth", "-d", type=int, required=True, help="deepest ply to count")
+    p.add_argument("--depth", "-d", type=perft_depth, required=True, help="deepest ply to count")
     add_set_option(p)
     p.add_argument("--json", action="store_true",
                    help='print {"counts": [...], "depth": N, "nodes": total, "time_s": T}')
     p.add_argument("--write-golden", metavar="FILE", nargs="?", const="",
                    help="add the counts (under the --set options) to a golden file for review "
                         "(default: golden/STEM.perft.json next to SPEC, read by `plyspec test`)")
-    p.add_argument("--split", type=int, metavar="PLY",
+    p.add_argument("--split", type=nonnegative_int, metavar="PLY",
                    help="count the subtrees below the positions at PLY in parallel (with --workers or "
                         "--ray; default PLY: the first ply with enough positions for the workers)")
     add_parallel_options(p, results=False)

@@ -12,12 +12,13 @@ import yaml
 
 from framework.cli import COMMANDS
 from framework.errors import UsageError
-from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.common import (add_set_option, parse_sets, perft_depth,
+                                    positive_int, positive_number, print_json)
 from framework.cli.parallel_options import add_parallel_options
 
-ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs"]
+ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs", "lazy-gbfs"]
 HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
-DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff"}
+DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff", "lazy-gbfs": "hff"}
 
 
 def add_parser(sub):
@@ -41,19 +42,20 @@ def add_parser(sub):
     p.add_argument("--algo", choices=ALGORITHMS, default="auto",
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
-                        "(fast, not optimal); auto = bfs, or astar with hmax when actions have "
+                        "(fast, not optimal), lazy-gbfs (lazy, with h_FF's preferred operators, "
+                        "as LAMA's first search without landmarks); auto = bfs, or astar with hmax when actions have "
                         "costs (default: auto)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
                    help="heuristic of astar and gbfs: blind, hmax and lmcut (admissible, "
                         "lmcut stronger and slower), hadd, hff (default: hmax for astar, hff "
                         "for gbfs)")
-    p.add_argument("--time", type=float, default=None, metavar="S",
+    p.add_argument("--time", type=positive_number, default=None, metavar="S",
                    help="give up after S seconds of search")
-    p.add_argument("--nodes", type=int, default=None, metavar="N",
+    p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
                    help="give up after expanding N states")
-    p.add_argument("--depth", type=int, default=None, metavar="N",
+    p.add_argument("--depth", type=perft_depth, default=None, metavar="N",
                    help="longest plan to look for (bfs, dfs, iddfs, ...)")
-    p.add_argument("--max-operators", type=int, default=None, metavar="N",
+    p.add_argument("--max-operators", type=positive_int, default=None, metavar="N",
                    help="refuse problems with more than N ground operators (default 1,000,000)")
     add_set_option(p)
     p.add_argument("--json", action="store_true",
@@ -80,7 +82,7 @@ def _is_game_spec(path: Path) -> bool:
     return isinstance(data, dict) and "game" in data
 
 
-def _prepare(args) -> dict:
+def _prepare(args, started: float) -> dict:
     """Loads (and grounds) what to plan for: the search problem, its name and options,
     the lifted validator of planning problems, and what grounding produced."""
     import planners
@@ -113,11 +115,14 @@ def _prepare(args) -> dict:
     problem = planners.load(*files, **options)
     if args.emit_pddl:
         return {"name": problem.name, "lifted": problem}
+    from framework.search.result import Budget
     start = time.perf_counter()
     kw = {} if args.max_operators is None else {"max_operators": args.max_operators}
-    task = planners.ground(problem, **kw)
+    task = planners.ground(problem, budget=Budget(args.time and args.time - (start - started)), **kw)
     info = {"ground_time_s": round(time.perf_counter() - start, 6), "facts": len(task.facts),
             "operators": len(task.operators)}
+    if args.time is not None:                 # --time covers reading, grounding and search
+        args.time = max(args.time - (time.perf_counter() - started), 1e-9)
     return {"name": problem.name, "problem": task, "options": problem.options,
             "validate": lambda plan: validate_plan(problem, plan), "unit_cost": task.unit_cost,
             "info": info}
@@ -146,10 +151,17 @@ def _progress_printer(algorithm: str):
 
 def run(args) -> int:
     from framework.search.registry import searcher
+    from framework.search.result import best_so_far_on_interrupt
     if _is_sweep(args.files):
         return _sweep(args)
 
-    target = _prepare(args)
+    from framework.search.result import BudgetExceeded, alarm
+    started = time.perf_counter()
+    try:
+        with alarm(args.time):               # --time covers reading and grounding the problem
+            target = _prepare(args, started)
+    except BudgetExceeded:
+        return _out_of_time_grounding(args, time.perf_counter() - started)
     if args.emit_pddl:
         return _emit_pddl(target["lifted"], Path(args.emit_pddl))
     problem, info = target["problem"], target["info"]
@@ -160,8 +172,9 @@ def run(args) -> int:
     progress, tty = (None, False)
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)
-    result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
-                                 node_limit=args.nodes, heuristic=heuristic, progress=progress)
+    with best_so_far_on_interrupt():
+        result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
+                                     node_limit=args.nodes, heuristic=heuristic, progress=progress)
     if tty:
         sys.stderr.write("\r\033[K")
     plan = [problem.action_text(a) for a in result.pv]
@@ -194,6 +207,18 @@ def run(args) -> int:
     if result.extra.get("reason") == "interrupted":
         return 130
     return 0 if (valid or not solved) else 1
+
+
+def _out_of_time_grounding(args, seconds: float) -> int:
+    """What `plan` prints when --time runs out before grounding ends (exit status 0, as a
+    search that runs out of time)."""
+    if args.json:
+        print_json({"problem": str(args.files[-1]), "plan": [], "length": None, "cost": None,
+                    "solved": False, "valid": False, "complete": False,
+                    "reason": "time limit (while grounding)", "time_s": round(seconds, 6)})
+    else:
+        print(f"no plan: time limit (while grounding)\ntime: {seconds:.3f} s grounding")
+    return 0
 
 
 def _is_sweep(files) -> bool:

@@ -13,8 +13,8 @@ import difflib
 import random
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets
-from framework.errors import SpecError, did_you_mean
+from framework.cli.common import add_set_option, number_text, parse_sets, positive_number
+from framework.errors import SpecError, UsageError, did_you_mean
 
 HELP = ("type an action as printed, `?` for the legal actions, `hint` for a suggestion, "
         "`undo` to take back your last move, `quit` to stop")
@@ -39,7 +39,7 @@ def add_parser(sub):
     p.add_argument("--ai", metavar="AGENT",
                    help="the computer's agent, e.g. alphabeta:depth=6, mcts:iterations=2000, random "
                         "(see `plyspec match --help`; default: the searcher `solve` picks)")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--move-time", type=positive_number, default=1.0, metavar="SECONDS",
                    help="the computer's time per move when its agent has no budget (default 1.0)")
     p.add_argument("--seed", type=int, default=0, help="seed for chance outcomes (default 0)")
     add_set_option(p)
@@ -88,11 +88,21 @@ class Human:
             try:
                 return game.parse_action(state, text)
             except SpecError as err:
-                legal = [game.action_text(a) for a in state.actions()]
-                near = difflib.get_close_matches(text.replace(" ", ""), legal, n=3, cutoff=0.5)
+                near = _nearest(text.replace(" ", ""), [game.action_text(a) for a in state.actions()])
                 self.write(f"`{text}` is not a legal action here" +
                            (f"; did you mean {' or '.join(near)}?" if near else
                             f" ({err.hint})" if err.hint else "") + "  (? lists them all)")
+
+
+NEAREST_POOL = 2_000     # legal actions compared with a typo (difflib is slow on 100,000)
+
+
+def _nearest(text: str, legal: list) -> list:
+    """Up to three legal action texts close to `text`; among many, only those that start
+    like it (then the first NEAREST_POOL) are compared."""
+    if len(legal) > NEAREST_POOL:
+        legal = ([t for t in legal if t[:2] == text[:2]] or legal)[:NEAREST_POOL]
+    return difflib.get_close_matches(text, legal, n=3, cutoff=0.5)
 
 
 def labelled(text: str) -> str:
@@ -125,8 +135,8 @@ def run(args) -> int:
     seats = set()
     for name in args.seats or [game.player_names[0]]:
         if name not in game.player_names:
-            raise SpecError(f"{game.name} has no player {name!r}",
-                            hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
+            raise UsageError(f"{game.name} has no player {name!r}",
+                             hint=did_you_mean(name, game.player_names) or "players: " + ", ".join(game.player_names))
         seats.add(game.player_names.index(name))
     human = Human(computer)
     seated = [human if p in seats else computer for p in range(game.num_players)]

@@ -30,7 +30,8 @@ import sys
 import time
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets, print_json, table_console
+from framework.cli.common import (add_set_option, nonnegative_number, number_text, parse_sets,
+                                  positive_int, positive_number, print_json, search_depth, table_console)
 from framework.cli.parallel_options import add_parallel_options
 
 SWITCHES = {          # --no-NAME: keyword NAME=False for the searchers that have it
@@ -75,22 +76,22 @@ def add_parser(sub):
                    help=f"searcher: {', '.join(GAME_SEARCHERS)} or a planning searcher (default: "
                         "alphabeta for two players, retrograde for two players with `repetition: draw`, "
                         "expectimax with chance, maxn for three or more players, bfs for puzzles)")
-    p.add_argument("--depth", "-d", type=int, help="depth limit in plies (evaluation at the cut-off)")
-    p.add_argument("--time", type=float, dest="time_limit", metavar="SECONDS", help="time budget")
-    p.add_argument("--nodes", type=int, dest="node_limit", metavar="N", help="node budget")
+    p.add_argument("--depth", "-d", type=search_depth, help="depth limit in plies (evaluation at the cut-off)")
+    p.add_argument("--time", type=positive_number, dest="time_limit", metavar="SECONDS", help="time budget")
+    p.add_argument("--nodes", type=positive_int, dest="node_limit", metavar="N", help="node budget")
     for name, what in SWITCHES.items():
         p.add_argument(f"--no-{name}", dest=name, action="store_false", default=None, help=what)
     p.add_argument("--book", metavar="FILE", help="alphabeta: opening book (from `plyspec book`) to consult first")
-    p.add_argument("--iterations", type=int, metavar="N",
+    p.add_argument("--iterations", type=positive_int, metavar="N",
                    help=f"mcts: iterations to run (default {_mcts_default()} unless --time or --nodes)")
     p.add_argument("--seed", type=int, metavar="S", help="mcts: random seed (repeatable runs)")
-    p.add_argument("--max-nodes", type=int, dest="max_nodes", metavar="N",
+    p.add_argument("--max-nodes", type=positive_int, dest="max_nodes", metavar="N",
                    help="mcts: keep at most N tree nodes (about 400 bytes each; default 1,000,000); "
                         "iterations go on without growing the tree")
-    p.add_argument("--tt-mb", type=float, dest="tt_mb", metavar="MB",
+    p.add_argument("--tt-mb", type=positive_number, dest="tt_mb", metavar="MB",
                    help="alphabeta: transposition table size in megabytes (32 bytes an entry; "
                         "default 500,000 entries = 16 MB)")
-    p.add_argument("--exploration", type=float, metavar="C",
+    p.add_argument("--exploration", type=nonnegative_number, metavar="C",
                    help="mcts: UCT exploration constant c in mean + c*sqrt(ln N / n) (default sqrt(2) = 1.414)")
     p.add_argument("--player", metavar="PLAYER",
                    help="paranoid: the player (name or 0-based index) who maximises its utility "
@@ -98,7 +99,7 @@ def add_parser(sub):
     p.add_argument("--tree", metavar="FILE",
                    help="alphabeta: write the explored tree (windows, values, cut-offs) to FILE, "
                         "as JSON if FILE ends in .json, else as indented text; for small searches")
-    p.add_argument("--tree-nodes", type=int, default=2000, metavar="N",
+    p.add_argument("--tree-nodes", type=positive_int, default=2000, metavar="N",
                    help="--tree: record at most N nodes (default 2000)")
     p.add_argument("--progress", action="store_true",
                    help="report each completed iteration on stderr (default: when stderr is a terminal)")
@@ -144,6 +145,7 @@ def searcher_options(search, requested: dict) -> tuple[dict, list]:
 def run(args) -> int:
     from framework import load
     from framework.search.registry import searcher
+    from framework.search.result import best_so_far_on_interrupt
     game = load(args.spec, **parse_sets(args.set))
     algorithm = args.algo or default_algorithm(game)
     search = searcher(algorithm)
@@ -172,7 +174,8 @@ def run(args) -> int:
         if args.workers is not None or args.ray is not None:
             result = _solve_split(args, game, algorithm, options)
         else:
-            result = search(game, **options)
+            with best_so_far_on_interrupt():      # Ctrl-C: the best result so far
+                result = search(game, **options)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED

@@ -7,7 +7,7 @@ import time
 
 from framework.cli import COMMANDS
 from framework.cli.parallel_options import add_parallel_options
-from framework.cli.common import add_set_option, parse_sets, print_json
+from framework.cli.common import add_set_option, parse_sets, positive_int, print_json
 
 
 def add_parser(sub):
@@ -33,12 +33,12 @@ def add_parser(sub):
     p.add_argument("specs", nargs="*", metavar="SPEC",
                    help="spec files (default: every spec in game_specs/ and planners/problems/)")
     add_set_option(p)
-    p.add_argument("--examples", type=int, default=100, metavar="N",
+    p.add_argument("--examples", type=positive_int, default=100, metavar="N",
                    help="Hypothesis examples (random playouts) per property; searcher cross-checks "
                         "use N/5 positions (default 100)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="draw other playouts (default: the same, reproducible ones on every run)")
-    p.add_argument("--max-length", type=int, default=None, metavar="PLIES",
+    p.add_argument("--max-length", type=positive_int, default=None, metavar="PLIES",
                    help="a playout longer than this fails (default: the spec's max_length, "
                         "else 10,000)")
     p.add_argument("--json", action="store_true",

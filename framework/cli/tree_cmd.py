@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 from framework.cli import COMMANDS
-from framework.cli.common import add_set_option, number_text, parse_sets
+from framework.cli.common import add_set_option, number_text, parse_sets, perft_depth, positive_int
 
 LEVEL_HEIGHT, LEAF_WIDTH, MARGIN = 90, 64, 30
 
@@ -36,12 +36,12 @@ def add_parser(sub):
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--algo", choices=("alphabeta", "minimax"), default="alphabeta",
                    help="plain alpha-beta (default) or minimax, children in the game's action order")
-    p.add_argument("--depth", "-d", type=int, metavar="N",
+    p.add_argument("--depth", "-d", type=perft_depth, metavar="N",
                    help="plies to search (the spec's evaluation scores the cut-off); default: to the end")
     p.add_argument("--moves", default="", metavar="'A B ...'",
                    help="actions to play first, in the game's action text, separated by spaces, "
                         "e.g. --moves 'place(1,1) place(0,0)'")
-    p.add_argument("--max-nodes", type=int, default=2_000, metavar="N",
+    p.add_argument("--max-nodes", type=positive_int, default=2_000, metavar="N",
                    help="refuse trees bigger than N nodes (default 2,000)")
     p.add_argument("-o", "--output", metavar="FILE", help="write FILE.svg, FILE.dot or FILE.txt instead of printing")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")

@@ -136,7 +136,7 @@ class RuleFunctionsMixin:
             out("if probability > 0:")
             out(f"    out.append(({outcome}, probability))")
             out.depth = base
-            out("return out")
+            out(f"return out or no_outcomes(POSITIONS[{self.position(a)}])")
             out.dedent()
         out("return []")
         out.dedent()

@@ -4,8 +4,11 @@ apply functions.
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast
 from framework.game import CHANCE
+from framework.compiler.guards import guard_overflow
 from framework.compiler.common import UNSET_TURN, MAX_SPECIALISED_PLAYERS, _IDENT, _Source, _operands, _is_name, _assigns_turn, _is_bool, _calls_of
 
 
@@ -43,7 +46,22 @@ class StateClassMixin:
             out(src)
         out.lines.extend(body.lines)
         out.lines.extend(state.lines)
+        out.lines = guard_overflow(out.lines, self.rule_position)
         return out.text()
+
+    def rule_position(self, function: str) -> int:
+        """The index in POSITIONS of the rule a generated function implements (an action's
+        effects or moves, terminal, goal, winner, evaluation; else the spec's start)."""
+        c, where = self.c, self.c.spec.positions
+        number = re.search(r"\d+$", function)
+        if number and function.startswith(("_apply", "_walk", "_follow")) and int(number.group()) < len(c.actions):
+            pos = c.actions[int(number.group())].pos
+        else:
+            key = {"_terminal": "terminal", "_goal": "goal", "_utility": "winner",
+                   "_evaluate": "evaluation", "utility": "winner"}.get(function)
+            pos = where.get(key) or where.get("utility" if key == "winner" else "") or c.spec.pos
+        self.positions.append(pos)
+        return len(self.positions) - 1
 
     def per_mover(self, out: _Source, emit):
         """emit(out) once for each player as a constant `mover` (under `if mover == i:`)

@@ -20,17 +20,17 @@ hundred inputs.
 from __future__ import annotations
 
 import re
-import signal
+import shutil
 import tempfile
 import time
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from framework.errors import SpecError, split_lines
+from framework.search.result import alarm
 
 FORMATS = ("yaml", "game", "plan-yaml", "plan", "pddl-domain", "pddl-problem")
 KINDS = ("mutations", "yaml_structures", "random_text")
@@ -109,29 +109,9 @@ class _Timeout(Exception):
     pass
 
 
-@contextmanager
 def _time_limit(seconds):
     """SIGALRM-based limit (main thread on Unix); no limit elsewhere."""
-    usable = hasattr(signal, "SIGALRM") and _in_main_thread()
-    if not usable:
-        yield
-        return
-
-    def expire(signum, frame):
-        raise _Timeout()
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)   # again every second, in case a
-    # handler that swallows exceptions (a gc callback, say) was running at the first one
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def _in_main_thread() -> bool:
-    import threading
-    return threading.current_thread() is threading.main_thread()
+    return alarm(seconds, _Timeout)
 
 
 class Loader:
@@ -352,9 +332,6 @@ def campaign(inputs: int, *, seed: int | None = None, formats=FORMATS, kinds=KIN
              progress=None, stop_after: int | None = None) -> Tally:
     """Runs about `inputs` inputs spread evenly over the formats and kinds of input;
     `progress(tally)` is called every few seconds."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as seeded
-    from framework.conformance.games import scratch_storage
     texts = seed_texts()
     loader = Loader()
     tally = Tally()
@@ -362,6 +339,18 @@ def campaign(inputs: int, *, seed: int | None = None, formats=FORMATS, kinds=KIN
             if not (k == "yaml_structures" and f not in ("yaml", "plan-yaml"))]
     start = time.perf_counter()
     last = [start]
+    try:
+        _run_jobs(jobs, inputs, seed, texts, loader, tally, progress, start, last, stop_after)
+    finally:
+        shutil.rmtree(loader.folder, ignore_errors=True)      # nothing left in the temporary folder
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def _run_jobs(jobs, inputs, seed, texts, loader, tally, progress, start, last, stop_after):
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as seeded
+    from framework.conformance.games import scratch_storage
     for number, (fmt, kind) in enumerate(jobs):
         share = inputs * (number + 1) // len(jobs) - inputs * number // len(jobs)
         config = settings(max_examples=share, database=None, deadline=None,
@@ -375,8 +364,6 @@ def campaign(inputs: int, *, seed: int | None = None, formats=FORMATS, kinds=KIN
             test()
         if stop_after is not None and tally.finding_count >= stop_after:
             break
-    tally.seconds = time.perf_counter() - start
-    return tally
 
 
 def _runner(loader, fmt, tally, progress, start, last):

@@ -24,7 +24,7 @@ from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
 from framework.conformance.cycles import NAME as CYCLES, positions_do_not_repeat
 from framework.conformance.symmetry import NAME as SYMMETRY, SAMPLE_EVERY as SYMMETRY_EVERY, \
     SAMPLE_STATES as SYMMETRY_SAMPLE, symmetry_violation
-from framework.errors import NoLegalActions, SpecError
+from framework.errors import NoChanceOutcomes, NoLegalActions, SpecError
 from framework.game import CHANCE
 
 DEFAULT_MAX_LENGTH = 10_000      # plies a playout may take when the spec declares no max_length
@@ -88,7 +88,13 @@ def walk(game, choices, seed, limit, visit=None, errors=True):
         if not errors:
             del path[max(0, len(states) - 1):]     # not the action that failed
             return path, states, False
-        raise Violation("playing_raises_no_error", error_text(exc), path, state) from None
+        raise Violation(PROPERTY_OF.get(type(exc), "playing_raises_no_error"), error_text(exc), path,
+                        state) from None
+
+
+# rule errors that one property owns (the others pass over them)
+PROPERTY_OF = {NoLegalActions: "actions_exist_exactly_at_nonterminal_states",
+               NoChanceOutcomes: "chance_outcomes_well_formed"}
 
 
 def error_text(exc) -> str:
@@ -168,7 +174,7 @@ class StepChecks:
             else:
                 state.actions()
                 state.player()
-        except NoLegalActions:                   # reported by actions_exist_exactly_at_...
+        except (NoLegalActions, NoChanceOutcomes):   # reported by the properties that own them
             pass
         except Exception as exc:                 # noqa: BLE001
             self.fail("playing_raises_no_error", error_text(exc), path, state)
@@ -179,6 +185,8 @@ class StepChecks:
             moves = state.actions()
         except NoLegalActions:
             moves = []
+        except NoChanceOutcomes:                 # reported by chance_outcomes_well_formed
+            return
         if state.terminal_test():
             if moves:
                 self.fail(name, f"terminal state has {len(moves)} action(s)", path, state)
@@ -292,7 +300,10 @@ class StepChecks:
         if not state.is_chance() or state.terminal_test():
             return
         name = "chance_outcomes_well_formed"
-        outcomes = state.chance_outcomes()
+        try:
+            outcomes = state.chance_outcomes()
+        except NoChanceOutcomes as exc:
+            self.fail(name, exc.message, path, state)
         values = [o for o, _ in outcomes]
         if len(set(values)) != len(values):
             dup = next(v for v in values if values.count(v) > 1)

@@ -364,7 +364,8 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
                 raise R.error(bnode, f"the board needs `{needed}`",
                               "e.g. board: {width: 3, height: 3, cells: [empty, X, O]}")
         values = tuple(R.name(n, "cell value") for n in R.sequence(items["cells"][1], "cells"))
-        initial = R.name(items["initial"][1], "initial cell value") if "initial" in items else values[0]
+        initial = R.name(items["initial"][1], "initial cell value") if "initial" in items else \
+            values[0] if values else None            # no values: the checker says "at least two"
         spec.board = ast.Board("board", R.expr(items["width"][1], "board width"),
                                R.expr(items["height"][1], "board height"), values, initial,
                                R.pos(sections["board"][0]))

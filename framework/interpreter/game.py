@@ -264,6 +264,9 @@ class InterpretedState:
                     1 if chance.joint is not None else 1 / len(values)
                 walk(k + 1, inner, weight * factor)
         walk(0, dict(args), 1)
+        if not out:
+            from framework.runtime import no_outcomes
+            no_outcomes(self.game.actions[ai][0].pos)
         return out
 
     def result(self, action) -> "InterpretedState":

@@ -46,6 +46,7 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
     import time
     import planners
     from framework.search.registry import searcher
+    from framework.search.result import Budget, BudgetExceeded
     from planners.validate import validate_plan
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="plyspec-plan-") as folder:
@@ -55,7 +56,15 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
             with open(files[-1], "w", encoding="utf-8") as f:
                 f.write(text)
         problem = planners.load(*files)
-        task = planners.ground(problem)
+        budget = Budget(time_limit)
+        try:
+            task = planners.ground(problem, budget=budget)
+        except BudgetExceeded:
+            return {"solved": False, "valid": False, "length": None, "cost": None, "expanded": 0,
+                    "reason": "time limit (while grounding)", "algorithm": algorithm,
+                    "heuristic": heuristic, "seconds": round(time.perf_counter() - start, 3), "plan": None}
+    if time_limit is not None:
+        time_limit = max(time_limit - budget.elapsed(), 1e-9)     # the budget covers grounding too
     if algorithm == "auto":
         algorithm = "bfs" if task.unit_cost else "astar"
     heuristic = heuristic or {"astar": "hmax", "gbfs": "hff"}.get(algorithm)

@@ -20,7 +20,7 @@ def best_first(algorithm: str, problem, state=None, *, g_weight: float, h_weight
                     progress=progress)
     problem, start = run.problem, run.start
     h = resolve_heuristic(problem, heuristic if h_weight else None)
-    successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
+    successors, is_goal, tick, check = problem.successors, problem.is_goal, run.tick, run.budget.check
     reopen = g_weight > 0
     h_start = h(start)
     if h_start == INF:
@@ -53,6 +53,7 @@ def best_first(algorithm: str, problem, state=None, *, g_weight: float, h_weight
                     continue
                 estimate = estimates.get(child)
                 if estimate is None:
+                    check()                  # a heuristic (LM-cut) can take long on each child
                     estimate = estimates[child] = h(child)
                 if estimate == INF:
                     continue

@@ -37,7 +37,7 @@ import random
 import time
 
 from framework.kernel import kernel_of
-from framework.search.result import Result, Stats
+from framework.search.result import Result, Stats, reraise_interrupt
 
 DEFAULT_ITERATIONS = 10_000
 PLAYOUT_CAP = 1_000
@@ -327,5 +327,6 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     finished = tree.run(iterations, deadline)
     result = tree.result(finished, time.perf_counter() - start)
     if not finished:
+        reraise_interrupt()
         result.extra["interrupted"] = True
     return result

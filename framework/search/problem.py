@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 
-from framework.search.result import Budget, BudgetExceeded, Result, Stats
+from framework.search.result import Budget, BudgetExceeded, Result, Stats, reraise_interrupt
 
 
 @runtime_checkable
@@ -145,6 +145,8 @@ class SearchRun:
 
     def stopped(self, why: BaseException) -> Result:
         """The result after a budget ran out or the user pressed Ctrl-C."""
+        if isinstance(why, KeyboardInterrupt):
+            reraise_interrupt(why)
         reason = "interrupted" if isinstance(why, KeyboardInterrupt) else str(why)
         return self.no_plan(complete=False, reason=reason)
 

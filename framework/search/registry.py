@@ -25,6 +25,7 @@ PLANNING_SEARCHERS = {
     "ucs": "framework.search.ucs",
     "astar": "framework.search.astar",
     "gbfs": "framework.search.gbfs",
+    "lazy-gbfs": "framework.search.lazy_gbfs",
 }
 
 

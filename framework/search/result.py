@@ -8,7 +8,11 @@ answer found so far (with `complete=False`).
 """
 from __future__ import annotations
 
+import contextvars
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, asdict
 from typing import Any
 
@@ -59,18 +63,70 @@ class BudgetExceeded(Exception):
     """Raised inside a search when its time or node budget is spent."""
 
 
-class Budget:
-    """Time / node limits.  `tick()` is called once per node and is cheap."""
+_BEST_SO_FAR = contextvars.ContextVar("plyspec_best_so_far", default=False)
 
-    __slots__ = ("deadline", "node_limit", "nodes", "_check_every", "_countdown", "start")
+
+@contextmanager
+def best_so_far_on_interrupt():
+    """Inside this block a searcher stopped by Ctrl-C returns its best result so far
+    (`extra["interrupted"]`); elsewhere (an agent in a match, a search inside the conformance
+    suite) it stops and lets the KeyboardInterrupt go on, so that Ctrl-C stops the command
+    and is never taken for the end of one search."""
+    token = _BEST_SO_FAR.set(True)
+    try:
+        yield
+    finally:
+        _BEST_SO_FAR.reset(token)
+
+
+def reraise_interrupt(error: KeyboardInterrupt | None = None) -> None:
+    """Called by a searcher that Ctrl-C stopped: raises it again unless its caller asked for
+    the best result so far (best_so_far_on_interrupt)."""
+    if not _BEST_SO_FAR.get():
+        raise error or KeyboardInterrupt()
+
+
+@contextmanager
+def alarm(seconds, error=None):
+    """Raise `error()` (default BudgetExceeded("time limit")) in the block once `seconds`
+    have passed, even inside a step that reads no clock (parsing a large PDDL file, say):
+    SIGALRM, main thread on Unix only; no limit elsewhere or when `seconds` is None."""
+    if seconds is None or not hasattr(signal, "SIGALRM") or \
+            threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise error() if error else BudgetExceeded("time limit")
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6), 1.0)   # again every second, in case
+    try:                        # a handler that swallows exceptions was running at the first one
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+CHECK_SECONDS = 0.002
+"""How often `Budget.tick` reads the clock: the number of ticks between two readings adapts
+to the speed of the search so that they are about this far apart (every tick when one
+node's work takes longer, as with LM-cut on a large task)."""
+
+
+class Budget:
+    """Time / node limits.  `tick()` is called once per node and is cheap: it reads the clock
+    only every `_check_every` ticks, a number that adapts so that the clock is read about
+    every CHECK_SECONDS, so a search stops within that much plus one node's work."""
+
+    __slots__ = ("deadline", "node_limit", "nodes", "_check_every", "_countdown", "start", "_checked")
 
     def __init__(self, time_limit: float | None = None, node_limit: int | None = None):
-        self.start = time.perf_counter()
+        self.start = self._checked = time.perf_counter()
         self.deadline = None if time_limit is None else self.start + time_limit
         self.node_limit = node_limit
         self.nodes = 0
-        self._check_every = 256
-        self._countdown = self._check_every
+        self._check_every = 1
+        self._countdown = 1
 
     def tick(self) -> None:
         self.nodes += 1
@@ -78,9 +134,29 @@ class Budget:
             raise BudgetExceeded("node limit")
         self._countdown -= 1
         if self._countdown <= 0:
-            self._countdown = self._check_every
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
-                raise BudgetExceeded("time limit")
+            self._check()
+
+    def check(self) -> None:
+        """Like tick() for work inside one node (a heuristic evaluation of a child): reads
+        the clock on the same adaptive schedule but counts no node."""
+        self._countdown -= 1
+        if self._countdown <= 0:
+            self._check()
+
+    def _check(self) -> None:
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            raise BudgetExceeded("time limit")
+        spent, self._checked = now - self._checked, now
+        every = self._check_every
+        self._check_every = max(1, min(1024, 2 * every, int(every * CHECK_SECONDS / spent) if spent > 0 else every))
+        self._countdown = self._check_every
+
+    def ahead(self, seconds: float) -> None:
+        """BudgetExceeded now if a step that cannot be interrupted, expected to take
+        `seconds`, would end past the deadline."""
+        if self.deadline is not None and time.perf_counter() + seconds >= self.deadline:
+            raise BudgetExceeded("time limit")
 
     def next_check(self, nodes: int, every: int) -> int:
         """For a search counting its own nodes: the count at which it next looks at the

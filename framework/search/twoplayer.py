@@ -28,7 +28,7 @@ import math
 import sys
 import threading
 
-from framework.search.result import Result
+from framework.search.result import Result, reraise_interrupt
 
 INFINITE_DEPTH = math.inf      # remaining depth of an unlimited search (inf - 1 == inf)
 _DEEP_STACK_BYTES = 512 * 1024 * 1024
@@ -110,11 +110,13 @@ def run_deep(job, budget, max_depth):
                 threading.Thread(target=target, name="plyspec-search", daemon=True).start()
             finally:
                 threading.stack_size(old_stack)
-            finished.wait()
-        except KeyboardInterrupt:
+            while not finished.wait(0.05):   # wake up: a signal may have gone to the search thread,
+                pass                         # and only the main thread runs Python's handlers
+        except KeyboardInterrupt as error:
             interrupted = True
             budget.deadline = 0.0            # the job sees an expired budget and returns
             finished.wait()
+            reraise_interrupt(error)
     finally:
         if sys.getrecursionlimit() == needed and needed > old_limit:
             sys.setrecursionlimit(old_limit)
