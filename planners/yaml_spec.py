@@ -22,156 +22,26 @@ through generators such as `"On(d{i}, d{i+1}) for i in 1..disks-1"`.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from pathlib import Path
 
 import yaml
-from lark import Token, Transformer, v_args
+from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
 
-from framework.frontend.lark_cache import cached_lark
-from framework.errors import LINE_BREAK, SpecError, did_you_mean, shorten, split_lines
+from framework.errors import did_you_mean, shorten
 from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
                           PlanningProblem, Pos, PredicateDef, Term, TypeDef)
 from planners.check import check
+from planners.yaml_items import ITEMS, PARSER, Source
 
 TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
             "init", "goal")
 ACTION_KEYS = ("pre", "add", "del", "cost")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
 
-_PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
-                       start=["signature_item", "condition_item", "name_item"],
-                    maybe_placeholders=True)
-
-
-class _Source:
-    """The spec's text, for positions: file name, lines, and the place of a YAML node."""
-
-    def __init__(self, file: str, text: str):
-        self.file = file
-        self.text = text
-        self.lines = split_lines(text)
-        self.line_starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
-
-    def flow_items(self, node) -> list:
-        """The entries of a flow list `[...]` split at the commas outside parentheses
-        (YAML itself would split `[On(a, b)]` into `On(a` and `b)`), as scalar nodes
-        whose marks point into the file."""
-        start, end = node.start_mark.index + 1, node.end_mark.index - 1
-        pieces, depth, begin = [], 0, start
-        for index in range(start, end + 1):
-            char = self.text[index] if index < end else ","
-            depth += (char == "(") - (char == ")")
-            if char == "," and depth <= 0:
-                pieces.append((begin, index))
-                begin = index + 1
-        items = []
-        for begin, stop in pieces:
-            raw = self.text[begin:stop]
-            if not raw.strip():
-                continue
-            first = begin + len(raw) - len(raw.lstrip())
-            value = raw.strip()
-            style = value[0] if value[0] in "'\"" and value[-1] == value[0] else None
-            if style:
-                value = value[1:-1]
-            line = bisect_right(self.line_starts, first) - 1
-            mark = yaml.Mark(self.file, first, line, first - self.line_starts[line], None, None)
-            items.append(yaml.ScalarNode("tag:yaml.org,2002:str", value, mark, mark, style))
-        return items
-
-    def pos(self, node, offset: int = 0, length: int | None = None) -> Pos:
-        """Position of `node` (a YAML node), `offset` characters into its text."""
-        mark = node.start_mark
-        line = mark.line + 1
-        quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
-        col = mark.column + 1 + (1 if quoted else 0)
-        source = self.lines[line - 1] if 0 < line <= len(self.lines) else None
-        last = min(len(self.lines), node.end_mark.line + 1)
-        while source is not None and col + offset > len(source.rstrip()) + 1 and line < last:
-            offset -= len(source.rstrip()) - col + 2      # YAML folded the line break to a space
-            line += 1
-            source = self.lines[line - 1]
-            col = len(source) - len(source.lstrip()) + 1
-        col = col + offset if source is None else max(1, min(col + offset, len(source) + 1))
-        end = col + length if length else (col + len(node.value) if isinstance(node, yaml.ScalarNode)
-                                           and offset == 0 else None)
-        return Pos(self.file, line, col, source, end)
-
-    def error(self, node, message: str, hint: str | None = None, offset: int = 0,
-              length: int | None = None) -> SpecError:
-        return self.pos(node, offset, length).error(message, hint)
-
-
-@v_args(inline=True)
-class _Items(Transformer):
-    """Turns parsed spec strings into (kind, parts) tuples with token positions kept."""
-
-    def signature(self, name, *params):
-        return ("signature", name, [p for p in params if p is not None])
-
-    def param(self, name, type_):
-        return (name, type_)
-
-    def positive(self, atom):
-        return ("literal", atom, True)
-
-    def negative(self, atom):
-        return ("literal", atom, False)
-
-    def differ(self, left, right):
-        return ("equality", left, right, False)
-
-    def same(self, left, right):
-        return ("equality", left, right, True)
-
-    def atom(self, name, *args):
-        return (name, [a for a in args if a is not None])
-
-    def name(self, *pieces):
-        return list(pieces)
-
-    def splice(self, expr):
-        return expr
-
-    def generator(self, var, low, high):
-        return ("for", var, low, high)
-
-    def condition_item(self, condition, *generators):
-        return ("generated", condition, list(generators))
-
-    def name_item(self, name, *generators):
-        return ("generated", name, list(generators))
-
-    def number(self, token):
-        return ("int", int(token))
-
-    def variable(self, token):
-        return ("var", token)
-
-    def add(self, a, b):
-        return ("+", a, b)
-
-    def sub(self, a, b):
-        return ("-", a, b)
-
-    def mul(self, a, b):
-        return ("*", a, b)
-
-    def div(self, a, b):
-        return ("//", a, b)
-
-    def neg(self, a):
-        return ("-", ("int", 0), a)
-
-
-_ITEMS = _Items()
-
-
 class _Builder:
-    def __init__(self, source: _Source, root, options: dict):
+    def __init__(self, source: Source, root, options: dict):
         self.src = source
         self.root = root
         self.given_options = options
@@ -217,7 +87,7 @@ class _Builder:
     # -- spec strings -------------------------------------------------------------------
     def parse(self, node, start: str):
         try:
-            return _ITEMS.transform(_PARSER.parse(node.value, start=start))
+            return ITEMS.transform(PARSER.parse(node.value, start=start))
         except VisitError as err:        # a number Python will not read (over 4,300 digits)
             raise self.src.error(node, f"cannot read `{shorten(node.value)}`: {err.orig_exc}") from None
         except UnexpectedInput as err:
@@ -477,4 +347,4 @@ def parse_yaml(text: str, file: str, **options) -> PlanningProblem:
 def build_from_nodes(file: str, text: str, root, options: dict) -> PlanningProblem:
     """An unchecked planning problem from YAML nodes whose marks point into `text` (how
     the `.plan` front-end reuses this one)."""
-    return _Builder(_Source(file, text), root, options).build()
+    return _Builder(Source(file, text), root, options).build()
