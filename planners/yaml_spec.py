@@ -33,11 +33,13 @@ from framework.loader import read_text
 from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
                           PlanningProblem, Pos, PredicateDef, Term, TypeDef)
 from planners.check import check
+from planners.formula import Effect, conjunction
 from planners.yaml_items import ITEMS, PARSER, Source
 
 TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
             "init", "goal")
-ACTION_KEYS = ("pre", "add", "del", "cost")
+ACTION_KEYS = ("pre", "add", "del", "cost", "when")
+WHEN_KEYS = ("if", "add", "del")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
 
 class _Builder:
@@ -327,7 +329,40 @@ class _Builder:
             if not math.isfinite(cost):
                 raise self.src.error(node, f"the cost of {name} must be a finite number")
             cost = int(cost) if cost.is_integer() else cost
-        return ActionDef(name, params, pre, effects["add"], effects["del"], cost, pos)
+        conditional = self.when_effects(parts["when"], name, by_name) if "when" in parts else []
+        return ActionDef(name, params, pre, effects["add"], effects["del"], cost, pos,
+                         effects=conditional)
+
+    def when_effects(self, node, name: str, params: dict) -> list[Effect]:
+        """`when: [{if: [...], add: [...], del: [...]}, ...]`: the conditional effects of
+        action `name`, each add / del taking place when its entry's conditions hold."""
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.src.error(node, f"`when` of {name} must be a list of if/add/del entries",
+                                 "e.g. when: [{if: [Dark(x)], add: [Lit(x)]}]")
+        out = []
+        for entry in node.value:
+            if not isinstance(entry, yaml.MappingNode):
+                raise self.src.error(entry, f"each `when` entry of {name} maps if/add/del to lists",
+                                     "e.g. - {if: [Dark(x)], add: [Lit(x)], del: [Dark(x)]}")
+            parts = {}
+            for key, value in self.mapping(entry, f"a `when` entry of {name}"):
+                if key.value not in WHEN_KEYS:
+                    raise self.src.error(key, f"unknown part `{key.value}` of a `when` entry of "
+                                         f"{name}", did_you_mean(key.value, WHEN_KEYS) or
+                                         f"a `when` entry has {', '.join(WHEN_KEYS)}")
+                parts[key.value] = value
+            if "if" not in parts:
+                raise self.src.error(entry, f"a `when` entry of {name} has no `if` conditions",
+                                     "add if: [...] (use add/del directly for unconditional effects)")
+            condition = conjunction(self.conditions(parts["if"], f"if of {name}", params),
+                                    self.src.pos(parts["if"]))
+            for part, positive in (("add", True), ("del", False)):
+                if part in parts:
+                    out += [Effect((), condition, c.atom, positive)
+                            for c in self.conditions(parts[part], f"{part} of a `when` of {name}",
+                                                     params, allow_negative=False,
+                                                     allow_equality=False)]
+        return out
 
 
 def load_yaml(path, **options) -> PlanningProblem:

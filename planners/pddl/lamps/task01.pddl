@@ -1,0 +1,6 @@
+(define (problem lamps)
+  (:domain lamps)
+  (:objects l1 l2 l3 l4 - lamp)
+  (:init (on l1) (adj l1 l2) (adj l2 l3) (adj l3 l4) (= (total-cost) 0))
+  (:goal (and (not (on l1)) (on l2) (on l3) (on l4)))
+  (:metric minimize (total-cost)))

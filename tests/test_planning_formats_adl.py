@@ -1,0 +1,90 @@
+"""Conditional effects and action costs written in the YAML planning format: the sample
+planners/problems/lamps.yaml grounds to the same facts and operators as its PDDL twin
+(planners/pddl/lamps/), A* with LM-cut finds its optimal cost (checked by uniform-cost
+search and the validator), and mistakes in a `when` entry are SpecErrors at their place."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import planners
+from conftest import ROOT
+from framework.errors import SpecError
+from framework.search.registry import searcher
+from planners.check import check
+from planners.validate import validate_plan
+from planners.yaml_spec import parse_yaml
+
+YAML = ROOT / "planners" / "problems" / "lamps.yaml"
+PDDL = ROOT / "planners" / "pddl" / "lamps"
+
+
+def _names(text: str) -> tuple:
+    """`Flip(L1)` and `(flip l1)` alike as ("flip", "l1")."""
+    return tuple(re.findall(r"[\w-]+", text.lower()))
+
+
+def _facts(task, mask: int) -> frozenset:
+    return frozenset(_names(f) for i, f in enumerate(task.facts) if mask >> i & 1)
+
+
+def _grounded(task) -> set:
+    """Every operator as names: (name, cost, pre, absent, add, delete, conditional effects)."""
+    return {(_names(op.name), op.cost, *(_facts(task, m) for m in
+             (op.pre, op.absent, op.add, op.delete)),
+             frozenset(tuple(_facts(task, m) for m in effect) for effect in op.effects))
+            for op in task.operators}
+
+
+def test_yaml_and_pddl_ground_to_the_same_task():
+    yaml_task = planners.ground(planners.load(YAML))
+    pddl_task = planners.ground(planners.load(PDDL / "domain.pddl", PDDL / "task01.pddl"))
+    assert {_names(f) for f in yaml_task.facts} == {_names(f) for f in pddl_task.facts}
+    assert _grounded(yaml_task) == _grounded(pddl_task)
+    assert any(op.effects for op in yaml_task.operators)     # conditional effects survive
+    for task_mask in ("initial", "goal", "goal_absent"):
+        assert (_facts(yaml_task, getattr(yaml_task, task_mask))
+                == _facts(pddl_task, getattr(pddl_task, task_mask)))
+
+
+def test_astar_lmcut_finds_the_optimal_cost_of_the_yaml_task():
+    problem = planners.load(YAML)
+    task = planners.ground(problem)
+    result = searcher("astar")(task, heuristic="lmcut", time_limit=60)
+    plan = [task.action_text(a) for a in result.pv]
+    check = validate_plan(problem, plan)
+    assert check.valid, check.message
+    ucs = searcher("ucs")(task, time_limit=60)
+    assert check.cost == result.cost == ucs.cost == 6
+    assert len(plan) == 2                      # the two pair flips, not four single ones
+
+
+BASE = """problem: p
+objects: {lamp: [L1]}
+predicates: [On(x - lamp)]
+actions:
+  Flip(x - lamp):
+    when:
+%s
+init: []
+goal: [On(L1)]
+"""
+
+
+@pytest.mark.parametrize("entry, message, line", [
+    ("      - {add: [On(x)]}", "has no `if` conditions", 7),
+    ("      - {if: [On(x)], adds: [On(x)]}", "unknown part `adds`", 7),
+    ("      - On(x)", "maps if/add/del to lists", 7),
+    ("      - {if: [On(y)], add: [On(x)]}", "bad.yaml:7:18: error: unknown object `y`", 7),
+    ("      - {if: [On(x)], add: [not On(x)]}", "lists only facts that hold", 7),
+])
+def test_mistakes_in_a_when_entry_are_positioned_spec_errors(entry, message, line):
+    with pytest.raises(SpecError) as err:
+        _load(BASE % entry)
+    assert message in str(err.value)
+    assert f"bad.yaml:{line}:" in str(err.value)
+
+
+def _load(text):
+    return check(parse_yaml(text, "bad.yaml"))
