@@ -1,6 +1,10 @@
 """Export of a declared planning problem to PDDL: a domain text and a problem text that
 any STRIPS planner (and plyspec's own importer) reads back to the same problem.
 
+Conditional effects whose condition is a conjunction of literals (what the YAML `when`
+part writes) are exported as `(when (and ...) effect)`; other ADL (quantified or
+disjunctive conditions, `forall` effects, derived predicates) is refused.
+
 Objects that action schemas name directly become domain constants.  Action costs are
 written with :action-costs only when some cost differs from 1.  PDDL is case-insensitive,
 so names differing only in case (`a` and `A`) must not be mixed in an exported problem.
@@ -9,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from planners.ast import Equality, FunctionTerm, PlanningProblem
+from planners.ast import Equality, FunctionTerm, Literal, PlanningProblem
+from planners.formula import Junction
 
 
 def _name(text: str) -> str:
@@ -40,6 +45,22 @@ def _conjunction(parts: list[str], indent: str) -> str:
     return "(and " + f"\n{indent}     ".join(parts) + ")" if parts else "(and)"
 
 
+def _when_conditions(effect) -> list | None:
+    """The literals of a conditional effect's condition when the export can write it (a
+    conjunction of literals and (in)equalities, no `forall` variables), else None."""
+    cond = effect.condition
+    if effect.params or not (isinstance(cond, Junction) and cond.kind == "and" and all(
+            isinstance(c, (Literal, Equality)) for c in cond.parts)):
+        return None
+    return list(cond.parts)
+
+
+def _when(effect) -> str:
+    atom = _atom(effect.atom.predicate, effect.atom.args)
+    written = atom if effect.positive else f"(not {atom})"
+    return f"(when {_conjunction([_condition(c) for c in _when_conditions(effect)], '')} {written})"
+
+
 def _typed(names_and_types) -> str:
     return " ".join(f"{name} - {type_}" for name, type_ in names_and_types)
 
@@ -52,10 +73,13 @@ def domain_pddl(problem: PlanningProblem) -> str:
     costs = _costs_used(problem)
     requirements = [":strips", ":typing"]
     conditions = [c for a in problem.actions for c in a.preconditions] + list(problem.goal)
+    conditions += [c for a in problem.actions for e in a.effects for c in _when_conditions(e)]
     if any(not c.positive for c in conditions):
         requirements.append(":negative-preconditions")
     if any(isinstance(c, Equality) for c in conditions):
         requirements.append(":equality")
+    if any(a.effects for a in problem.actions):
+        requirements.append(":conditional-effects")
     if costs:
         requirements.append(":action-costs")
     constants = _constants(problem)
@@ -79,6 +103,7 @@ def domain_pddl(problem: PlanningProblem) -> str:
         params = " ".join(f"?{p.name} - {p.type}" for p in action.params)
         effects = [_atom(a.predicate, a.args) for a in action.add]
         effects += [f"(not {_atom(a.predicate, a.args)})" for a in action.delete]
+        effects += [_when(e) for e in action.effects]
         if costs:
             cost = action.cost if action.cost is not None else 0
             amount = _atom(cost.function, cost.args) if isinstance(cost, FunctionTerm) else \
@@ -93,11 +118,13 @@ def domain_pddl(problem: PlanningProblem) -> str:
 
 
 def _constants(problem: PlanningProblem) -> list:
-    named = {t.name for a in problem.actions
-             for atom in [*(c.atom for c in a.preconditions if not isinstance(c, Equality)),
-                          *a.add, *a.delete]
+    conditions = [(a, [*a.preconditions, *(c for e in a.effects for c in _when_conditions(e))])
+                  for a in problem.actions]
+    named = {t.name for a, conds in conditions
+             for atom in [*(c.atom for c in conds if not isinstance(c, Equality)),
+                          *a.add, *a.delete, *(e.atom for e in a.effects)]
              for t in atom.args if not t.variable}
-    named |= {t.name for a in problem.actions for c in a.preconditions
+    named |= {t.name for _, conds in conditions for c in conds
               if isinstance(c, Equality) for t in (c.left, c.right) if not t.variable}
     return [o for o in problem.objects if o.name in named]
 
@@ -125,11 +152,13 @@ def problem_pddl(problem: PlanningProblem) -> str:
 def to_pddl(problem: PlanningProblem) -> tuple[str, str]:
     """(domain text, problem text) of `problem`; ADL problems (read from PDDL, which is
     already their text) are refused rather than written without their ADL parts."""
-    adl = next((a for a in problem.actions if a.condition is not None or a.effects), None)
+    adl = next((a for a in problem.actions if a.condition is not None
+                or any(_when_conditions(e) is None for e in a.effects)), None)
     if adl is not None or problem.derived or problem.goal_formula is not None:
         pos = adl.pos if adl is not None else problem.pos
-        raise pos.error("PDDL export writes STRIPS problems; this one uses ADL (quantified or "
-                        "disjunctive conditions, conditional effects or derived predicates)",
+        raise pos.error("PDDL export writes STRIPS problems with conditional effects; this one "
+                        "uses other ADL (quantified or disjunctive conditions, `forall` effects "
+                        "or derived predicates)",
                         "it was read from PDDL: that PDDL is its export")
     return domain_pddl(problem), problem_pddl(problem)
 

@@ -88,3 +88,21 @@ def test_mistakes_in_a_when_entry_are_positioned_spec_errors(entry, message, lin
 
 def _load(text):
     return check(parse_yaml(text, "bad.yaml"))
+
+
+def test_pddl_export_of_the_yaml_task_grounds_to_the_same_task(tmp_path):
+    from planners.export import to_pddl
+    domain_text, problem_text = to_pddl(planners.load(YAML))
+    assert "(when (on ?x) (not (on ?x)))" in domain_text.lower()
+    (tmp_path / "domain.pddl").write_text(domain_text)
+    (tmp_path / "problem.pddl").write_text(problem_text)
+    exported = planners.ground(planners.load(tmp_path / "domain.pddl", tmp_path / "problem.pddl"))
+    assert _grounded(exported) == _grounded(planners.ground(planners.load(YAML)))
+
+
+def test_pddl_export_refuses_adl_it_cannot_write():
+    from planners.export import to_pddl
+    problem = planners.load(ROOT / "planners" / "pddl" / "miconic-fulladl" / "domain.pddl",
+                            ROOT / "planners" / "pddl" / "miconic-fulladl" / "task01.pddl")
+    with pytest.raises(SpecError, match="uses other ADL"):
+        to_pddl(problem)
