@@ -37,7 +37,7 @@ _PARSER = cached_lark(Path(__file__).with_name("plan_format.lark").read_text(), 
                        maybe_placeholders=True, propagate_positions=True)
 
 SECTIONS = "problem, domain, options, types, objects, predicates, action (with pre, add, del, " \
-           "cost), init, goal"
+           "cost, when), init, goal"
 STR, INT, MAP, SEQ = ("tag:yaml.org,2002:" + t for t in ("str", "int", "map", "seq"))
 
 
@@ -49,6 +49,7 @@ class _Nodes:
         self.lines = lines
         self.sections: dict[str, list] = {}     # key -> [key node, value node]
         self.action_parts = None               # the parts mapping of the last action
+        self.when_entry = None                 # the if/add/del mapping of its last `when`
 
     def mark(self, line: int, column: int, index: int = 0) -> yaml.Mark:
         return yaml.Mark(self.file, index, line - 1, column - 1, None, None)
@@ -102,10 +103,24 @@ class _Nodes:
         elif kind == "action":
             mark = self.mark(section.meta.line, section.meta.column)
             self.action_parts = yaml.MappingNode(MAP, [], mark, mark)
+            self.when_entry = None
             self.container(section, "actions", MAP).value.append(
                 (self.scalar(section.children[0]), self.action_parts))
+        elif kind == "when":
+            self.add_when(section)
         else:
             self.add_part(section)
+
+    def add_when(self, section: Tree):
+        """`when CONDITIONS`: a conditional effect of the current action, whose add and del
+        lines follow it (the YAML `when: [{if: [...], add: [...], del: [...]}]`)."""
+        if self.action_parts is None:
+            raise self.error(section, "`when` belongs to an action",
+                             "start the action with `action Name(params)` on the line above")
+        mark = self.mark(section.meta.line, section.meta.column)
+        condition = yaml.SequenceNode(SEQ, self.items(section.children[0]), mark, mark)
+        self.when_entry = yaml.MappingNode(MAP, [(self.key(section, "if"), condition)], mark, mark)
+        self.append_part(self.action_parts, section, "when", [self.when_entry])
 
     def add_part(self, section: Tree):
         word, items = section.children
@@ -113,18 +128,27 @@ class _Nodes:
             raise self.error(section, f"`{word}` belongs to an action",
                              "start the action with `action Name(params)` on the line above")
         values = self.items(items)
+        if self.when_entry is not None:
+            if word not in ("add", "del"):
+                raise self.error(section, f"`{word}` after a `when` of the action",
+                                 "write the action's pre and cost before its first `when`")
+            self.append_part(self.when_entry, section, str(word), values)
+            return
         if word == "cost":
             if len(values) != 1:
                 raise self.error(section, "an action has one cost")
             self.action_parts.value.append((self.key(section, "cost"), values[0]))
             return
-        for key, value in self.action_parts.value:
+        self.append_part(self.action_parts, section, str(word), values)
+
+    def append_part(self, parts: yaml.MappingNode, section: Tree, word: str, values: list):
+        """`values` added to the list `word` of the mapping `parts` (created if new)."""
+        for key, value in parts.value:
             if key.value == word:
                 value.value.extend(values)
                 return
         mark = self.mark(section.meta.line, section.meta.column)
-        self.action_parts.value.append((self.key(section, str(word)),
-                                        yaml.SequenceNode(SEQ, values, mark, mark)))
+        parts.value.append((self.key(section, word), yaml.SequenceNode(SEQ, values, mark, mark)))
 
     def error(self, tree: Tree, message: str, hint: str | None = None) -> SpecError:
         line = tree.meta.line

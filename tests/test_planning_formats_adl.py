@@ -1,5 +1,5 @@
-"""Conditional effects and action costs written in the YAML planning format: the sample
-planners/problems/lamps.yaml grounds to the same facts and operators as its PDDL twin
+"""Conditional effects and action costs written in the YAML and `.plan` planning formats: the
+samples planners/problems/lamps.yaml and lamps.plan ground to the same facts and operators as its PDDL twin
 (planners/pddl/lamps/), A* with LM-cut finds its optimal cost (checked by uniform-cost
 search and the validator), and mistakes in a `when` entry are SpecErrors at their place."""
 from __future__ import annotations
@@ -17,6 +17,7 @@ from planners.validate import validate_plan
 from planners.yaml_spec import parse_yaml
 
 YAML = ROOT / "planners" / "problems" / "lamps.yaml"
+PLAN = ROOT / "planners" / "problems" / "lamps.plan"
 PDDL = ROOT / "planners" / "pddl" / "lamps"
 
 
@@ -37,8 +38,9 @@ def _grounded(task) -> set:
             for op in task.operators}
 
 
-def test_yaml_and_pddl_ground_to_the_same_task():
-    yaml_task = planners.ground(planners.load(YAML))
+@pytest.mark.parametrize("path", [YAML, PLAN], ids=["yaml", "plan"])
+def test_yaml_plan_and_pddl_ground_to_the_same_task(path):
+    yaml_task = planners.ground(planners.load(path))
     pddl_task = planners.ground(planners.load(PDDL / "domain.pddl", PDDL / "task01.pddl"))
     assert {_names(f) for f in yaml_task.facts} == {_names(f) for f in pddl_task.facts}
     assert _grounded(yaml_task) == _grounded(pddl_task)
@@ -106,3 +108,17 @@ def test_pddl_export_refuses_adl_it_cannot_write():
                             ROOT / "planners" / "pddl" / "miconic-fulladl" / "task01.pddl")
     with pytest.raises(SpecError, match="uses other ADL"):
         to_pddl(problem)
+
+
+@pytest.mark.parametrize("text, message, line, col", [
+    ("  when On(x)\n    pre On(x)\n", "`pre` after a `when`", 7, 5),
+    ("  when On(y)\n    add On(x)\n", "unknown object `y`", 6, 11),
+    ("  when On(x)\n    add not On(x)\n", "lists only facts that hold", 7, 9),
+])
+def test_mistakes_in_a_plan_when_are_positioned_spec_errors(text, message, line, col):
+    from planners.plan_text import parse_plan_text
+    head = "problem p\nobjects lamp: L1\npredicates On(x - lamp)\ninit On(L1)\naction Flip(x - lamp)\n"
+    with pytest.raises(SpecError) as err:
+        check(parse_plan_text(head + text + "goal On(L1)\n", "bad.plan"))
+    assert message in str(err.value)
+    assert f"bad.plan:{line}:{col}:" in str(err.value)
