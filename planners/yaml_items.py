@@ -1,5 +1,5 @@
-"""The string layer of the YAML planning front-end (`planners.yaml_spec`): the positions of
-PyYAML nodes in the spec's text (`Source`), and the parser and transformer of the items
+"""The node layer of the YAML planning front-end (`planners.yaml_spec`): the positions of
+PyYAML nodes in the spec's text and the checked YAML structure (`Source`), and the parser and transformer of the items
 written inside YAML strings (`planning_spec.lark`: signatures, conditions, names with `for`
 generators and integer expressions)."""
 from __future__ import annotations
@@ -20,7 +20,8 @@ PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(),
 
 
 class Source:
-    """The spec's text, for positions: file name, lines, and the place of a YAML node."""
+    """The spec's text, for positions: file name, lines, and the place of a YAML node; and
+    the YAML structure of the spec (mappings, lists of strings, scalars), checked."""
 
     def __init__(self, file: str, text: str):
         self.file = file
@@ -76,6 +77,37 @@ class Source:
     def error(self, node, message: str, hint: str | None = None, offset: int = 0,
               length: int | None = None) -> SpecError:
         return self.pos(node, offset, length).error(message, hint)
+
+    def mapping(self, node, what: str) -> list[tuple]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, f"{what} must be a mapping (key: value lines)")
+        seen = {}
+        for key, value in node.value:
+            name = self.scalar(key, f"a key of {what}")
+            if name in seen:
+                raise self.error(key, f"duplicate key `{name}` in {what}",
+                                     f"first given at line {seen[name].start_mark.line + 1}")
+            seen[name] = key
+        return node.value
+
+    def items(self, node, what: str) -> list:
+        """A list of scalar nodes; a single scalar counts as a list of one."""
+        if isinstance(node, yaml.ScalarNode):
+            return [] if node.tag.endswith(":null") else [node]
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.error(node, f"{what} must be a list")
+        if node.flow_style and all(isinstance(item, yaml.ScalarNode) for item in node.value):
+            return self.flow_items(node)
+        for item in node.value:
+            if not isinstance(item, yaml.ScalarNode):
+                raise self.error(item, f"each entry of {what} must be one string",
+                                     "write it on one line, e.g. - At(A)")
+        return node.value
+
+    def scalar(self, node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, f"{what} must be a single value")
+        return node.value
 
 
 @v_args(inline=True)

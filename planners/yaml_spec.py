@@ -54,38 +54,6 @@ class _Builder:
         if name != ROOT_TYPE:                  # the root type is declared nowhere
             self.uses[(kind, name, pos)] = None
 
-    # -- YAML structure -----------------------------------------------------------------
-    def mapping(self, node, what: str) -> list[tuple]:
-        if not isinstance(node, yaml.MappingNode):
-            raise self.src.error(node, f"{what} must be a mapping (key: value lines)")
-        seen = {}
-        for key, value in node.value:
-            name = self.scalar(key, f"a key of {what}")
-            if name in seen:
-                raise self.src.error(key, f"duplicate key `{name}` in {what}",
-                                     f"first given at line {seen[name].start_mark.line + 1}")
-            seen[name] = key
-        return node.value
-
-    def items(self, node, what: str) -> list:
-        """A list of scalar nodes; a single scalar counts as a list of one."""
-        if isinstance(node, yaml.ScalarNode):
-            return [] if node.tag.endswith(":null") else [node]
-        if not isinstance(node, yaml.SequenceNode):
-            raise self.src.error(node, f"{what} must be a list")
-        if node.flow_style and all(isinstance(item, yaml.ScalarNode) for item in node.value):
-            return self.src.flow_items(node)
-        for item in node.value:
-            if not isinstance(item, yaml.ScalarNode):
-                raise self.src.error(item, f"each entry of {what} must be one string",
-                                     "write it on one line, e.g. - At(A)")
-        return node.value
-
-    def scalar(self, node, what: str) -> str:
-        if not isinstance(node, yaml.ScalarNode):
-            raise self.src.error(node, f"{what} must be a single value")
-        return node.value
-
     # -- spec strings -------------------------------------------------------------------
     def parse(self, node, start: str):
         try:
@@ -176,7 +144,7 @@ class _Builder:
     def conditions(self, node, what: str, params: dict, *, allow_negative=True,
                    allow_equality=True) -> list:
         out = []
-        for item_node in self.items(node, what):
+        for item_node in self.src.items(node, what):
             for item, env in self.expand(item_node, "condition_item"):
                 if item[0] == "equality":
                     if not allow_equality:
@@ -206,7 +174,7 @@ class _Builder:
         """The problem the spec declares, not yet checked; `positions` holds where each
         section starts and `name_uses` where types and options are used."""
         sections = {}
-        for key, value in self.mapping(self.root, "a planning spec"):
+        for key, value in self.src.mapping(self.root, "a planning spec"):
             if key.value not in TOP_KEYS:
                 raise self.src.error(key, f"unknown section `{key.value}`",
                                      did_you_mean(key.value, TOP_KEYS) or
@@ -216,9 +184,9 @@ class _Builder:
             if required not in sections:
                 raise self.src.error(self.root, f"the planning spec has no `{required}` section")
         name_node = sections.get("problem", (None, None))[1]
-        name = self.scalar(name_node, "problem") if name_node is not None else \
+        name = self.src.scalar(name_node, "problem") if name_node is not None else \
             Path(self.src.file).stem
-        problem = PlanningProblem(name, self.scalar(sections["domain"][1], "domain")
+        problem = PlanningProblem(name, self.src.scalar(sections["domain"][1], "domain")
                                   if "domain" in sections else name,
                                   self.src.pos(self.root), action_style="call")
         problem.positions = {name: self.src.pos(key) for name, (key, _) in sections.items()}
@@ -229,9 +197,9 @@ class _Builder:
         if "objects" in sections:
             problem.objects = self.read_objects(sections["objects"][1])
             self.declare_object_types(problem, sections["objects"][1])
-        for item in self.items(sections["predicates"][1], "predicates"):
+        for item in self.src.items(sections["predicates"][1], "predicates"):
             problem.predicates.append(PredicateDef(*self.signature(item)))
-        for key, body in self.mapping(sections["actions"][1], "actions"):
+        for key, body in self.src.mapping(sections["actions"][1], "actions"):
             problem.actions.append(self.read_action(key, body))
         problem.init = [c.atom for c in self.conditions(sections["init"][1], "init", {},
                                                          allow_negative=False,
@@ -244,7 +212,7 @@ class _Builder:
         """Reads the options (`self.options`); returns `option NAME` -> where each is declared."""
         declared, places = {}, {}
         if section is not None:
-            for key, value in self.mapping(section[1], "options"):
+            for key, value in self.src.mapping(section[1], "options"):
                 places[f"option {key.value}"] = self.src.pos(key)
                 if not value.tag.endswith(":int"):
                     raise self.src.error(value, f"option `{key.value}` must default to an integer")
@@ -268,14 +236,14 @@ class _Builder:
 
     def read_types(self, node) -> list[TypeDef]:
         if isinstance(node, yaml.MappingNode):
-            pairs = self.mapping(node, "types")
+            pairs = self.src.mapping(node, "types")
             for _, parent in pairs:
-                if self.scalar(parent, "a parent type") != ROOT_TYPE:   # maybe implied by .plan
+                if self.src.scalar(parent, "a parent type") != ROOT_TYPE:   # maybe implied by .plan
                     self.use("type", parent.value, self.src.pos(parent))
-            return [TypeDef(self.scalar(k, "a type"), self.scalar(v, "a parent type"),
+            return [TypeDef(self.src.scalar(k, "a type"), self.src.scalar(v, "a parent type"),
                             self.src.pos(k)) for k, v in pairs]
         return [TypeDef(item.value, ROOT_TYPE, self.src.pos(item))
-                for item in self.items(node, "types")]
+                for item in self.src.items(node, "types")]
 
     def declare_object_types(self, problem: PlanningProblem, node):
         """A key of `objects` that names no declared type declares it (under object)."""
@@ -288,14 +256,14 @@ class _Builder:
                 declared.add(key.value)
 
     def read_objects(self, node) -> list[ObjectDef]:
-        groups = self.mapping(node, "objects") if isinstance(node, yaml.MappingNode) else \
+        groups = self.src.mapping(node, "objects") if isinstance(node, yaml.MappingNode) else \
             [(None, node)]
         out = []
         for type_node, names in groups:
             type_ = type_node.value if type_node is not None else ROOT_TYPE
             if type_node is not None:
                 self.use("type", type_, self.src.pos(type_node))
-            for item_node in self.items(names, f"objects of type {type_}"):
+            for item_node in self.src.items(names, f"objects of type {type_}"):
                 for pieces, env in self.expand(item_node, "name_item"):
                     name, offset, length = self.text(pieces, env, item_node)
                     out.append(ObjectDef(name, type_, self.src.pos(item_node, offset, length)))
@@ -306,7 +274,7 @@ class _Builder:
         by_name = {p.name: p for p in params}
         parts = {}
         if isinstance(body, yaml.MappingNode):
-            for part_key, value in self.mapping(body, f"action {name}"):
+            for part_key, value in self.src.mapping(body, f"action {name}"):
                 if part_key.value not in ACTION_KEYS:
                     raise self.src.error(part_key, f"unknown part `{part_key.value}` of action "
                                          f"{name}", did_you_mean(part_key.value, ACTION_KEYS) or
@@ -323,7 +291,7 @@ class _Builder:
         if "cost" in parts:
             node = parts["cost"]
             try:
-                cost = float(self.scalar(node, "cost"))
+                cost = float(self.src.scalar(node, "cost"))
             except ValueError:
                 raise self.src.error(node, f"the cost of {name} must be a number") from None
             if not math.isfinite(cost):
@@ -345,7 +313,7 @@ class _Builder:
                 raise self.src.error(entry, f"each `when` entry of {name} maps if/add/del to lists",
                                      "e.g. - {if: [Dark(x)], add: [Lit(x)], del: [Dark(x)]}")
             parts = {}
-            for key, value in self.mapping(entry, f"a `when` entry of {name}"):
+            for key, value in self.src.mapping(entry, f"a `when` entry of {name}"):
                 if key.value not in WHEN_KEYS:
                     raise self.src.error(key, f"unknown part `{key.value}` of a `when` entry of "
                                          f"{name}", did_you_mean(key.value, WHEN_KEYS) or
