@@ -1,7 +1,7 @@
 """The node layer of the YAML planning front-end (`planners.yaml_spec`): the positions of
-PyYAML nodes in the spec's text and the checked YAML structure (`Source`), and the parser and transformer of the items
-written inside YAML strings (`planning_spec.lark`: signatures, conditions, names with `for`
-generators and integer expressions)."""
+PyYAML nodes in the spec's text and the checked YAML structure (`Source`), and the parser
+and transformer of the items written inside YAML strings (`planning_spec.lark`:
+signatures, conditions, names with `for` generators and integer expressions)."""
 from __future__ import annotations
 
 from bisect import bisect_right
