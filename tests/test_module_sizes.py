@@ -9,7 +9,6 @@ MAX_CLASS_LINES = 300
 # Explicit exceptions, each with its reason; shrink this list, never grow it.
 TOO_LONG_FOR_NOW = {
     # the front-ends were still being changed on another branch while the rest was split
-    "framework/frontend/yaml_spec.py": 560,
     "framework/frontend/game_format.py": 520,
 }
 
