@@ -1,3 +1,4 @@
+"""`python -m framework`: the command line (framework.cli)."""
 import sys
 from framework.cli import main
 sys.exit(main())

@@ -15,7 +15,7 @@ A `Builtin` holds, for one function name of the spec language:
 - `interpret(evaluator, node, args, state) -> value`: its meaning in the reference
   interpreter, written the plain way over (column, row) cells (the evaluator's `read`,
   `on_board`, `cells`); `None` means the interpreter evaluates it by its own code
-  (framework/interpreter/evaluate.py, for the builtins older than this slot).
+  (framework/interpreter/calls.py, for the builtins older than this slot).
 """
 from __future__ import annotations
 

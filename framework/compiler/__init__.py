@@ -20,16 +20,18 @@ parameters, `q_` bound variables, `b_` bitboards), and no text of the spec is ev
 in the source: symbols and names travel as data.
 
 The package's modules follow what the compiler emits (each says what it owns):
-expressions, board (vocabulary: lines, rays, tables), effects, legal (move generation),
-compound (moves of several steps), kernel (the function-level fast path: plain tuples, raw actions),
-state_class (the module and the State class), functions (terminal, utility, initial,
-chance) and common (the source writer and AST questions).  `Compiler` is their union;
-builtin calls are lowered by their own modules in framework.builtins.
+expressions, quantifiers (quantifiers and domains), board (vocabulary: lines, rays,
+tables), effects, legal (move generation), compound (moves of several steps), kernel (the
+function-level fast path: plain tuples, raw actions), state_class (the module and the State
+class), apply (a move's successor), functions (terminal, utility, initial, chance) and
+common (the source writer and AST questions).  `Compiler` is their union; builtin calls are
+lowered by their own modules in framework.builtins.
 """
 from __future__ import annotations
 
 from framework import runtime
 from framework.checker import Checked
+from framework.compiler.apply import ApplyMixin
 from framework.compiler.board import BoardMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
 from framework.compiler.compound import CompoundMixin
@@ -38,14 +40,15 @@ from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
 from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
+from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.state_class import StateClassMixin
 
 __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 
-class Compiler(ExpressionsMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin, StateClassMixin,
-               RuleFunctionsMixin, KernelMixin):
+class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
+               StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

@@ -1,0 +1,65 @@
+"""Quantifier and domain lowering: `exists`/`forall`/`count`/`sum`/`min`/`max` over a
+domain -> a Python generator expression, and each domain (cells, players, an enum, a range,
+a set of cells) -> its Python iterable.
+"""
+from __future__ import annotations
+
+from framework import ast
+from framework.compiler.common import _static_int
+
+
+class QuantifiersMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def x_Quant(self, node, env):
+        var = self.fresh("q")
+        inner = dict(env)
+        inner[node.var] = var
+        dom = self.domain(node.domain, env)
+        saved = self.param_ranges.get(node.var)
+        if isinstance(node.domain, ast.Range):          # the body knows the variable's range
+            lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
+            if lo is not None and hi is not None:
+                self.param_ranges[node.var] = (lo, hi)
+        try:
+            body = self.expr(node.body, inner)
+        finally:
+            if saved is None:
+                self.param_ranges.pop(node.var, None)
+            else:
+                self.param_ranges[node.var] = saved
+        if node.kind == "exists":
+            return f"any({body} for {var} in {dom})"
+        if node.kind == "forall":
+            return f"all({body} for {var} in {dom})"
+        if node.kind == "count":
+            return f"sum(1 for {var} in {dom} if {body})"
+        if node.kind == "sum":
+            return f"sum({body} for {var} in {dom})"
+        return f"{node.kind}(({body} for {var} in {dom}), default=0)"
+
+    def domain(self, node, env):
+        """The Python iterable of a quantifier's or loop's domain.  It may become a
+        comprehension's iterable, where Python forbids `:=`: `line` calls its helper there."""
+        saved, self.walrus_ok = self.walrus_ok, False
+        try:
+            return self._domain(node, env)
+        finally:
+            self.walrus_ok = saved
+
+    def _domain(self, node, env):
+        if isinstance(node, ast.Name) and node.id not in env:
+            if node.id == "cell":
+                return "ALL_CELLS"
+            if node.id == "player":
+                return f"range({self.n})"
+            kind = self.kinds.get(id(node))
+            var = self.vars.get(node.id)
+            if var is not None and var.type.startswith("enum:") and (kind is None or kind[0] != "var"):
+                return f"range({len(var.enum)})"
+        if isinstance(node, ast.Range):
+            lo, hi = self.expr(node.lo, env), self.expr(node.hi, env)
+            if _static_int(node.lo) is not None and _static_int(node.hi) is not None:
+                return f"range({lo}, {hi} + 1)"          # the checker bounded its size
+            return f"span({lo}, {hi}, POSITIONS[{self.position(node)}])"
+        return f"bits({self.expr(node, env)})"
