@@ -11,6 +11,7 @@ import yaml
 from lark import Transformer, v_args
 
 from framework.frontend.lark_cache import cached_lark
+from framework.frontend.yaml_reader import refuse_duplicate_keys
 from framework.errors import LINE_BREAK, SpecError, split_lines
 from planners.ast import Pos
 
@@ -81,13 +82,7 @@ class Source:
     def mapping(self, node, what: str) -> list[tuple]:
         if not isinstance(node, yaml.MappingNode):
             raise self.error(node, f"{what} must be a mapping (key: value lines)")
-        seen = {}
-        for key, value in node.value:
-            name = self.scalar(key, f"a key of {what}")
-            if name in seen:
-                raise self.error(key, f"duplicate key `{name}` in {what}",
-                                     f"first given at line {seen[name].start_mark.line + 1}")
-            seen[name] = key
+        refuse_duplicate_keys(self, node, what)
         return node.value
 
     def items(self, node, what: str) -> list:

@@ -102,13 +102,7 @@ class YamlReader:
     def mapping(self, node, what) -> list:
         if not isinstance(node, MappingNode):
             raise self.error(node, f"{what} must be a mapping (`key: value` lines)")
-        seen = {}
-        for key, value in node.value:
-            name = self.scalar(key, f"a key of {what}")
-            if name in seen:
-                raise self.error(key, f"duplicate key `{name}` in {what}",
-                                 f"first given at line {seen[name].start_mark.line + 1}")
-            seen[name] = key
+        refuse_duplicate_keys(self, node, what)
         return [(k.value, k, v) for k, v in node.value]
 
     def sequence(self, node, what) -> list:
@@ -296,3 +290,15 @@ def _yaml_hint(err, src):
     if err.problem and "mapping values" in err.problem:
         return "quote text that contains `: `"
     return "check indentation and quoting"
+
+
+def refuse_duplicate_keys(reader, node, what) -> None:
+    """A mapping node's keys are single values, each given once (`reader` has the
+    `scalar(node, what)` and `error(node, message, hint)` of a YAML front-end)."""
+    seen = {}
+    for key, _ in node.value:
+        name = reader.scalar(key, f"a key of {what}")
+        if name in seen:
+            raise reader.error(key, f"duplicate key `{name}` in {what}",
+                               f"first given at line {seen[name].start_mark.line + 1}")
+        seen[name] = key
