@@ -1,23 +1,35 @@
-"""The landmark-cut heuristic (Helmert & Domshlak 2009) as Fast Downward's
-`lm_cut_landmarks` computes it: the relaxed operators (from `heuristics.Relaxation`) are
-precomputed once with an artificial START fact (the precondition of operators that have
-none) and an artificial GOAL fact (added by a zero-cost operator needing every goal);
-per state,
+"""The landmark-cut heuristic (Helmert & Domshlak 2009), computed bit-parallel over
+operators.
 
-1. one h_max exploration records for each operator its supporter (its costliest
-   precondition) and the supporter's cost;
-2. while h_max(GOAL) > 0: the goal zone is marked backwards from GOAL through the
-   supporters of zero-cost achievers; a forward exploration from the state through
-   supporters finds the cut (operators leading into the goal zone); the cheapest cost
-   in the cut is charged to all of it (an operator's conditional-effect copies share its
-   cost); h_max is then repaired incrementally from the operators made cheaper, never
-   recomputed from scratch.
+The relaxed operators (from `heuristics.Relaxation`) get an artificial START fact (the
+precondition of operators that have none) and an artificial GOAL fact (added by a
+zero-cost operator needing every goal).  Sets of relaxed operators are Python ints (bit k:
+operator k), precomputed once per fact: the operators it is a precondition of (`needs`)
+and the operators adding it (`adds`); operators are grouped by their current cost into
+masks (`classes`, cost -> mask).  Per state, while h_max(GOAL) > 0:
 
-The sum of the charges is admissible; a relaxed-unreachable goal gives `inf`.
+1. h_max by cost levels: the facts of one level enable the operators all of whose
+   preconditions are now reached (the complement of what the unreached facts need); each
+   enabled operator hangs from its supporter, its precondition of highest h_max (ties:
+   the highest fact index), and fires at level + its cost;
+2. the goal zone: the facts from which GOAL is reached through zero-cost operators
+   hanging from them;
+3. the cut: the operators hanging from facts reached from the state without entering the
+   zone, with an effect in the zone; the cheapest cost in the cut is charged to all of it
+   (an operator's conditional-effect copies share its cost) and added to h;
+4. h_max is recomputed only above the lowest level the charged operators hang from
+   (nothing below it changes).
+
+Every loop runs over facts (tens to hundreds), each step an AND/OR of operator masks.
+The tie-breaking makes the value a function of the state alone (a from-scratch
+reference with the same rule gives the same numbers; tests/test_lmcut.py).  The sum of
+the charges is admissible; a relaxed-unreachable goal gives `inf`.
 """
 from __future__ import annotations
 
-from heapq import heappop, heappush
+from functools import reduce
+from itertools import compress
+from operator import not_, or_
 
 from framework.runtime import bits
 
@@ -28,131 +40,182 @@ class LandmarkCut:
     def __init__(self, relaxation):
         facts = relaxation.facts
         self.start, self.goal = facts, facts + 1
-        self.pre = [p or [self.start] for p in relaxation.pre]
-        self.eff = list(relaxation.add)
-        self.cost = list(relaxation.cost)
-        owner = list(relaxation.owner)
-        self.pre.append(relaxation.goal or [self.start])
-        self.eff.append([self.goal])
-        self.cost.append(0)
-        owner.append(-1)
-        self.owner = owner
-        self.copies = relaxation.copies
+        pre = [p or [self.start] for p in relaxation.pre] + [relaxation.goal or [self.start]]
+        add = list(relaxation.add) + [[self.goal]]
+        cost = list(relaxation.cost) + [0]
+        self.pre = pre
         self.relaxed = relaxation.relaxed
         self.size = facts + 2
-        self.eff_mask = [sum(1 << f for f in effects) for effects in self.eff]
-        self.pre_count = [len(p) for p in self.pre]
-        self.single = [len(p) == 1 for p in self.pre]
-        self.pre_of = [[] for _ in range(self.size)]
-        self.achievers = [[] for _ in range(self.size)]
-        for k, pre in enumerate(self.pre):
-            for fact in pre:
-                self.pre_of[fact].append(k)
-            for fact in self.eff[k]:
-                self.achievers[fact].append(k)
+        self.every = (1 << len(pre)) - 1
+        self.needs = [0] * self.size
+        self.adds = [0] * self.size
+        for k, fact_list in enumerate(pre):
+            for fact in fact_list:
+                self.needs[fact] |= 1 << k
+        for k, fact_list in enumerate(add):
+            for fact in fact_list:
+                self.adds[fact] |= 1 << k
+        self.classes = {}
+        for k, c in enumerate(cost):
+            self.classes[c] = self.classes.get(c, 0) | 1 << k
+        self.shared = {}                 # operator -> mask of its copies (only if > 1)
+        for copies in relaxation.copies:
+            if len(copies) > 1:
+                mask = sum(1 << k for k in copies)
+                for k in copies:
+                    self.shared[k] = mask
 
     def __call__(self, state: int) -> float:
-        cost = self.cost[:]
-        pre, eff, pre_of = self.pre, self.eff, self.pre_of
-        hmax = [INF] * self.size
-        supp = [-1] * len(cost)
-        supp_cost = [0] * len(cost)
-        supported = [[] for _ in hmax]               # fact -> the operators it supports
-        unsat = self.pre_count[:]
-        start = [self.start, *bits(self.relaxed(state))]
-        heap = []
-        for fact in start:
-            hmax[fact] = 0
-            heap.append((0, fact))
-        while heap:                                  # 1. h_max with supporters
-            c, fact = heappop(heap)
-            if c > hmax[fact]:
-                continue
-            for k in pre_of[fact]:
-                unsat[k] -= 1
-                if unsat[k] == 0:
-                    supp[k] = fact
-                    supp_cost[k] = c
-                    supported[fact].append(k)
-                    reach = c + cost[k]
-                    for new in eff[k]:
-                        if reach < hmax[new]:
-                            hmax[new] = reach
-                            heappush(heap, (reach, new))
-        goal = self.goal
-        if hmax[goal] == INF:
+        start = bits(self.relaxed(state))
+        start.append(self.start)
+        run = _Run(self, start)
+        if run.hmax[self.goal] == INF:
             return INF
-        achievers, owner, copies = self.achievers, self.owner, self.copies
-        eff_mask = self.eff_mask
+        classes, pre, shared = run.classes, self.pre, self.shared
         total = 0
-        while hmax[goal] > 0:
-            zone = 1 << goal                         # 2a. the goal zone (a mask)
-            stack = [goal]
-            while stack:
-                for k in achievers[stack.pop()]:
-                    parent = supp[k]
-                    if cost[k] == 0 and parent >= 0 and not zone >> parent & 1:
-                        zone |= 1 << parent
-                        stack.append(parent)
-            before = bytearray(self.size)            # 2b. the cut
-            for fact in start:
-                before[fact] = 1
-            queue = list(start)
-            cut = []
-            while queue:
-                fact = queue.pop()
-                for k in supported[fact]:
-                    if eff_mask[k] & zone:
-                        cut.append(k)
-                        continue
-                    for new in eff[k]:
-                        if not before[new]:
-                            before[new] = 1
-                            queue.append(new)
-            charge = min(cost[k] for k in cut)       # 2c. charge the landmark
+        while run.hmax[self.goal]:
+            cut, low = run.cut()
+            charge = min(c for c, mask in classes.items() if mask & cut)
             total += charge
-            cheaper = []
-            for o in {owner[k] for k in cut}:
-                for k in copies[o]:
-                    cost[k] -= charge
-                    cheaper.append(k)
-            self._repair(cheaper, cost, hmax, supp, supp_cost, supported)
+            if shared:
+                for k in bits(cut):
+                    cut |= shared.get(k, 0)
+                for k in bits(cut):      # a copy may hang lower than the cut does
+                    low = min(low, max(map(run.hmax.__getitem__, pre[k])))
+            for c, mask in list(classes.items()):
+                moved = mask & cut
+                if moved:
+                    classes[c] = mask ^ moved
+                    classes[c - charge] = classes.get(c - charge, 0) | moved
+            run.explore_from(low)
         return total
 
-    def _repair(self, cheaper, cost, hmax, supp, supp_cost, supported):
-        """2d. Incremental h_max after the operators `cheaper` lost cost: lowered facts
-        propagate through the operators they support."""
-        pre, eff, single = self.pre, self.eff, self.single
-        heap = []
-        for k in cheaper:
-            if supp[k] < 0:
+
+class _Run:
+    """The justification graph of one state under the current costs: h_max per fact,
+    the operators hanging from each fact, the operators enabled at each level."""
+
+    def __init__(self, lmcut: LandmarkCut, start: list):
+        self.lm, self.start = lmcut, start
+        size = lmcut.size
+        self.classes = dict(lmcut.classes)
+        self.hmax = [INF] * size
+        self.hangs = [0] * size
+        self.enabled_at = {}              # level -> operators enabled at that level
+        initial = set(start)
+        self.unreached = [f for f in range(size) if f not in initial]
+        self._explore(0, start, 0, {}, [])
+
+    def explore_from(self, low):
+        """Recompute h_max above level `low` (costs fell for operators hanging at `low`
+        or above: no fact gets below `low`, and those at `low` stay there)."""
+        hmax, hangs, enabled_at = self.hmax, self.hangs, self.enabled_at
+        self.unreached = unreached = [f for f, h in enumerate(hmax) if h > low]
+        for fact in unreached:
+            hmax[fact] = INF
+            hangs[fact] = 0
+        enabled, pending = 0, {}
+        for level, ops in list(enabled_at.items()):
+            if level > low:
+                del enabled_at[level]
                 continue
-            reach = supp_cost[k] + cost[k]
-            for new in eff[k]:
-                if reach < hmax[new]:
-                    hmax[new] = reach
-                    heappush(heap, (reach, new))
-        while heap:
-            c, fact = heappop(heap)
-            if c > hmax[fact]:
-                continue
-            for k in tuple(supported[fact]):
-                old = supp_cost[k]
-                if old <= c:
-                    continue
-                if single[k]:
-                    new_cost = c
-                else:
-                    new_cost = max(map(hmax.__getitem__, pre[k]))
-                    if new_cost != c:                # another precondition is costlier now
-                        best = next(q for q in pre[k] if hmax[q] == new_cost)
-                        supported[fact].remove(k)
-                        supported[best].append(k)
-                        supp[k] = best
-                supp_cost[k] = new_cost
-                if new_cost < old:
-                    reach = new_cost + cost[k]
-                    for new in eff[k]:
-                        if reach < hmax[new]:
-                            hmax[new] = reach
-                            heappush(heap, (reach, new))
+            enabled |= ops
+            for c, mask in self.classes.items():
+                if level + c >= low:
+                    mask &= ops
+                    if mask:
+                        pending[level + c] = pending.get(level + c, 0) | mask
+        layer = [f for f, h in enumerate(hmax) if h == low]
+        self._explore(low, [], enabled, pending, layer)
+
+    def _explore(self, level, new, enabled, pending, layer):
+        """h_max by levels: `new` facts reached at `level` (whose facts so far are
+        `layer`), `enabled` operators so far, `pending` level -> operators firing then.
+        Once a level is complete, its operators hang from their highest-index
+        precondition of that level."""
+        lm = self.lm
+        needs, every, classes = lm.needs, lm.every, self.classes
+        need, add = needs.__getitem__, lm.adds.__getitem__
+        hmax, unreached = self.hmax, self.unreached
+        fresh_here = 0
+        while True:
+            if not new:
+                if fresh_here:
+                    self._hang(layer, fresh_here)
+                done = level
+                while pending and not new:
+                    level = min(pending)
+                    fired = pending.pop(level)
+                    hit = list(map(fired.__and__, map(add, unreached)))
+                    new = list(compress(unreached, hit))
+                if not new:
+                    self.unreached = unreached
+                    return
+                if level != done:
+                    layer = []
+                fresh_here = 0
+                unreached = list(compress(unreached, map(not_, hit)))
+            for fact in new:
+                hmax[fact] = level
+            layer += new
+            fresh = every & ~reduce(or_, map(need, unreached), enabled)
+            if fresh:
+                enabled |= fresh
+                fresh_here |= fresh
+                for c, mask in classes.items():
+                    mask &= fresh
+                    if mask:
+                        pending[level + c] = pending.get(level + c, 0) | mask
+            fired = pending.pop(level, 0)
+            new = []
+            if fired:
+                hit = list(map(fired.__and__, map(add, unreached)))
+                if any(hit):
+                    new = list(compress(unreached, hit))
+                    unreached = list(compress(unreached, map(not_, hit)))
+
+    def _hang(self, layer: list, fresh: int):
+        """Hang the operators `fresh`, enabled at the level of the facts `layer`, from
+        their highest-index precondition of that level."""
+        needs, hangs = self.lm.needs, self.hangs
+        level = self.hmax[layer[0]]
+        self.enabled_at[level] = self.enabled_at.get(level, 0) | fresh
+        for fact in sorted(layer, reverse=True):
+            mask = fresh & needs[fact]
+            if mask:
+                hangs[fact] |= mask
+                fresh ^= mask
+                if not fresh:
+                    return
+
+    def cut(self) -> tuple[int, float]:
+        """(the operators leading from the state's side into the goal zone, the lowest
+        h_max they hang at)."""
+        lm, hmax, hangs, start = self.lm, self.hmax, self.hangs, self.start
+        adds, zero = lm.adds, self.classes.get(0, 0)
+        zone, wave = {lm.goal}, [lm.goal]
+        rest = {f for f, h in enumerate(hmax) if h < INF}.difference(start)
+        rest.discard(lm.goal)
+        while wave:
+            ops = 0
+            for fact in wave:
+                ops |= adds[fact]
+            ops &= zero
+            wave = [fact for fact in rest if hangs[fact] & ops] if ops else []
+            zone.update(wave)
+            rest.difference_update(wave)
+        touch = 0
+        for fact in zone:
+            touch |= adds[fact]
+        cut, wave, low = 0, start, INF
+        while wave:
+            ops = 0
+            for fact in wave:
+                ops |= hangs[fact]
+            if ops & touch:
+                cut |= ops & touch
+                low = min(low, min(hmax[f] for f in wave if hangs[f] & touch))
+            ops &= ~touch
+            wave = [fact for fact in rest if adds[fact] & ops] if ops else []
+            rest.difference_update(wave)
+        return cut, low
