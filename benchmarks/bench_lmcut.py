@@ -1,53 +1,116 @@
-"""Milliseconds per state of the LM-cut heuristic on IPC tasks (issue 14): the first
-`--states` states of a breadth-first exploration of each task are evaluated and timed.
+"""Milliseconds per state of LM-cut (issue 14) beside the LM-cut the issue measured:
+`Relaxation.h_lmcut` of commit d6cea71 (h_max recomputed from scratch for every cut),
+loaded from git, not kept in the tree.  Both run in one process, interleaved on the same
+states (the first `--states` a breadth-first search reaches); each total is the best of
+`--repeat` passes.  Before timing, today's values are asserted equal to the from-scratch
+reference of tests/lmcut_reference.py on the first `--check` states.
 
-    python benchmarks/bench_lmcut.py                      # depot task03, parcprinter task03
-    python benchmarks/bench_lmcut.py DOMAIN.pddl TASK.pddl ...
+    python benchmarks/bench_lmcut.py          # scanalyzer, elevators 01-03 (IPC 21-domain
+                                              # collection), depot, freecell 01-03 (shared)
+    python benchmarks/bench_lmcut.py --states 50 DOMAIN.pddl TASK.pddl ...
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
+import subprocess
 import sys
+import tempfile
 import time
-from collections import deque
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
+from planners.heuristics import Relaxation  # noqa: E402
+from tests.lmcut_reference import first_states, reference_lmcut  # noqa: E402
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "pddl"
-DEFAULT = [SHARED / "depot" / "domain.pddl", SHARED / "depot" / "task03.pddl",
-           SHARED / "parcprinter" / "domain03.pddl", SHARED / "parcprinter" / "task03.pddl"]
+OLD = "d6cea71"                # the LM-cut issue 14 measured
+NUMBERS = ("01", "02", "03")
 
 
-def states_of(task, count: int) -> list[int]:
-    """The first `count` states a breadth-first search reaches."""
-    seen, queue = {task.initial}, deque([task.initial])
-    while queue and len(seen) < count:
-        for _, child, _ in task.successors(queue.popleft()):
-            if child not in seen and len(seen) < count:
-                seen.add(child)
-                queue.append(child)
-    return list(seen)
+def default_tasks() -> list[Path]:
+    """DOMAIN TASK pairs: scanalyzer and elevators from the IPC collection
+    ($PLYSPEC_IPC21, else an ancestor's ipc21/benchmarks), depot and freecell from the
+    shared folder ($PLYSPEC_SHARED/pddl, else ../shared/pddl)."""
+    ipc = os.environ.get("PLYSPEC_IPC21")
+    ipc = Path(ipc) if ipc else next((p / "ipc21" / "benchmarks" for p in ROOT.parents
+                                      if (p / "ipc21" / "benchmarks").is_dir()), None)
+    shared = Path(os.environ.get("PLYSPEC_SHARED") or ROOT.parent / "shared") / "pddl"
+    pairs = []
+    for folder, domains in ((ipc, ("scanalyzer", "elevators")), (shared, ("depot", "freecell"))):
+        for domain in domains:
+            for number in NUMBERS:
+                task = folder / domain / f"task{number}.pddl" if folder else None
+                if task is None or not task.exists():
+                    print(f"skipped {domain} task{number}: not found", file=sys.stderr)
+                    continue
+                own = task.with_name(f"domain{number}.pddl")
+                pairs += [own if own.exists() else task.with_name("domain.pddl"), task]
+    return pairs
+
+
+def old_heuristics():
+    """planners/heuristics.py as of commit OLD, imported from a temporary file."""
+    source = subprocess.run(["git", "show", f"{OLD}:planners/heuristics.py"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write(source)
+    spec = importlib.util.spec_from_file_location("old_heuristics", handle.name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    os.unlink(handle.name)
+    return module
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="DOMAIN TASK pairs")
-    parser.add_argument("--states", type=int, default=200)
+    parser.add_argument("--states", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", type=int, default=10,
+                        help="states checked against the reference (default 10)")
     args = parser.parse_args(argv)
-    files = args.files or DEFAULT
+    old = old_heuristics()
+    files = args.files or default_tasks()
+    print(f"{'task':22} {'ops':>5} {'states':>6} {'old ms':>8} {'new ms':>8} {'old/new':>7}"
+          f" {'sum h old':>9} {'sum h new':>9}")
+    ratios = []
     for domain, problem in zip(files[::2], files[1::2]):
         task = planners.ground(planners.load(domain, problem))
-        h = task.heuristic("lmcut")
-        states = states_of(task, args.states)
-        start = time.perf_counter()
-        values = [h(s) for s in states]
-        ms = (time.perf_counter() - start) * 1000 / len(states)
-        print(f"{problem.parent.name}/{problem.name}: {len(task.operators)} operators, "
-              f"{len(states)} states, {ms:.2f} ms per state, sum of h {sum(values)}")
+        relaxation = Relaxation(task)
+        new, previous = task.heuristic("lmcut"), old.Relaxation(task).h_lmcut
+        states = first_states(task, args.states)
+        for state in states[:args.check]:
+            assert new(state) == reference_lmcut(relaxation, state), (problem, state)
+        best = {new: float("inf"), previous: float("inf")}
+        for _ in range(args.repeat):
+            spent = dict.fromkeys(best, 0.0)
+            for state in states:
+                for h in (previous, new):
+                    start = time.perf_counter()
+                    h(state)
+                    spent[h] += time.perf_counter() - start
+            best = {h: min(best[h], spent[h]) for h in best}
+        ratio = best[previous] / best[new]
+        ratios.append(ratio)
+        print(f"{problem.parent.name + '/' + problem.stem:22} {len(task.operators):5} "
+              f"{len(states):6} {best[previous] * 1000 / len(states):8.2f} "
+              f"{best[new] * 1000 / len(states):8.2f} {ratio:7.1f} "
+              f"{sum(map(previous, states)):9} {sum(map(new, states)):9}", flush=True)
+    if ratios:
+        print(f"old/new: min {min(ratios):.1f}, geometric mean "
+              f"{_geomean(ratios):.1f}, max {max(ratios):.1f}")
     return 0
+
+
+def _geomean(values):
+    product = 1.0
+    for value in values:
+        product *= value
+    return product ** (1 / len(values))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,82 @@
+"""A straightforward LM-cut written from its definition (Helmert & Domshlak 2009), the
+reference planners/lmcut.py is checked against (tests/test_lmcut.py,
+benchmarks/bench_lmcut.py): every round recomputes h_max from scratch by a fixpoint over
+all operators, hangs each reached operator from its precondition of highest h_max (ties:
+the highest fact index), grows the goal zone backwards through zero-cost operators,
+explores forwards from the state to the cut and charges its cheapest cost to the
+operators of the cut (an operator's conditional-effect copies share its cost).
+`first_states` gives the states both are tried on."""
+from __future__ import annotations
+
+from collections import deque
+
+from framework.runtime import bits
+
+INF = float("inf")
+
+
+def reference_lmcut(relaxation, state) -> float:
+    start, goal = relaxation.facts, relaxation.facts + 1
+    pre = [p or [start] for p in relaxation.pre] + [relaxation.goal or [start]]
+    eff = [list(a) for a in relaxation.add] + [[goal]]
+    cost = list(relaxation.cost) + [0]
+    owner = list(relaxation.owner) + [-1]
+    initial = [start, *bits(relaxation.relaxed(state))]
+    total = 0
+    while True:
+        h = [INF] * (goal + 1)
+        for fact in initial:
+            h[fact] = 0
+        changed = True
+        while changed:                       # h_max as a fixpoint
+            changed = False
+            for k, p in enumerate(pre):
+                reach = max(h[q] for q in p) + cost[k]
+                for fact in eff[k]:
+                    if reach < h[fact]:
+                        h[fact], changed = reach, True
+        if h[goal] == INF:
+            return INF
+        if h[goal] == 0:
+            return total
+        supporter = [max(p, key=lambda q: (h[q], q)) if max(h[q] for q in p) < INF else None
+                     for p in pre]
+        zone, todo = {goal}, [goal]
+        while todo:
+            fact = todo.pop()
+            for k in range(len(pre)):
+                parent = supporter[k]
+                if fact in eff[k] and cost[k] == 0 and parent is not None \
+                        and parent not in zone:
+                    zone.add(parent)
+                    todo.append(parent)
+        before, todo, cut = set(initial), list(initial), set()
+        while todo:
+            fact = todo.pop()
+            for k in range(len(pre)):
+                if supporter[k] != fact:
+                    continue
+                if zone.intersection(eff[k]):
+                    cut.add(k)
+                    continue
+                for added in eff[k]:
+                    if added not in before:
+                        before.add(added)
+                        todo.append(added)
+        charge = min(cost[k] for k in cut)
+        assert charge > 0
+        total += charge
+        for k in range(len(cost)):           # an operator's effect copies share its cost
+            if owner[k] >= 0 and owner[k] in {owner[c] for c in cut}:
+                cost[k] -= charge
+
+
+def first_states(task, count: int) -> list[int]:
+    """The first `count` states a breadth-first search of `task` reaches, sorted."""
+    seen, queue = {task.initial}, deque([task.initial])
+    while queue and len(seen) < count:
+        for _, child, _ in task.successors(queue.popleft()):
+            if child not in seen and len(seen) < count:
+                seen.add(child)
+                queue.append(child)
+    return sorted(seen)
