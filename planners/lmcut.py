@@ -28,8 +28,8 @@ the charges is admissible; a relaxed-unreachable goal gives `inf`.
 from __future__ import annotations
 
 from functools import reduce
-from itertools import compress
-from operator import not_, or_
+from itertools import compress, repeat
+from operator import eq, gt, not_, or_
 
 from framework.runtime import bits
 
@@ -97,6 +97,7 @@ class _Run:
 
     def __init__(self, lmcut: LandmarkCut, start: list):
         self.lm, self.start = lmcut, start
+        self.reached = None               # the reached facts outside the state
         size = lmcut.size
         self.classes = dict(lmcut.classes)
         self.hmax = [INF] * size
@@ -110,7 +111,8 @@ class _Run:
         """Recompute h_max above level `low` (costs fell for operators hanging at `low`
         or above: no fact gets below `low`, and those at `low` stay there)."""
         hmax, hangs, enabled_at = self.hmax, self.hangs, self.enabled_at
-        self.unreached = unreached = [f for f, h in enumerate(hmax) if h > low]
+        facts = range(len(hmax))
+        self.unreached = unreached = list(compress(facts, map(gt, hmax, repeat(low))))
         for fact in unreached:
             hmax[fact] = INF
             hangs[fact] = 0
@@ -125,7 +127,7 @@ class _Run:
                     mask &= ops
                     if mask:
                         pending[level + c] = pending.get(level + c, 0) | mask
-        layer = [f for f, h in enumerate(hmax) if h == low]
+        layer = list(compress(facts, map(eq, hmax, repeat(low))))
         self._explore(low, [], enabled, pending, layer)
 
     def _explore(self, level, new, enabled, pending, layer):
@@ -194,8 +196,10 @@ class _Run:
         lm, hmax, hangs, start = self.lm, self.hmax, self.hangs, self.start
         adds, zero = lm.adds, self.classes.get(0, 0)
         zone, wave = {lm.goal}, [lm.goal]
-        rest = {f for f, h in enumerate(hmax) if h < INF}.difference(start)
-        rest.discard(lm.goal)
+        if self.reached is None:          # reachability does not change with costs
+            self.reached = {f for f, h in enumerate(hmax) if h < INF}.difference(start)
+            self.reached.discard(lm.goal)
+        rest = self.reached.copy()
         while wave:
             ops = 0
             for fact in wave:
@@ -214,7 +218,8 @@ class _Run:
                 ops |= hangs[fact]
             if ops & touch:
                 cut |= ops & touch
-                low = min(low, min(hmax[f] for f in wave if hangs[f] & touch))
+                low = min(low, *compress(map(hmax.__getitem__, wave),
+                                         map(touch.__and__, map(hangs.__getitem__, wave))))
             ops &= ~touch
             wave = [fact for fact in rest if adds[fact] & ops] if ops else []
             rest.difference_update(wave)
