@@ -86,7 +86,8 @@ class LandmarkCut:
                 moved = mask & cut
                 if moved:
                     classes[c] = mask ^ moved
-                    classes[c - charge] = classes.get(c - charge, 0) | moved
+                    left = c - charge if c - charge > 1e-9 else 0   # float costs: no dust
+                    classes[left] = classes.get(left, 0) | moved
             run.explore_from(low)
         return total
 
