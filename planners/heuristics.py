@@ -176,10 +176,7 @@ class Relaxation:
             for fact in bucket:
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
-                if is_goal[fact]:
-                    goals_left -= 1
-                    if not goals_left and until_goals:
-                        break
+                goals_left -= is_goal[fact]
                 for k in users[fact]:
                     if use_max:
                         waiting[k] -= 1
@@ -199,6 +196,8 @@ class Relaxation:
                             while len(buckets) <= reach:
                                 buckets.append([])
                             buckets[reach].append(new)
+                if not goals_left and until_goals:
+                    break
             d += 1
         return dist, supporter, not goals_left
 
