@@ -69,13 +69,15 @@ class Relaxation:
             if owner >= 0:
                 self.copies[owner].append(k)
         self.facts = 2 * n if self.negated else n
-        self.waiting = [len(p) for p in self.pre]
-        self.users = [[] for _ in range(self.facts)]
+        # the explorations' own graph: fact `start` (= facts) holds in every state and is
+        # the precondition of the operators without one
+        self.start = self.facts
+        self.waiting = [len(p) or 1 for p in self.pre]
+        self.users = [[] for _ in range(self.facts + 1)]
         for k, pre in enumerate(self.pre):
-            for fact in pre:
+            for fact in pre or [self.start]:
                 self.users[fact].append(k)
-        self.free = [k for k, pre in enumerate(self.pre) if not pre]
-        self.is_goal = bytearray(self.facts)
+        self.is_goal = bytearray(self.facts + 1)
         for fact in self.goal:
             self.is_goal[fact] = 1
         self.integral = all(type(c) is int and c > 0 for c in self.cost)
@@ -102,7 +104,8 @@ class Relaxation:
     def explore(self, state: int, use_max: bool, cost=None, until_goals: bool = True):
         """Relaxed costs of facts from `state` (operator costs `cost`, default their own)
         until every goal fact is settled (or every reachable fact).  Returns (cost per
-        fact, best supporter per fact, whether every goal fact was reached).  With the
+        fact, best supporter per fact, whether every goal fact was reached; both lists have
+        one more entry, for the start fact).  With the
         task's own costs, all positive integers (unit costs among them), facts are settled
         from a bucket queue; otherwise from a heap.  Both settle facts in the same order
         (by cost, then by index), so both pick the same supporters."""
@@ -110,15 +113,16 @@ class Relaxation:
             if self.integral:
                 return self._explore_buckets(state, use_max, until_goals)
             cost = self.cost
-        dist = [INF] * self.facts
-        supporter = [-1] * self.facts
+        dist = [INF] * (self.facts + 1)
+        supporter = [-1] * (self.facts + 1)
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
         heap = []
         for fact in bits(self.relaxed(state)):
             dist[fact] = 0
             heap.append((0, fact))
-        for k in self.free:
+        dist[self.start] = 0
+        for k in self.users[self.start]:         # the operators without precondition first
             reach = cost[k]
             for fact in self.add[k]:
                 if reach < dist[fact]:
@@ -149,30 +153,22 @@ class Relaxation:
         """`explore` with positive integer costs: bucket `d` holds the facts first reached
         at cost d; no cost is 0, so a bucket is complete when it is reached and is
         settled in index order."""
-        dist = [INF] * self.facts
-        supporter = [-1] * self.facts
+        dist = [INF] * (self.facts + 1)
+        supporter = [-1] * (self.facts + 1)
         waiting = self.waiting[:]
         cost, add = self.cost, self.add
         so_far = cost[:]                     # h_add: the operator's cost plus its preconditions'
-        first = bits(self.relaxed(state))
+        first = [self.start, *bits(self.relaxed(state))]
         for fact in first:
             dist[fact] = 0
         buckets = [first]
-        for k in self.free:
-            reach = cost[k]
-            for fact in add[k]:
-                if reach < dist[fact]:
-                    dist[fact] = reach
-                    supporter[fact] = k
-                    while len(buckets) <= reach:
-                        buckets.append([])
-                    buckets[reach].append(fact)
         goals_left = len(self.goal)
         users, is_goal = self.users, self.is_goal
         d = 0
         while d < len(buckets) and (goals_left or not until_goals):
             bucket = buckets[d]
-            bucket.sort()
+            if d:
+                bucket.sort()                # (bucket 0: the start fact, then the state's)
             for fact in bucket:
                 if dist[fact] != d:
                     continue                 # reached more cheaply since

@@ -39,25 +39,21 @@ def reachable(relaxation, start: int, forbidden: int = -1) -> int:
     seen = bytearray(relaxation.facts)
     if forbidden >= 0:
         seen[forbidden] = 1
-    stack = [f for f in bits(start) if f != forbidden]
-    reached = list(stack)
-    for fact in stack:
+    reached = [f for f in bits(start) if f != forbidden]
+    for fact in reached:
         seen[fact] = 1
-    fired = list(relaxation.free)
-    while True:
-        for k in fired:
+    stack = [*reached, relaxation.start]
+    while stack:
+        for k in users[stack.pop()]:
+            waiting[k] -= 1
+            if waiting[k]:
+                continue
             for fact in add[k]:
                 if not seen[fact]:
                     seen[fact] = 1
                     reached.append(fact)
                     stack.append(fact)
-        if not stack:
-            return sum(1 << fact for fact in reached)
-        fired = []
-        for k in users[stack.pop()]:
-            waiting[k] -= 1
-            if not waiting[k]:
-                fired.append(k)
+    return sum(1 << fact for fact in reached)
 
 
 def is_landmark_by_removal(relaxation, state: int, fact: int) -> bool:
