@@ -17,6 +17,7 @@ from framework.runtime import bits
 from planners.lmcut import LandmarkCut
 
 INF = float("inf")
+BIG = 1 << 40           # above any sum of relaxed costs the bucket queue meets
 
 
 class Relaxation:
@@ -81,6 +82,7 @@ class Relaxation:
         for fact in self.goal:
             self.is_goal[fact] = 1
         self.integral = all(type(c) is int and c > 0 for c in self.cost)
+        self.counters = [c - w * BIG for c, w in zip(self.cost, self.waiting)]
         self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
@@ -152,12 +154,14 @@ class Relaxation:
     def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
         """`explore` with positive integer costs: bucket `d` holds the facts first reached
         at cost d; no cost is 0, so a bucket is complete when it is reached and is
-        settled in index order."""
+        settled in index order.  One counter per operator does both jobs of `waiting`
+        and `so_far`: it starts at cost - (preconditions) * BIG, each settled
+        precondition adds BIG (plus its cost for h_add), so it turns non-negative when the
+        last one settles and is then the operator's cost (plus its preconditions')."""
         dist = [INF] * (self.facts + 1)
         supporter = [-1] * (self.facts + 1)
-        waiting = self.waiting[:]
-        cost, add = self.cost, self.add
-        so_far = cost[:]                     # h_add: the operator's cost plus its preconditions'
+        counter = self.counters[:]
+        add = self.add
         first = [self.start, *bits(self.relaxed(state))]
         for fact in first:
             dist[fact] = 0
@@ -169,22 +173,17 @@ class Relaxation:
             bucket = buckets[d]
             if d:
                 bucket.sort()                # (bucket 0: the start fact, then the state's)
+            step, extra = (BIG, d) if use_max else (BIG + d, 0)
             for fact in bucket:
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
                 goals_left -= is_goal[fact]
                 for k in users[fact]:
-                    if use_max:
-                        waiting[k] -= 1
-                        if waiting[k]:
-                            continue
-                        reach = d + cost[k]
-                    else:
-                        so_far[k] += d
-                        waiting[k] -= 1
-                        if waiting[k]:
-                            continue
-                        reach = so_far[k]
+                    reach = counter[k] + step
+                    counter[k] = reach
+                    if reach < 0:
+                        continue             # a precondition is not settled yet
+                    reach += extra
                     for new in add[k]:
                         if reach < dist[new]:
                             dist[new] = reach
