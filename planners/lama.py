@@ -28,5 +28,8 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
            heuristic=None, progress=None, **kw):
     """A plan of the grounded task `problem` (`heuristic` is ignored: the configuration
     fixes it)."""
+    if not hasattr(problem, "operators"):
+        raise ValueError("lama-first plans grounded planning tasks (its heuristics read the "
+                         "operators); search a 1-player game with bfs, astar or gbfs")
     return lazy_gbfs.search(problem, state, time_limit=time_limit, node_limit=node_limit,
                             heuristic=evaluators(problem), progress=progress)
