@@ -70,9 +70,10 @@ class Relaxation:
             if owner >= 0:
                 self.copies[owner].append(k)
         self.facts = 2 * n if self.negated else n
-        # the explorations' own graph: fact `start` (= facts) holds in every state and is
-        # the precondition of the operators without one
-        self.start = self.facts
+        # the explorations' own graph: a start fact holds in every state and is the
+        # precondition of the operators without one; it is the last entry of the lists
+        # indexed by fact, spelt -1 so that it comes before every fact of cost 0
+        self.start = -1
         self.waiting = [len(p) or 1 for p in self.pre]
         self.users = [[] for _ in range(self.facts + 1)]
         for k, pre in enumerate(self.pre):
@@ -81,7 +82,7 @@ class Relaxation:
         self.is_goal = bytearray(self.facts + 1)
         for fact in self.goal:
             self.is_goal[fact] = 1
-        self.integral = all(type(c) is int and c > 0 for c in self.cost)
+        self.integral = all(type(c) is int and c >= 0 for c in self.cost)
         self.counters = [c - w * BIG for c, w in zip(self.cost, self.waiting)]
         self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
@@ -107,10 +108,10 @@ class Relaxation:
         """Relaxed costs of facts from `state` (operator costs `cost`, default their own)
         until every goal fact is settled (or every reachable fact).  Returns (cost per
         fact, best supporter per fact, whether every goal fact was reached; both lists have
-        one more entry, for the start fact).  With the
-        task's own costs, all positive integers (unit costs among them), facts are settled
-        from a bucket queue; otherwise from a heap.  Both settle facts in the same order
-        (by cost, then by index), so both pick the same supporters."""
+        one more entry, the last, for the start fact).  With the task's own costs, all
+        integers (unit costs, zero-cost rules), facts are settled from a bucket queue;
+        otherwise from a heap.  Both settle facts in the same order (by cost, then by
+        index), so both pick the same supporters."""
         if cost is None:
             if self.integral:
                 return self._explore_buckets(state, use_max, until_goals)
@@ -119,18 +120,11 @@ class Relaxation:
         supporter = [-1] * (self.facts + 1)
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
-        heap = []
+        heap = [(0, self.start)]
         for fact in bits(self.relaxed(state)):
             dist[fact] = 0
             heap.append((0, fact))
         dist[self.start] = 0
-        for k in self.users[self.start]:         # the operators without precondition first
-            reach = cost[k]
-            for fact in self.add[k]:
-                if reach < dist[fact]:
-                    dist[fact] = reach
-                    supporter[fact] = k
-                    heappush(heap, (reach, fact))
         goals_left = len(self.goal)
         users, add, is_goal = self.users, self.add, self.is_goal
         while heap and (goals_left or not until_goals):
@@ -152,9 +146,9 @@ class Relaxation:
         return dist, supporter, not goals_left
 
     def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
-        """`explore` with positive integer costs: bucket `d` holds the facts first reached
-        at cost d; no cost is 0, so a bucket is complete when it is reached and is
-        settled in index order.  One counter per operator does both jobs of `waiting`
+        """`explore` with integer costs: bucket `d` holds the facts first reached at cost
+        d, a heap in fact order once it is reached (zero-cost operators add to it while it
+        is settled).  One counter per operator does both jobs of `waiting`
         and `so_far`: it starts at cost - (preconditions) * BIG, each settled
         precondition adds BIG (plus its cost for h_add), so it turns non-negative when the
         last one settles and is then the operator's cost (plus its preconditions')."""
@@ -162,7 +156,7 @@ class Relaxation:
         supporter = [-1] * (self.facts + 1)
         counter = self.counters[:]
         add = self.add
-        first = [self.start, *bits(self.relaxed(state))]
+        first = [self.start, *bits(self.relaxed(state))]      # sorted: a heap
         for fact in first:
             dist[fact] = 0
         buckets = [first]
@@ -171,10 +165,10 @@ class Relaxation:
         d = 0
         while d < len(buckets) and (goals_left or not until_goals):
             bucket = buckets[d]
-            if d:
-                bucket.sort()                # (bucket 0: the start fact, then the state's)
+            bucket.sort()
             step, extra = (BIG, d) if use_max else (BIG + d, 0)
-            for fact in bucket:
+            while bucket:
+                fact = heappop(bucket)
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
                 goals_left -= is_goal[fact]
@@ -188,6 +182,9 @@ class Relaxation:
                         if reach < dist[new]:
                             dist[new] = reach
                             supporter[new] = k
+                            if reach == d:
+                                heappush(bucket, new)
+                                continue
                             while len(buckets) <= reach:
                                 buckets.append([])
                             buckets[reach].append(new)
