@@ -38,9 +38,6 @@ class LandmarkCount:
         self.unit = all(graph.cost[f] == 1 for f in graph.facts)
         self.accepted: dict = {}
 
-    def __len__(self) -> int:
-        return len(self.graph.facts)
-
     def _cost(self, mask: int):
         if self.unit:
             return mask.bit_count()
@@ -95,6 +92,3 @@ class LandmarkCount:
                 if owner[k] >= 0 and relaxed & pre_mask[k] == pre_mask[k]:
                     preferred.add(owner[k])
         return preferred
-
-    def __call__(self, state: int, parent=None) -> float:
-        return self.evaluate(state, parent)[0]

@@ -195,3 +195,20 @@ def test_plan_config_lama_first_and_optimal(capsys):
     assert main(["plan", *files, "--weight", "3"]) == 2
     assert main(["plan", *files, "--algo", "wastar", "--weight", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["valid"]
+
+
+def test_lazy_search_gives_a_path_dependent_evaluator_the_parent_it_came_from():
+    _, task = _load("blocks/task04")
+    seen = []
+
+    class Recorder:
+        path_dependent = True
+
+        def evaluate(self, state, parent):
+            seen.append((state, parent))
+            return Relaxation(task).h_ff_preferred(state)
+
+    assert searcher("lazy-gbfs")(task, heuristic=[Recorder()]).extra["valid"]
+    assert seen[0] == (task.initial, None) and len(seen) > 5
+    for state, parent in seen[1:]:
+        assert any(child == state for _, child, _ in task.successors(parent))
