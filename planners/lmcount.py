@@ -14,9 +14,10 @@ its cheapest achiever (1 each with unit costs).  A goal state whose landmarks ar
 accepted gets 0.
 
 Per-state information, as Fast Downward keeps it: `evaluate(state, parent)` stores the
-state's accepted set (a fact mask) when the state is first evaluated, computed from its
-parent's; a search passes the parent it reached the state from (`lazy_gbfs` does).  A
-state reached again by another path keeps the set of the path it was first evaluated on.
+state's accepted set (a fact mask), computed from its parent's; a search passes the
+parent it reached the state from (`lazy_gbfs` does), and reports a state reached again
+by another path with `reached(state, parent)`, which keeps only the landmarks both paths
+accepted (LAMA's intersection over paths).
 
 Preferred operators: the operators applicable in the state that achieve a landmark that
 is not accepted but whose predecessors all are, or one that is required again.
@@ -44,12 +45,10 @@ class LandmarkCount:
         cost = self.graph.cost
         return sum(cost[f] for f in bits(mask))
 
-    def accept(self, state: int, parent=None) -> int:
+    def reached(self, state: int, parent=None) -> int:
         """The accepted landmarks (a fact mask) of `state` reached from `parent` (None: the
-        start of the search), stored on first sight."""
-        known = self.accepted.get(state)
-        if known is not None:
-            return known
+        start of the search).  A state reached again by another path keeps only the
+        landmarks both paths accepted (LAMA's intersection over paths)."""
         true = self.relaxation.relaxed(state) & self.landmarks
         before = self.accepted.get(parent) if parent is not None else None
         if before is None:
@@ -60,6 +59,9 @@ class LandmarkCount:
             for fact in bits(true & ~before):
                 if not parents[fact] & ~before:
                     accepted |= 1 << fact
+        known = self.accepted.get(state)
+        if known is not None:
+            accepted &= known
         self.accepted[state] = accepted
         return accepted
 
@@ -68,7 +70,7 @@ class LandmarkCount:
         graph = self.graph
         if not graph.solvable:
             return INF, set()
-        accepted = self.accept(state, parent)
+        accepted = self.reached(state, parent)
         relaxed = self.relaxation.relaxed(state)
         again = 0
         gn_children = graph.gn_children

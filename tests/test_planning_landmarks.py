@@ -208,7 +208,35 @@ def test_lazy_search_gives_a_path_dependent_evaluator_the_parent_it_came_from():
             seen.append((state, parent))
             return Relaxation(task).h_ff_preferred(state)
 
+        def reached(self, state, parent):
+            again.append((state, parent))
+
+    again = []
     assert searcher("lazy-gbfs")(task, heuristic=[Recorder()]).extra["valid"]
     assert seen[0] == (task.initial, None) and len(seen) > 5
-    for state, parent in seen[1:]:
+    evaluated = {state for state, _ in seen}
+    for state, parent in seen[1:] + again:
         assert any(child == state for _, child, _ in task.successors(parent))
+    assert again and all(state in evaluated for state, _ in again)
+
+
+def test_a_state_reached_by_two_paths_keeps_the_landmarks_both_accepted():
+    _, task = _load("gripper/task01")
+    first = {child: op for op, child, _ in task.successors(task.initial)}
+    parents = {}
+    for state in first:
+        for _, child, _ in task.successors(state):
+            parents.setdefault(child, []).append(state)
+    state, (one, two, *_) = next((s, p) for s, p in parents.items() if len(p) >= 2)
+
+    def along(*path):
+        lmcount = LandmarkCount(task, unit=True)
+        for parent, child in zip((None, *path), path):
+            lmcount.evaluate(child, parent)
+        return lmcount, lmcount.accepted[path[-1]]
+
+    _, by_one = along(task.initial, one, state)
+    _, by_two = along(task.initial, two, state)
+    both, _ = along(task.initial, one, state)
+    both.evaluate(two, task.initial)
+    assert both.reached(state, two) == by_one & by_two == both.accepted[state]

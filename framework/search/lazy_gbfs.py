@@ -12,7 +12,8 @@ the preferred lists are boosted by 1000 picks.  A state any heuristic rates a de
 A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
 estimate (no preferred operators), or an evaluator object with
 `evaluate(state, parent) -> (estimate, preferred actions)`; an evaluator whose
-`path_dependent` is true (landmark count) is given the parent the state was reached from.
+`path_dependent` is true (landmark count) is given the parent the state was reached from,
+and its `reached(state, parent)` hears of every later path to an expanded state.
 """
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
         heuristic = "hff" if hasattr(problem, "heuristic") else "blind"
     heuristics = heuristic if isinstance(heuristic, (list, tuple)) else [heuristic]
     evaluators = [_evaluator(problem, h) for h in heuristics]
+    again = [h.reached for h in heuristics if getattr(h, "path_dependent", False)]
     lists = len(evaluators)
     successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
     parents = {}
@@ -62,6 +64,8 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
             while pending:
                 state, link = pending.pop()
                 if state in parents:
+                    for reached in again:    # path-dependent heuristics learn the new path
+                        reached(state, link[0])
                     continue
                 parents[state] = link
                 if is_goal(state):
@@ -82,6 +86,8 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                 tick()
                 for action, child, _ in successors(state):
                     if child in parents:
+                        for reached in again:
+                            reached(child, state)
                         continue
                     serial = next(order)
                     good = action in preferred
