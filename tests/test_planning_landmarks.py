@@ -73,7 +73,8 @@ def test_landmarks_and_greedy_necessary_orderings_hold_on_found_plans(name):
     plan = searcher("lama-first")(task, time_limit=60).pv
     true = [relaxation.relaxed(s) for s in _walk(task, plan)]
     for q in graph.facts:
-        first = next(t for t, mask in enumerate(true) if mask >> q & 1)   # every landmark is reached
+        # every landmark is reached; its gn parents hold right before it first does
+        first = next(t for t, mask in enumerate(true) if mask >> q & 1)
         if first:
             gn_parents = [p for p in graph.facts if graph.gn_children[p] >> q & 1]
             assert all(true[first - 1] >> p & 1 for p in gn_parents), (q, gn_parents)

@@ -61,9 +61,9 @@ def add_parser(sub):
     p.add_argument("--weight", type=_weight, default=None, metavar="W",
                    help="weight W >= 1 of h in wastar's g + W*h (default 2; 1 is A*)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
-                   help="heuristic of astar and gbfs: blind, hmax and lmcut (admissible, "
-                        "lmcut stronger and slower), hadd, hff (default: hmax for astar, hff "
-                        "for gbfs)")
+                   help="heuristic of astar, wastar, gbfs and lazy-gbfs: blind, hmax and lmcut "
+                        "(admissible, lmcut stronger and slower), hadd, hff (default: hmax for "
+                        "astar, hff for the others)")
     p.add_argument("--time", type=positive_number, default=None, metavar="S",
                    help="give up after S seconds of search")
     p.add_argument("--nodes", type=positive_int, default=None, metavar="N",

@@ -5,8 +5,8 @@ parent's estimates and is evaluated only when it is taken out.
 With several heuristics (LAMA: h_FF and landmark count) there is one open list per
 heuristic, ordered by that heuristic's estimate, and one more per heuristic for the
 successors reached by a preferred operator (of any heuristic); the lists are taken from
-in alternation, the least used first, and whenever a state improves some heuristic's best estimate
-the preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
+in alternation, the least used first, and whenever a state improves some heuristic's
+best estimate the preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
 (infinite) is dropped.  Plans are not necessarily cheapest.
 
 A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
