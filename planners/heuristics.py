@@ -17,7 +17,6 @@ from framework.runtime import bits
 from planners.lmcut import LandmarkCut
 
 INF = float("inf")
-BIG = 1 << 40           # above any sum of relaxed costs the bucket queue meets
 
 
 class Relaxation:
@@ -82,8 +81,7 @@ class Relaxation:
         self.is_goal = bytearray(self.facts + 1)
         for fact in self.goal:
             self.is_goal[fact] = 1
-        self.integral = all(type(c) is int and c >= 0 for c in self.cost)
-        self.counters = [c - w * BIG for c, w in zip(self.cost, self.waiting)]
+        self.integral = all(type(c) is int and c > 0 for c in self.cost)
         self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
@@ -109,8 +107,8 @@ class Relaxation:
         until every goal fact is settled (or every reachable fact).  Returns (cost per
         fact, best supporter per fact, whether every goal fact was reached; both lists have
         one more entry, the last, for the start fact).  With the task's own costs, all
-        integers (unit costs, zero-cost rules), facts are settled from a bucket queue;
-        otherwise from a heap.  Both settle facts in the same order (by cost, then by
+        positive integers (unit costs among them), facts are settled from a bucket queue;
+        otherwise (zero-cost rules of derived predicates, fractional costs) from a heap.  Both settle facts in the same order (by cost, then by
         index), so both pick the same supporters."""
         if cost is None:
             if self.integral:
@@ -146,17 +144,15 @@ class Relaxation:
         return dist, supporter, not goals_left
 
     def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
-        """`explore` with integer costs: bucket `d` holds the facts first reached at cost
-        d, a heap in fact order once it is reached (zero-cost operators add to it while it
-        is settled).  One counter per operator does both jobs of `waiting`
-        and `so_far`: it starts at cost - (preconditions) * BIG, each settled
-        precondition adds BIG (plus its cost for h_add), so it turns non-negative when the
-        last one settles and is then the operator's cost (plus its preconditions')."""
+        """`explore` with positive integer costs: bucket `d` holds the facts first reached
+        at cost d; no cost is 0, so a bucket is complete once it is reached and is
+        settled in fact order (the start fact, -1, first)."""
         dist = [INF] * (self.facts + 1)
         supporter = [-1] * (self.facts + 1)
-        counter = self.counters[:]
-        add = self.add
-        first = [self.start, *bits(self.relaxed(state))]      # sorted: a heap
+        waiting = self.waiting[:]
+        cost, add = self.cost, self.add
+        so_far = cost[:]                     # h_add: the operator's cost plus its preconditions'
+        first = [self.start, *bits(self.relaxed(state))]
         for fact in first:
             dist[fact] = 0
         buckets = [first]
@@ -166,25 +162,25 @@ class Relaxation:
         while d < len(buckets) and (goals_left or not until_goals):
             bucket = buckets[d]
             bucket.sort()
-            step, extra = (BIG, d) if use_max else (BIG + d, 0)
-            while bucket:
-                fact = heappop(bucket)
+            for fact in bucket:
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
                 goals_left -= is_goal[fact]
                 for k in users[fact]:
-                    reach = counter[k] + step
-                    counter[k] = reach
-                    if reach < 0:
-                        continue             # a precondition is not settled yet
-                    reach += extra
+                    waiting[k] -= 1
+                    if use_max:
+                        if waiting[k]:
+                            continue
+                        reach = d + cost[k]
+                    else:
+                        so_far[k] += d
+                        if waiting[k]:
+                            continue
+                        reach = so_far[k]
                     for new in add[k]:
                         if reach < dist[new]:
                             dist[new] = reach
                             supporter[new] = k
-                            if reach == d:
-                                heappush(bucket, new)
-                                continue
                             while len(buckets) <= reach:
                                 buckets.append([])
                             buckets[reach].append(new)
