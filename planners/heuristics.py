@@ -6,8 +6,12 @@ state: a generalised Dijkstra over facts where an operator fires once its last
 precondition is reached, its cost being the max (h_max) or sum (h_add, h_FF) of its
 preconditions' costs plus its own.  h_max is the cost of the costliest goal, h_add the sum
 over goals, h_FF the cost of a relaxed plan extracted backwards through each fact's best
-supporter; landmark-cut (`planners.lmcut`) builds on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets `inf` (a dead end).
-Lists indexed by fact and operator are copied with one C-level call per evaluation.
+supporter; landmark-cut (`planners.lmcut`) and the landmarks (`planners.landmarks`) build
+on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
+`inf` (a dead end).  The exploration's queue is a list of cost buckets when every cost is
+a positive integer (unit costs), a heap otherwise; both settle facts in the same order,
+so the values do not depend on the queue.  Lists indexed by fact and operator are copied
+with one C-level call per evaluation.
 """
 from __future__ import annotations
 
@@ -31,9 +35,10 @@ class Relaxation:
     operators and effects that delete `f` (as in Fast Downward's finite-domain
     relaxation), so that an operator needed only to clear a fact still counts.  Negative
     conditions on derived facts are relaxed away.  `relaxed(state)` is the state with its
-    true complements."""
+    true complements.  With `unit`, every operator costs 1 (Fast Downward's cost type
+    `one`, as LAMA's first search uses it)."""
 
-    def __init__(self, task):
+    def __init__(self, task, unit: bool = False):
         n = len(task.facts)
         derived = 0
         for layer in task.axioms:
@@ -51,29 +56,36 @@ class Relaxation:
         self.goal_mask = self.complemented(task.goal, task.goal_absent)
         self.goal = bits(self.goal_mask)
         self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
+        self.op_cost = [1 if unit else op.cost for op in task.operators]
         for k, op in enumerate(task.operators):
             self._relaxed(self.complemented(op.pre, op.absent),
-                          self.complemented(op.add, op.delete), op.cost, k)
+                          self.complemented(op.add, op.delete), self.op_cost[k], k)
             for pre, absent, add, delete in op.effects:
                 effect_add = self.complemented(add, delete)
                 if effect_add:
                     self._relaxed(self.complemented(op.pre | pre, op.absent | absent),
-                                  effect_add, op.cost, k)
+                                  effect_add, self.op_cost[k], k)
         for layer in task.axioms:
             for head, pre, absent in layer:
                 self._relaxed(self.complemented(pre, absent), head, 0, -1)
-        self.op_cost = [op.cost for op in task.operators]
         self.copies = [[] for _ in task.operators]
         for k, owner in enumerate(self.owner):
             if owner >= 0:
                 self.copies[owner].append(k)
         self.facts = 2 * n if self.negated else n
-        self.waiting = [len(p) for p in self.pre]
-        self.users = [[] for _ in range(self.facts)]
+        # the explorations' own graph: a start fact holds in every state and is the
+        # precondition of the operators without one; it is the last entry of the lists
+        # indexed by fact, spelt -1 so that it comes before every fact of cost 0
+        self.start = -1
+        self.waiting = [len(p) or 1 for p in self.pre]
+        self.users = [[] for _ in range(self.facts + 1)]
         for k, pre in enumerate(self.pre):
-            for fact in pre:
+            for fact in pre or [self.start]:
                 self.users[fact].append(k)
-        self.free = [k for k, pre in enumerate(self.pre) if not pre]
+        self.is_goal = bytearray(self.facts + 1)
+        for fact in self.goal:
+            self.is_goal[fact] = 1
+        self.integral = all(type(c) is int and c > 0 for c in self.cost)
         self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
@@ -97,34 +109,31 @@ class Relaxation:
     def explore(self, state: int, use_max: bool, cost=None, until_goals: bool = True):
         """Relaxed costs of facts from `state` (operator costs `cost`, default their own)
         until every goal fact is settled (or every reachable fact).  Returns (cost per
-        fact, best supporter per fact, whether every goal fact was reached)."""
-        cost = self.cost if cost is None else cost
-        dist = [INF] * self.facts
-        supporter = [-1] * self.facts
+        fact, best supporter per fact, whether every goal fact was reached; both lists have
+        one more entry, the last, for the start fact).  With the task's own costs, all
+        positive integers (unit costs among them), facts are settled from a bucket queue;
+        otherwise (zero-cost rules of derived predicates, fractional costs) from a heap.  Both settle facts in the same order (by cost, then by
+        index), so both pick the same supporters."""
+        if cost is None:
+            if self.integral:
+                return self._explore_buckets(state, use_max, until_goals)
+            cost = self.cost
+        dist = [INF] * (self.facts + 1)
+        supporter = [-1] * (self.facts + 1)
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
-        heap = []
+        heap = [(0, self.start)]
         for fact in bits(self.relaxed(state)):
             dist[fact] = 0
             heap.append((0, fact))
-        for k in self.free:
-            reach = cost[k]
-            for fact in self.add[k]:
-                if reach < dist[fact]:
-                    dist[fact] = reach
-                    supporter[fact] = k
-                    heappush(heap, (reach, fact))
+        dist[self.start] = 0
         goals_left = len(self.goal)
-        settled = bytearray(self.facts)
-        users, add = self.users, self.add
-        goal_mask = self.goal_mask
+        users, add, is_goal = self.users, self.add, self.is_goal
         while heap and (goals_left or not until_goals):
             d, fact = heappop(heap)
-            if settled[fact]:
-                continue
-            settled[fact] = 1
-            if goal_mask >> fact & 1:
-                goals_left -= 1
+            if d > dist[fact]:
+                continue                     # an outdated entry (each cost is pushed once)
+            goals_left -= is_goal[fact]
             for k in users[fact]:
                 so_far[k] += d
                 waiting[k] -= 1
@@ -136,6 +145,52 @@ class Relaxation:
                             dist[new] = reach
                             supporter[new] = k
                             heappush(heap, (reach, new))
+        return dist, supporter, not goals_left
+
+    def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
+        """`explore` with positive integer costs: bucket `d` holds the facts first reached
+        at cost d; no cost is 0, so a bucket is complete once it is reached and is
+        settled in fact order (the start fact, -1, first)."""
+        dist = [INF] * (self.facts + 1)
+        supporter = [-1] * (self.facts + 1)
+        waiting = self.waiting[:]
+        cost, add = self.cost, self.add
+        so_far = cost[:]                     # h_add: the operator's cost plus its preconditions'
+        first = [self.start, *bits(self.relaxed(state))]
+        for fact in first:
+            dist[fact] = 0
+        buckets = [first]
+        goals_left = len(self.goal)
+        users, is_goal = self.users, self.is_goal
+        d = 0
+        while d < len(buckets) and (goals_left or not until_goals):
+            bucket = buckets[d]
+            bucket.sort()
+            for fact in bucket:
+                if dist[fact] != d:
+                    continue                 # reached more cheaply since
+                goals_left -= is_goal[fact]
+                for k in users[fact]:
+                    waiting[k] -= 1
+                    if use_max:
+                        if waiting[k]:
+                            continue
+                        reach = d + cost[k]
+                    else:
+                        so_far[k] += d
+                        if waiting[k]:
+                            continue
+                        reach = so_far[k]
+                    for new in add[k]:
+                        if reach < dist[new]:
+                            dist[new] = reach
+                            supporter[new] = k
+                            while len(buckets) <= reach:
+                                buckets.append([])
+                            buckets[reach].append(new)
+                if not goals_left and until_goals:
+                    break
+            d += 1
         return dist, supporter, not goals_left
 
     def h_max(self, state: int) -> float:
@@ -151,25 +206,30 @@ class Relaxation:
 
     def relaxed_plan(self, state: int) -> tuple[float, set]:
         """(h_FF, the relaxed operators of the relaxed plan): supporters are followed
-        backwards from the open goals."""
+        backwards from the open goals (a reached fact has a supporter iff it is not true
+        in the relaxed state)."""
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
             return INF, set()
         chosen = set()
-        state = self.relaxed(state)
-        open_facts = [g for g in self.goal if not state >> g & 1]
+        pre = self.pre
+        open_facts = [g for g in self.goal if supporter[g] >= 0]
         marked = set(open_facts)
         while open_facts:
             k = supporter[open_facts.pop()]
             if k in chosen:
                 continue
             chosen.add(k)
-            for fact in self.pre[k]:
-                if fact not in marked and not state >> fact & 1:
+            for fact in pre[k]:
+                if fact not in marked and supporter[fact] >= 0:
                     marked.add(fact)
                     open_facts.append(fact)
         owners = {self.owner[k] for k in chosen}
         return sum(self.op_cost[o] for o in owners if o >= 0), chosen
+
+    def evaluate(self, state: int, parent=None) -> tuple[float, set]:
+        """h_FF and its preferred operators, as `framework.search.lazy_gbfs` evaluates."""
+        return self.h_ff_preferred(state)
 
     def h_ff_preferred(self, state: int) -> tuple[float, set]:
         """h_FF and its preferred operators (helpful actions): the operators of the relaxed

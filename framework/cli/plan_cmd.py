@@ -16,9 +16,12 @@ from framework.cli.common import (add_set_option, parse_sets, perft_depth,
                                     positive_int, positive_number, print_json)
 from framework.cli.parallel_options import add_parallel_options
 
-ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "gbfs", "lazy-gbfs"]
+ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "wastar", "gbfs", "lazy-gbfs",
+              "lama-first"]
 HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
-DEFAULT_HEURISTIC = {"astar": "hmax", "gbfs": "hff", "lazy-gbfs": "hff"}
+DEFAULT_HEURISTIC = {"astar": "hmax", "wastar": "hff", "gbfs": "hff", "lazy-gbfs": "hff",
+                     "lama-first": "hff+lmcount"}
+CONFIGS = {"lama-first": "lama-first", "optimal": "astar"}
 
 
 def add_parser(sub):
@@ -33,7 +36,10 @@ def add_parser(sub):
                "  plyspec plan ../shared/pddl --time 60 --workers 2   # every domain folder in it\n"
                "  plyspec plan planners/problems/monkey_bananas.yaml\n"
                "  plyspec plan planners/problems/hanoi.plan --set disks=5 --algo astar\n"
-               "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json",
+               "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json\n"
+               "  plyspec plan domain.pddl task01.pddl --config lama-first   # satisficing, no tuning\n"
+               "  plyspec plan domain.pddl task01.pddl --config optimal      # A* with LM-cut\n"
+               "  plyspec plan domain.pddl task01.pddl --algo wastar --weight 3",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="PROBLEM.yaml or PROBLEM.plan, or DOMAIN.pddl PROBLEM.pddl, or a "
@@ -43,12 +49,21 @@ def add_parser(sub):
                    help="searcher: bfs (fewest steps), dfs, iddfs (fewest steps, little memory), "
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
                         "(fast, not optimal), lazy-gbfs (lazy, with h_FF's preferred operators, "
-                        "as LAMA's first search without landmarks); auto = bfs, or astar with hmax when actions have "
-                        "costs (default: auto)")
+                        "as LAMA's first search without landmarks), wastar (g + W*h, see --weight), "
+                        "lama-first (see --config); auto = bfs, or astar with hmax when actions "
+                        "have costs: cheapest plans of small problems (default: auto)")
+    p.add_argument("--config", choices=sorted(CONFIGS), default=None,
+                   help="a ready configuration instead of --algo/--heuristic: lama-first "
+                        "(satisficing: lazy greedy search with h_FF and landmark count in "
+                        "alternation and both heuristics' preferred operators, as LAMA's first "
+                        "search; finds plans fast on IPC tasks, not cheapest ones), optimal "
+                        "(cheapest plans: astar with lmcut)")
+    p.add_argument("--weight", type=_weight, default=None, metavar="W",
+                   help="weight W >= 1 of h in wastar's g + W*h (default 2; 1 is A*)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
-                   help="heuristic of astar and gbfs: blind, hmax and lmcut (admissible, "
-                        "lmcut stronger and slower), hadd, hff (default: hmax for astar, hff "
-                        "for gbfs)")
+                   help="heuristic of astar, wastar, gbfs and lazy-gbfs: blind, hmax and lmcut "
+                        "(admissible, lmcut stronger and slower), hadd, hff (default: hmax for "
+                        "astar, hff for the others)")
     p.add_argument("--time", type=positive_number, default=None, metavar="S",
                    help="give up after S seconds of search")
     p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
@@ -69,6 +84,28 @@ def add_parser(sub):
                    help="write the problem as DIR/domain.pddl and DIR/problem.pddl instead of "
                         "planning")
     p.set_defaults(func=run)
+
+
+def _weight(text: str) -> float:
+    value = positive_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a weight must be at least 1, not {text}")
+    return value
+
+
+def _choose(args):
+    """Applies --config (which stands for an --algo and --heuristic) and checks --weight."""
+    if args.config:
+        if args.algo != "auto" or args.heuristic:
+            raise UsageError(f"--config {args.config} chooses the search and heuristic itself; "
+                             "drop --algo/--heuristic (or drop --config)")
+        args.algo = CONFIGS[args.config]
+        args.heuristic = "lmcut" if args.algo == "astar" else None
+    if args.algo == "lama-first" and args.heuristic:
+        raise UsageError("lama-first chooses its heuristics itself (h_FF and landmark count); "
+                         "drop --heuristic")
+    if args.weight is not None and args.algo != "wastar":
+        raise UsageError("--weight is the weight of wastar; add --algo wastar")
 
 
 def _is_game_spec(path: Path) -> bool:
@@ -99,9 +136,9 @@ def _prepare(args, started: float) -> dict:
     if len(files) == 1 and _is_game_spec(files[0]):
         from framework import load
         from framework.search.problem import GameProblem
-        if args.heuristic not in (None, "blind") or args.emit_pddl:
-            raise ValueError("--heuristic and --emit-pddl apply to planning problems; a "
-                             "1-player game is searched blind")
+        if args.heuristic not in (None, "blind") or args.emit_pddl or args.algo == "lama-first":
+            raise ValueError("--heuristic, --config and --emit-pddl apply to planning problems; "
+                             "a 1-player game is searched blind")
         game = load(files[0], **options)
         if game.num_players != 1 or game.chance:
             raise UsageError(f"{args.files[0]} is a {game.num_players}-player game"
@@ -152,7 +189,10 @@ def _progress_printer(algorithm: str):
 def run(args) -> int:
     from framework.search.registry import searcher
     from framework.search.result import best_so_far_on_interrupt
+    _choose(args)
     if _is_sweep(args.files):
+        if args.weight is not None:
+            raise UsageError("--weight applies to one task; a sweep runs wastar with weight 2")
         return _sweep(args)
 
     from framework.search.result import BudgetExceeded, alarm
@@ -172,9 +212,11 @@ def run(args) -> int:
     progress, tty = (None, False)
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)
+    weight = {} if args.weight is None else {"weight": args.weight}
     with best_so_far_on_interrupt():
         result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
-                                     node_limit=args.nodes, heuristic=heuristic, progress=progress)
+                                     node_limit=args.nodes, heuristic=heuristic, progress=progress,
+                                     **weight)
     if tty:
         sys.stderr.write("\r\033[K")
     plan = [problem.action_text(a) for a in result.pv]

@@ -1,9 +1,19 @@
-"""Lazy greedy best-first search with preferred operators (Fast Downward's `lazy_greedy`
-with a preferred-successors queue, the search of LAMA's first iteration): a successor
-enters the open lists with its parent's estimate and is evaluated only when it is taken
-out; successors reached by a preferred operator (a helpful action of h_FF) also enter a
-second queue, which is taken from more often after each improvement of the best
-estimate (a boost of 1000 picks).  Plans are not necessarily cheapest.
+"""Lazy greedy best-first search with preferred operators (Fast Downward's `lazy_greedy`,
+the search of LAMA's first iteration): a successor enters the open lists with its
+parent's estimates and is evaluated only when it is taken out.
+
+With several heuristics (LAMA: h_FF and landmark count) there is one open list per
+heuristic, ordered by that heuristic's estimate, and one more per heuristic for the
+successors reached by a preferred operator (of any heuristic); the lists are taken from
+in alternation, the least used first, and whenever a state improves some heuristic's
+best estimate the preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
+(infinite) is dropped.  Plans are not necessarily cheapest.
+
+A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
+estimate (no preferred operators), or an evaluator object with
+`evaluate(state, parent) -> (estimate, preferred actions)`; an evaluator whose
+`path_dependent` is true (landmark count) is given the parent the state was reached from,
+and its `reached(state, parent)` hears of every later path to an expanded state.
 """
 from __future__ import annotations
 
@@ -17,61 +27,79 @@ BOOST = 1000
 
 
 def _evaluator(problem, heuristic):
-    """state -> (estimate, preferred actions)."""
+    """(state, parent) -> (estimate, preferred actions)."""
+    if hasattr(heuristic, "evaluate"):
+        return heuristic.evaluate
     preferred = getattr(problem, "preferred_heuristic", None)
     if isinstance(heuristic, str) and preferred is not None:
         with_preferred = preferred(heuristic)
         if with_preferred is not None:
-            return with_preferred
+            return lambda state, parent: with_preferred(state)
     h = resolve_heuristic(problem, heuristic)
-    return lambda state: (h(state), ())
+    return lambda state, parent: (h(state), ())
 
 
 def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
            heuristic=None, progress=None, **kw):
     """A plan guided by `heuristic` (default "hff" on planning tasks, with its preferred
-    operators)."""
+    operators), or by a list of heuristics in alternation."""
     run = SearchRun("lazy-gbfs", problem, state, time_limit=time_limit,
                     node_limit=node_limit, progress=progress)
     problem, start = run.problem, run.start
     if heuristic is None:
         heuristic = "hff" if hasattr(problem, "heuristic") else "blind"
-    evaluate = _evaluator(problem, heuristic)
+    heuristics = heuristic if isinstance(heuristic, (list, tuple)) else [heuristic]
+    evaluators = [_evaluator(problem, h) for h in heuristics]
+    again = [h.reached for h in heuristics if getattr(h, "path_dependent", False)]
+    lists = len(evaluators)
     successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
     parents = {}
-    queues = ([], [])                  # regular, preferred
-    priority = [0, 0]
+    queues = [[] for _ in range(2 * lists)]    # regular lists, then preferred lists
+    priority = [0] * (2 * lists)
     order = count()
-    best = INF
+    best = [INF] * lists
     pending = [(start, None)]          # (state, (parent, action)) to evaluate and expand
     try:
         while True:
             while pending:
                 state, link = pending.pop()
                 if state in parents:
+                    for reached in again:    # path-dependent heuristics learn the new path
+                        reached(state, link[0])
                     continue
                 parents[state] = link
                 if is_goal(state):
                     run.generated = len(parents)
                     return run.solved(plan_to(parents, state))
-                value, preferred = evaluate(state)
-                if value == INF:
+                parent = link[0] if link else None
+                values, preferred = [], set()
+                for evaluate in evaluators:
+                    value, helpful = evaluate(state, parent)
+                    values.append(value)
+                    preferred.update(helpful)
+                if INF in values:
                     continue
-                if value < best:
-                    best = value
-                    priority[1] -= BOOST
+                if any(value < low for value, low in zip(values, best)):
+                    best = [min(pair) for pair in zip(values, best)]
+                    for j in range(lists, 2 * lists):
+                        priority[j] -= BOOST      # progress: boost the preferred lists
                 tick()
                 for action, child, _ in successors(state):
                     if child in parents:
+                        for reached in again:
+                            reached(child, state)
                         continue
-                    entry = (value, next(order), child, state, action)
-                    heappush(queues[0], entry)
-                    if action in preferred:
-                        heappush(queues[1], entry)
-            live = [i for i in (1, 0) if queues[i]]
+                    serial = next(order)
+                    good = action in preferred
+                    for i, value in enumerate(values):
+                        entry = (value, serial, child, state, action)
+                        heappush(queues[i], entry)
+                        if good:
+                            heappush(queues[lists + i], entry)
+            live = [i for i in range(2 * lists) if queues[i]]
             if not live:
                 break
-            pick = min(live, key=priority.__getitem__)
+            pick = min(live, key=lambda i: (priority[i], -i))
             priority[pick] += 1
             _, _, child, parent, action = heappop(queues[pick])
             pending.append((child, (parent, action)))

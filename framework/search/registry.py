@@ -26,6 +26,8 @@ PLANNING_SEARCHERS = {
     "astar": "framework.search.astar",
     "gbfs": "framework.search.gbfs",
     "lazy-gbfs": "framework.search.lazy_gbfs",
+    "wastar": "framework.search.wastar",
+    "lama-first": "planners.lama",
 }
 
 

@@ -1,0 +1,85 @@
+"""Microseconds per state of h_max, h_add and h_FF (`planners.heuristics.Relaxation`)
+against a baseline version of the same module taken from git (default: `main`),
+interleaved in one process on the same states, with every value compared: the two
+versions must agree exactly (h_FF included).  The states are the first `--states` of a
+breadth-first exploration of each task; each round times the baseline then the current
+code on every heuristic, and the median ratio over `--repeat` rounds is printed.
+
+    python benchmarks/bench_relaxed.py                 # depot, blocks, logistics, elevators
+    python benchmarks/bench_relaxed.py --baseline main --states 300 --repeat 5
+    python benchmarks/bench_relaxed.py DOMAIN.pddl TASK.pddl ...
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import planners  # noqa: E402
+from benchmarks.bench_lmcut import states_of  # noqa: E402
+from planners.heuristics import Relaxation  # noqa: E402
+
+IPC = Path("/work/ipc21/benchmarks")
+DEFAULT = [("depot", 5), ("blocks", 10), ("logistics", 5), ("elevators", 3)]
+HEURISTICS = ("h_max", "h_add", "h_ff")
+
+
+def baseline_module(revision: str):
+    """`planners/heuristics.py` as of git `revision`, imported under another name."""
+    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:planners/heuristics.py"],
+                          check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "baseline_heuristics.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("baseline_heuristics", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def timed(function, states) -> tuple[float, list]:
+    start = time.perf_counter()
+    values = [function(s) for s in states]
+    return (time.perf_counter() - start) * 1e6 / len(states), values
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, help="DOMAIN TASK pairs")
+    parser.add_argument("--baseline", default="main", help="git revision to compare with")
+    parser.add_argument("--states", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    pairs = list(zip(args.files[::2], args.files[1::2])) or [
+        (IPC / d / "domain.pddl", IPC / d / f"task{n:02d}.pddl") for d, n in DEFAULT]
+    old_module = baseline_module(args.baseline)
+    print(f"{'task':<22}{'heuristic':<10}{'baseline us':>12}{'now us':>10}{'ratio':>8}")
+    for domain, problem in pairs:
+        task = planners.ground(planners.load(domain, problem))
+        old, new = old_module.Relaxation(task), Relaxation(task)
+        states = states_of(task, args.states)
+        for name in HEURISTICS:
+            ratios, before, after = [], [], []
+            for _ in range(args.repeat):
+                t_old, v_old = timed(getattr(old, name), states)
+                t_new, v_new = timed(getattr(new, name), states)
+                if v_old != v_new:
+                    raise SystemExit(f"{problem}: {name} differs from the baseline")
+                ratios.append(t_old / t_new)
+                before.append(t_old)
+                after.append(t_new)
+            print(f"{problem.parent.name + '/' + problem.stem:<22}{name:<10}"
+                  f"{statistics.median(before):>12.0f}{statistics.median(after):>10.0f}"
+                  f"{statistics.median(ratios):>7.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

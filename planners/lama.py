@@ -1,0 +1,35 @@
+"""`lama-first`: the satisficing configuration a user need not tune, after LAMA's first
+search (Richter & Westphal 2010, as Fast Downward's `lama-first` alias runs it):
+
+    lazy greedy best-first search over two heuristics in alternation, h_FF and landmark
+    count (`planners.lmcount`, fact landmarks of the delete relaxation with natural,
+    greedy-necessary and reasonable orderings), with the preferred operators of both
+    (each heuristic's own list plus a boosted list of preferred successors).
+
+Action costs are handled as LAMA's first search does: both heuristics count every
+operator as 1 (cost type `one`), which finds a first plan fastest; the plan's real cost
+is what the result reports.  The plan is not necessarily cheapest (for cheapest plans:
+A* with LM-cut).
+"""
+from __future__ import annotations
+
+from framework.search import lazy_gbfs
+from planners.heuristics import Relaxation
+from planners.lmcount import LandmarkCount
+
+
+def evaluators(task) -> list:
+    """The two evaluators (h_FF, landmark count) of `task`, on unit costs."""
+    relaxation = Relaxation(task, unit=True)
+    return [relaxation, LandmarkCount(task, relaxation=relaxation)]
+
+
+def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
+           heuristic=None, progress=None, **kw):
+    """A plan of the grounded task `problem` (`heuristic` is ignored: the configuration
+    fixes it)."""
+    if not hasattr(problem, "operators"):
+        raise ValueError("lama-first plans grounded planning tasks (its heuristics read the "
+                         "operators); search a 1-player game with bfs, astar or gbfs")
+    return lazy_gbfs.search(problem, state, time_limit=time_limit, node_limit=node_limit,
+                            heuristic=evaluators(problem), progress=progress)

@@ -1,0 +1,243 @@
+"""Landmarks, landmark count, the relaxed exploration's two queues, weighted A* and the
+lama-first configuration, on the PDDL samples shipped in planners/pddl (no IPC
+collection needed).  Each check compares against an independent computation: landmarks
+against their brute-force definition, h_max/h_add against a fixpoint reference, wA*
+against A*, landmark soundness and orderings against plans actually found, and every
+lama-first plan against the lifted validator."""
+from __future__ import annotations
+
+import pytest
+
+import planners
+from conftest import ROOT
+from framework.cli import main
+from framework.runtime import bits
+from framework.search.registry import searcher
+from planners.heuristics import INF, Relaxation
+from planners.landmarks import LandmarkGraph, fact_labels, is_landmark_by_removal
+from planners.lmcount import LandmarkCount
+from planners.validate import validate_plan
+
+SAMPLES = ROOT / "planners" / "pddl"
+TASKS = sorted(f"{p.parent.name}/{p.stem}" for p in SAMPLES.glob("*/task*.pddl"))
+COSTS = ["lamps/task01", "openstacks-adl/task01", "scanalyzer/task01"]
+
+
+def _load(name):
+    folder, task = name.split("/")
+    problem = planners.load(SAMPLES / folder / "domain.pddl", SAMPLES / folder / f"{task}.pddl")
+    return problem, planners.ground(problem)
+
+
+def _states(task, count=40):
+    """The first `count` states of a breadth-first exploration."""
+    seen, frontier = [task.initial], [task.initial]
+    known = {task.initial}
+    while frontier and len(seen) < count:
+        for _, child, _ in task.successors(frontier.pop(0)):
+            if child not in known and len(seen) < count:
+                known.add(child)
+                seen.append(child)
+                frontier.append(child)
+    return seen
+
+
+def _walk(task, plan):
+    """The states a plan visits, the initial one first."""
+    states = [task.initial]
+    for op in plan:
+        states.append(next(t for a, t, _ in task.successors(states[-1]) if a == op))
+    return states
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_landmarks_are_exactly_the_facts_whose_removal_cuts_the_relaxed_goal(name):
+    _, task = _load(name)
+    relaxation = Relaxation(task)
+    for state in _states(task, 6):
+        labels = fact_labels(relaxation, state)
+        found = 0
+        if all(labels[g] is not None for g in relaxation.goal):
+            for g in relaxation.goal:
+                found |= labels[g]
+        brute = {f for f in range(relaxation.facts) if is_landmark_by_removal(relaxation, state, f)}
+        assert set(bits(found)) == brute
+    assert LandmarkGraph(task, relaxation).facts        # the goal facts at least
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_landmarks_and_greedy_necessary_orderings_hold_on_found_plans(name):
+    _, task = _load(name)
+    relaxation = Relaxation(task)
+    graph = LandmarkGraph(task, relaxation)
+    plan = searcher("lama-first")(task, time_limit=60).pv
+    true = [relaxation.relaxed(s) for s in _walk(task, plan)]
+    for q in graph.facts:
+        # every landmark is reached; its gn parents hold right before it first does
+        first = next(t for t, mask in enumerate(true) if mask >> q & 1)
+        if first:
+            gn_parents = [p for p in graph.facts if graph.gn_children[p] >> q & 1]
+            assert all(true[first - 1] >> p & 1 for p in gn_parents), (q, gn_parents)
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_landmark_count_starts_at_the_unreached_landmarks_and_ends_at_zero(name):
+    _, task = _load(name)
+    lmcount = LandmarkCount(task, unit=True)
+    graph = lmcount.graph
+    initial_true = lmcount.relaxation.relaxed(task.initial) & graph.landmarks
+    value, _ = lmcount.evaluate(task.initial)
+    assert value == len(graph.facts) - initial_true.bit_count()
+    states = _walk(task, searcher("astar")(task, heuristic="lmcut", time_limit=60).pv)
+    parent = None
+    for state in states:
+        value, preferred = lmcount.evaluate(state, parent)
+        accepted = lmcount.accepted[state]
+        assert value >= (graph.landmarks & ~accepted).bit_count()
+        assert preferred <= {op for op, _, _ in task.successors(state)}
+        parent = state
+    assert task.is_goal(states[-1])
+    assert lmcount.accepted[states[-1]] == graph.landmarks and value == 0
+
+
+def test_a_landmark_true_again_is_not_counted_twice_and_a_lost_goal_is_required_again():
+    _, task = _load("blocks/task04")
+    lmcount = LandmarkCount(task, unit=True)
+    goal = lmcount.graph.goal
+    plan = searcher("astar")(task, heuristic="lmcut").pv
+    states = _walk(task, plan)
+    parent = None
+    for state in states:
+        lmcount.evaluate(state, parent)
+        parent = state
+    accepted = lmcount.accepted[states[-1]]
+    # from the goal, undo the last step (blocks steps can be undone): a goal fact it added
+    # is accepted but false again
+    back = next(t for _, t, _ in task.successors(states[-1]) if t == states[-2])
+    value, _ = lmcount.evaluate(back, states[-1])
+    lost = accepted & goal & ~lmcount.relaxation.relaxed(back)
+    assert lost and value == lost.bit_count()
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_bucket_and_heap_explorations_agree_with_a_fixpoint_reference(name):
+    _, task = _load(name)
+    relaxation = Relaxation(task)
+    for state in _states(task, 15):
+        for use_max in (True, False):
+            buckets = relaxation.explore(state, use_max)
+            heap = relaxation.explore(state, use_max, cost=list(relaxation.cost))
+            assert buckets == heap
+            reference = _reference_costs(relaxation, state, use_max)
+            goal = [reference[g] for g in relaxation.goal]
+            expected = (max(goal, default=0) if use_max else sum(goal)) if INF not in goal else INF
+            assert (relaxation.h_max if use_max else relaxation.h_add)(state) == expected
+
+
+def _reference_costs(relaxation, state, use_max):
+    """h_max / h_add costs of every fact by plain Bellman-Ford rounds."""
+    dist = [INF] * relaxation.facts
+    for fact in bits(relaxation.relaxed(state)):
+        dist[fact] = 0
+    changed = True
+    while changed:
+        changed = False
+        for pre, add, cost in zip(relaxation.pre, relaxation.add, relaxation.cost):
+            needs = [dist[q] for q in pre]
+            reach = (max(needs, default=0) if use_max else sum(needs)) + cost
+            for fact in add:
+                if reach < dist[fact]:
+                    dist[fact] = reach
+                    changed = True
+    return dist
+
+
+@pytest.mark.parametrize("name", COSTS)
+def test_unit_relaxation_counts_operators(name):
+    _, task = _load(name)
+    unit = Relaxation(task, unit=True)
+    value, chosen = unit.relaxed_plan(task.initial)
+    assert value == len({unit.owner[k] for k in chosen if unit.owner[k] >= 0})
+    assert value >= Relaxation(task).h_max(task.initial) / max(op.cost for op in task.operators)
+
+
+@pytest.mark.parametrize("name", ["blocks/task04", "gripper/task02", "logistics/task01",
+                                  "miconic/task03", *COSTS])
+def test_weighted_astar_with_weight_one_is_astar(name):
+    _, task = _load(name)
+    optimal = searcher("astar")(task, heuristic="lmcut", time_limit=60)
+    assert searcher("wastar")(task, heuristic="lmcut", weight=1, time_limit=60).cost == optimal.cost
+    bounded = searcher("wastar")(task, heuristic="lmcut", weight=2, time_limit=60)
+    assert bounded.extra["valid"] and optimal.cost <= bounded.cost <= 2 * optimal.cost
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_lama_first_plans_are_valid(name):
+    problem, task = _load(name)
+    result = searcher("lama-first")(task, time_limit=60)
+    plan = [task.action_text(a) for a in result.pv]
+    check = validate_plan(problem, plan)
+    assert result.extra["solved"] and check.valid, check.message
+    assert check.cost == result.cost
+
+
+def test_plan_config_lama_first_and_optimal(capsys):
+    import json
+    folder = SAMPLES / "scanalyzer"
+    files = [str(folder / "domain.pddl"), str(folder / "task01.pddl")]
+    assert main(["plan", *files, "--config", "lama-first", "--json"]) == 0
+    lama = json.loads(capsys.readouterr().out)
+    assert lama["algorithm"] == "lama-first" and lama["valid"] and lama["solved"]
+    assert main(["plan", *files, "--config", "optimal", "--json"]) == 0
+    optimal = json.loads(capsys.readouterr().out)
+    assert optimal["algorithm"] == "astar" and optimal["heuristic"] == "lmcut"
+    assert optimal["valid"] and optimal["cost"] <= lama["cost"]
+    assert main(["plan", *files, "--config", "lama-first", "--algo", "gbfs"]) == 2
+    assert main(["plan", *files, "--weight", "3"]) == 2
+    assert main(["plan", *files, "--algo", "wastar", "--weight", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["valid"]
+
+
+def test_lazy_search_gives_a_path_dependent_evaluator_the_parent_it_came_from():
+    _, task = _load("blocks/task04")
+    seen = []
+
+    class Recorder:
+        path_dependent = True
+
+        def evaluate(self, state, parent):
+            seen.append((state, parent))
+            return Relaxation(task).h_ff_preferred(state)
+
+        def reached(self, state, parent):
+            again.append((state, parent))
+
+    again = []
+    assert searcher("lazy-gbfs")(task, heuristic=[Recorder()]).extra["valid"]
+    assert seen[0] == (task.initial, None) and len(seen) > 5
+    evaluated = {state for state, _ in seen}
+    for state, parent in seen[1:] + again:
+        assert any(child == state for _, child, _ in task.successors(parent))
+    assert again and all(state in evaluated for state, _ in again)
+
+
+def test_a_state_reached_by_two_paths_keeps_the_landmarks_both_accepted():
+    _, task = _load("gripper/task01")
+    first = {child: op for op, child, _ in task.successors(task.initial)}
+    parents = {}
+    for state in first:
+        for _, child, _ in task.successors(state):
+            parents.setdefault(child, []).append(state)
+    state, (one, two, *_) = next((s, p) for s, p in parents.items() if len(p) >= 2)
+
+    def along(*path):
+        lmcount = LandmarkCount(task, unit=True)
+        for parent, child in zip((None, *path), path):
+            lmcount.evaluate(child, parent)
+        return lmcount, lmcount.accepted[path[-1]]
+
+    _, by_one = along(task.initial, one, state)
+    _, by_two = along(task.initial, two, state)
+    both, _ = along(task.initial, one, state)
+    both.evaluate(two, task.initial)
+    assert both.reached(state, two) == by_one & by_two == both.accepted[state]
