@@ -313,6 +313,19 @@ def write_report(all_rows: list[dict], path: Path) -> None:
     path.write_text("\n".join(out))
 
 
+def jobs(args, folders: list[Path], only: set | None) -> list[tuple]:
+    """(mode, domain name, domain file, task file), task 01 of every domain in both modes
+    first, then task 02, ...: a run stopped early still covers every domain."""
+    numbers = {mode: task_range(args.sat_tasks if mode == "sat" else args.opt_tasks)
+               for mode in args.modes.split(",")}
+    out = []
+    for n in sorted(set().union(*numbers.values())):
+        for mode, wanted in numbers.items():
+            if n in wanted:
+                out.extend((mode, *found) for found in find_tasks(folders, [n], only))
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--benchmarks", action="append", type=Path,
@@ -346,19 +359,17 @@ def main(argv=None) -> int:
                   + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))}
         wanted = [p for p in args.planners.split(",") if p]
         with args.output.open("a") as out:
-            for mode in args.modes.split(","):
-                numbers = task_range(args.sat_tasks if mode == "sat" else args.opt_tasks)
-                for domain_name, domain, task in find_tasks(folders, numbers, only):
-                    for planner in wanted:
-                        if (planner, mode, domain_name, task.name) in done:
-                            continue
-                        row = {**run_one(planner, mode, domain, task, args), **header,
-                               "load": round(os.getloadavg()[0], 2)}
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                        print(f"{mode} {domain_name}/{task.name} {planner:<9} {row['status']:<8}"
-                              f" {row['wall_s']:7.2f} s  cost {row.get('cost')}"
-                              + ("" if row.get("valid", True) else "  INVALID"), flush=True)
+            for mode, domain_name, domain, task in jobs(args, folders, only):
+                for planner in wanted:
+                    if (planner, mode, domain_name, task.name) in done:
+                        continue
+                    row = {**run_one(planner, mode, domain, task, args), **header,
+                           "load": round(os.getloadavg()[0], 2)}
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                    print(f"{mode} {domain_name}/{task.name} {planner:<9} {row['status']:<8}"
+                          f" {row['wall_s']:7.2f} s  cost {row.get('cost')}"
+                          + ("" if row.get("valid", True) else "  INVALID"), flush=True)
     write_report(load_rows(args.output), args.report)
     print(f"wrote {args.report}")
     return 0

@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import sys
 
-import yaml
-
 from framework.errors import UsageError
 
 
@@ -18,6 +16,7 @@ def add_set_option(parser):
 def parse_sets(pairs) -> dict:
     options = {}
     for pair in pairs:
+        import yaml
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"cannot read --set {pair!r}", hint="write --set NAME=VALUE, e.g. --set size=6")

@@ -8,8 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
-
 from framework.cli import COMMANDS
 from framework.errors import UsageError
 from framework.cli.common import (add_set_option, parse_sets, perft_depth,
@@ -75,6 +73,7 @@ def _is_game_spec(path: Path) -> bool:
     """A 1-player game spec (.game, or YAML with a `game:` key) rather than a planning spec."""
     if path.suffix.lower() == ".game":
         return True
+    import yaml
     try:
         data = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError):
