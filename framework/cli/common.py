@@ -1,7 +1,6 @@
 """Helpers shared by the sub-commands: `--set k=v` options and JSON output."""
 from __future__ import annotations
 
-import json
 import sys
 
 from framework.errors import UsageError
@@ -29,6 +28,7 @@ def parse_sets(pairs) -> dict:
 
 
 def print_json(obj) -> None:
+    import json
     json.dump(obj, sys.stdout, default=str)
     sys.stdout.write("\n")
 

@@ -87,8 +87,10 @@ def _prepare(args, started: float) -> dict:
     import planners
     from planners.validate import validate_plan
 
-    from framework.conformance.discover import resolve
-    files = [resolve(f) for f in args.files]
+    files = [Path(f) for f in args.files]
+    if not all(f.exists() for f in files):        # a shipped problem named without its path
+        from framework.conformance.discover import resolve
+        files = [resolve(f) for f in args.files]
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
