@@ -241,6 +241,10 @@ def main(argv=None) -> int:
         folders = args.benchmarks or [ROOT.parent / "shared" / "pddl"]
         only = set(args.domains.split(",")) if args.domains else None
         done = {key(r) for r in load_rows(args.output)}
+        for r in load_rows(args.output):
+            if r["time_limit"] != args.time or r["config"] != config_name(r["planner"], r["mode"], args):
+                raise SystemExit(f"{args.output} holds runs with other settings ({r['planner']} "
+                                 f"{r['config']!r}, {r['time_limit']:g} s): give a new -o FILE")
         header = {"run": args.run or run_id(), "machine": machine(), "time_limit": args.time,
                   "memory_mb": args.memory_mb, "command": "python benchmarks/bench_ipc.py "
                   + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))}
