@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import resource
 import shlex
 import shutil
@@ -133,6 +132,9 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
             os.killpg(proc.pid, signal.SIGKILL)      # FD's driver has children: the whole group
             stdout, stderr = proc.communicate()
             timed_out = True
+        except KeyboardInterrupt:                    # its own session: Ctrl-C did not reach it
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
         seconds = time.perf_counter() - start
         plan = None if timed_out else read_plan(planner, stdout, work)
     row = {"planner": planner, "mode": mode, "domain": task.parent.name, "task": task.name,

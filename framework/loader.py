@@ -14,7 +14,7 @@ from framework import builtins, runtime
 from framework.checker import check
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
-from framework.files import MAX_SPEC_BYTES, read_text  # noqa: F401 (re-exported)
+from framework.files import read_text
 from framework.history import with_history
 from framework.game import outcome_value_text, Game
 
