@@ -1,4 +1,5 @@
-"""Writing files safely: every file plyspec writes goes through `write_atomic`.
+"""Reading and writing files safely: every spec plyspec reads goes through `read_text`
+(a size bound, UTF-8 or a positioned SpecError), every file it writes through `write_atomic`.
 
 The text is written to a uniquely named temporary file in the target's folder and moved
 over the target with `os.replace`, so a reader (or a crash, or Ctrl-C) never sees a
@@ -8,9 +9,27 @@ destroy an unrelated file), and an existing file is replaced only when `force` i
 from __future__ import annotations
 
 import os
-import tempfile
 
 from framework.errors import SpecError
+
+MAX_SPEC_BYTES = 1_000_000
+
+
+def read_text(path) -> str:
+    """The text of a spec file: SpecError if it is unreadable, over MAX_SPEC_BYTES or not UTF-8."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(f"spec is {size} bytes, larger than {MAX_SPEC_BYTES}", file=str(path))
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as e:
+        raise SpecError(f"spec is not UTF-8 text ({e.reason})", file=str(path), line=1, col=1) from None
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
 
 
 def write_atomic(path, text: str, *, force: bool = False) -> None:
@@ -22,6 +41,7 @@ def write_atomic(path, text: str, *, force: bool = False) -> None:
     if os.path.exists(path) and not force:
         raise SpecError(f"{path} exists", file=path, hint="add --force to replace it")
     folder = os.path.dirname(os.path.abspath(path))
+    import tempfile
     fd, tmp = tempfile.mkstemp(prefix=".plyspec-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -14,27 +14,11 @@ from framework import builtins, runtime
 from framework.checker import check
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
+from framework.files import read_text
 from framework.history import with_history
 from framework.game import outcome_value_text, Game
 
-MAX_SPEC_BYTES = 1_000_000
 _CACHE: dict = {}
-
-
-def read_text(path) -> str:
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-    except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
-    if size > MAX_SPEC_BYTES:
-        raise SpecError(f"spec is {size} bytes, larger than {MAX_SPEC_BYTES}", file=str(path))
-    try:
-        return p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise SpecError(f"spec is not UTF-8 text ({e.reason})", file=str(path), line=1, col=1) from None
-    except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
 
 
 def parse_text(text: str, file: str, fmt: str):

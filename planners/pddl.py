@@ -15,13 +15,10 @@ import math
 import threading
 from pathlib import Path
 
-from lark import Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
-from framework.loader import read_text
+from framework.files import read_text
 from planners.pddl_adl import AdlBuilder, flat_conditions
+from planners.pddl_reader import read_pddl
 from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, FunctionDef, FunctionTerm,
                           FunctionValue, ObjectDef, Param, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
@@ -64,26 +61,27 @@ TOKEN_TEXT = {"LPAR": "`(`", "RPAR": "`)`", "NAME": "a name", "VARIABLE": "a ?va
 
 
 
-class _Builder(AdlBuilder, Transformer):
+class _Builder(AdlBuilder):
     """Turns parsed rules into planning AST pieces as the parser reduces them (Lark's
-    inline transformer: no parse tree is built); refuses unsupported constructs."""
+    inline transformer, or the fast reader `planners.pddl_reader` calling the same methods:
+    no parse tree is built); refuses unsupported constructs."""
 
     def __init__(self):
         super().__init__()
         self.file = "<pddl>"
         self.lines: list[str] = []
 
-    def pos(self, token: Token) -> Pos:
+    def pos(self, token) -> Pos:
         line = token.line
         source = self.lines[line - 1] if 0 < line <= len(self.lines) else None
         return Pos(self.file, line, token.column, source, token.column + len(token))
 
-    def term(self, token: Token) -> Term:
+    def term(self, token) -> Term:
         if token.type == "VARIABLE":
             return Term(token[1:].lower(), self.pos(token), variable=True)
         return Term(token.lower(), self.pos(token))
 
-    def refuse(self, token: Token, what: str) -> SpecError:
+    def refuse(self, token, what: str) -> SpecError:
         return self.pos(token).error(f"unsupported PDDL feature: {what}", SUPPORTED_HINT)
 
     # -- typed lists ------------------------------------------------------------------
@@ -151,7 +149,7 @@ class _Builder(AdlBuilder, Transformer):
     def functions(self, children):
         defs = []
         for child in children:
-            if isinstance(child, Token):
+            if isinstance(child, str):                      # a token: the type
                 if child.lower() != "number":
                     raise self.refuse(child, f"functions of type `{child.lower()}`")
             else:
@@ -188,7 +186,7 @@ class _Builder(AdlBuilder, Transformer):
         if target.function != "total-cost" or target.args:
             raise target.pos.error(f"unsupported PDDL feature: numeric fluent `{target.function}`"
                                    " (only (increase (total-cost) ...) is supported)", SUPPORTED_HINT)
-        if isinstance(value, Token):
+        if isinstance(value, str):                          # a NUMBER token
             return ("cost", self.number(value))
         return ("cost", value)
 
@@ -240,7 +238,8 @@ class _Builder(AdlBuilder, Transformer):
         return children[0]
 
 
-def _syntax_error(err: UnexpectedInput, file: str, lines: list[str]) -> SpecError:
+def _syntax_error(err, file: str, lines: list[str]) -> SpecError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     line = getattr(err, "line", None)
     col = getattr(err, "column", None)
     if isinstance(err, UnexpectedEOF) or line is None or line < 1:
@@ -263,20 +262,40 @@ def _syntax_error(err: UnexpectedInput, file: str, lines: list[str]) -> SpecErro
 
 
 _BUILDER = _Builder()
-_PARSER = cached_lark(Path(__file__).with_name("pddl.lark").read_text(), parser="lalr",
-                       maybe_placeholders=False, transformer=_BUILDER)
+_PARSER: list = []              # the Lark parser, built (or loaded from the cache) when first needed
 _PARSER_LOCK = threading.Lock()
+
+
+def _lark_parser():
+    if not _PARSER:
+        from framework.frontend.lark_cache import cached_lark
+        _PARSER.append(cached_lark(Path(__file__).with_name("pddl.lark").read_text(),
+                                   parser="lalr", maybe_placeholders=False, transformer=_BUILDER))
+    return _PARSER[0]
 
 
 def parse_pddl(text: str, file: str = "<pddl>"):
     """Parses one PDDL file; returns ("domain", name_token, items) or
-    ("problem", name_token, domain_token, items)."""
+    ("problem", name_token, domain_token, items).  A well-formed file is read by
+    `planners.pddl_reader`; anything else by the Lark grammar, which reports errors."""
     text = normalise_line_breaks(text)
     lines = text.split("\n")
+    builder = _Builder()
+    builder.file, builder.lines = file, lines
+    fast = read_pddl(text, builder)
+    if fast is not None:
+        return fast
+    return parse_with_lark(text, file, lines)
+
+
+def parse_with_lark(text: str, file: str, lines: list[str]):
+    """`parse_pddl` by the Lark grammar alone."""
+    from lark.exceptions import UnexpectedInput
     with _PARSER_LOCK:
+        parser = _lark_parser()
         _BUILDER.file, _BUILDER.lines = file, lines
         try:
-            return _PARSER.parse(text)
+            return parser.parse(text)
         except UnexpectedInput as err:
             raise _syntax_error(err, file, lines) from None
 

@@ -2,11 +2,9 @@
 conditions into `planners.formula` trees (and, or, not, imply, forall, exists, atoms,
 equalities) and effects into unconditional adds / deletes / cost plus `Effect`s for the
 conditional (`when`) and universal (`forall`) ones; reads `:derived` rules.  A mixin of
-the Lark transformer `_Builder`, which supplies `pos`, `term` and `refuse`.
+the builder `_Builder`, which supplies `pos`, `term` and `refuse`.
 """
 from __future__ import annotations
-
-from lark import Token
 
 from planners.ast import Atom, Equality, Literal, Term
 from planners.formula import DerivedRule, Effect, Junction, Negation, Quantified
@@ -103,7 +101,7 @@ class AdlBuilder:
         return [self._wrap(item, (), self._formula(condition), token)
                 for item in self._items(body)]
 
-    def _wrap(self, item, params, condition, token: Token) -> Effect:
+    def _wrap(self, item, params, condition, token) -> Effect:
         """`item` (an atom, ("not", atom), an Effect) under more variables / a condition."""
         if isinstance(item, Atom):
             return Effect(params, condition, item, True)

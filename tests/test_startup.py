@@ -37,6 +37,29 @@ def test_a_command_imports_only_its_own_module():
     assert "planners" not in loaded and "hypothesis" not in loaded
 
 
+def test_plan_on_pddl_imports_neither_lark_nor_the_game_side():
+    """`plyspec plan DOMAIN.pddl TASK.pddl` reads well-formed PDDL with the hand-written
+    reader: no Lark, no YAML, no game loader, checker or compiler, no rich or hypothesis."""
+    loaded = _modules_after("from framework.cli import main\n"
+                            "main(['plan', 'planners/pddl/blocks/domain.pddl', "
+                            "'planners/pddl/blocks/task01.pddl', '--algo', 'gbfs', '--json'])")
+    assert "planners.pddl_reader" in loaded and "planners.validate" in loaded
+    assert [m for m in loaded if m.endswith("_cmd")] == ["framework.cli.plan_cmd"]
+    for heavy in ("lark", "yaml", "rich", "hypothesis", "framework.loader", "framework.compiler",
+                  "framework.checker", "framework.ast", "framework.conformance"):
+        assert not any(m == heavy or m.startswith(heavy + ".") for m in loaded), heavy
+
+
+def test_a_pddl_syntax_error_still_uses_lark_for_its_message(tmp_path):
+    domain = tmp_path / "d.pddl"
+    domain.write_text("(define (domain d)\n  (:predicates (p))\n  (:action a :effect (p) ?y))\n")
+    task = tmp_path / "t.pddl"
+    task.write_text("(define (problem t) (:domain d) (:init) (:goal (p)))\n")
+    run = subprocess.run([sys.executable, "-m", "framework.cli", "plan", str(domain), str(task)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 1 and "d.pddl:3" in run.stderr and "Traceback" not in run.stderr
+
+
 def test_lazy_names_resolve():
     import framework
     assert callable(framework.load) and framework.Game.__name__ == "Game"

@@ -41,8 +41,9 @@ class _ExamplesFormatter(argparse.HelpFormatter):
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser, or (start-up) one whose sub-commands other than `only` are
-    summaries without options, so that only the module of the command that runs is imported."""
+    """The whole parser; or (start-up) with `only` naming a command, a parser of that
+    command alone (only its module imported); or with `only=""` the sub-commands as summaries
+    without options, for `plyspec --help` and for a mistyped command."""
     parser = argparse.ArgumentParser(
         prog="plyspec",
         description="Declare games and planning problems; check, compile, search, solve and plan them.",
@@ -57,7 +58,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             if examples and not sub.choices[name].epilog:
                 sub.choices[name].epilog = "examples:\n" + "\n".join("  " + e for e in examples)
                 sub.choices[name].formatter_class = _ExamplesFormatter
-        else:
+        elif not only:
             sub.add_parser(name, help=summary)
     return parser
 

@@ -1,10 +1,7 @@
 """Helpers shared by the sub-commands: `--set k=v` options and JSON output."""
 from __future__ import annotations
 
-import json
 import sys
-
-import yaml
 
 from framework.errors import UsageError
 
@@ -18,6 +15,7 @@ def add_set_option(parser):
 def parse_sets(pairs) -> dict:
     options = {}
     for pair in pairs:
+        import yaml
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"cannot read --set {pair!r}", hint="write --set NAME=VALUE, e.g. --set size=6")
@@ -30,6 +28,7 @@ def parse_sets(pairs) -> dict:
 
 
 def print_json(obj) -> None:
+    import json
     json.dump(obj, sys.stdout, default=str)
     sys.stdout.write("\n")
 

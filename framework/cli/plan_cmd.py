@@ -8,8 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
-
 from framework.cli import COMMANDS
 from framework.errors import UsageError
 from framework.cli.common import (add_set_option, parse_sets, perft_depth,
@@ -112,6 +110,7 @@ def _is_game_spec(path: Path) -> bool:
     """A 1-player game spec (.game, or YAML with a `game:` key) rather than a planning spec."""
     if path.suffix.lower() == ".game":
         return True
+    import yaml
     try:
         data = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError):
@@ -125,8 +124,10 @@ def _prepare(args, started: float) -> dict:
     import planners
     from planners.validate import validate_plan
 
-    from framework.conformance.discover import resolve
-    files = [resolve(f) for f in args.files]
+    files = [Path(f) for f in args.files]
+    if not all(f.exists() for f in files):        # a shipped problem named without its path
+        from framework.conformance.discover import resolve
+        files = [resolve(f) for f in args.files]
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 SPEC_SUFFIXES = (".yaml", ".yml", ".game", ".plan")
 
 
@@ -16,6 +14,7 @@ def spec_kind(path) -> str:
     suffix = path.suffix.lower()
     if suffix in (".plan", ".game"):
         return "planning" if suffix == ".plan" else "game"
+    import yaml
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, yaml.YAMLError):

@@ -1,0 +1,227 @@
+"""docs/planning-benchmarks.md from the JSON-lines results of `benchmarks/bench_ipc.py`:
+coverage per domain, geometric-mean whole-process times over the tasks every planner
+solves (and over those Fast Downward needs >= 1 s for), plan costs compared, the targets of
+the planning issue checked, and every run listed.  `python benchmarks/bench_ipc.py
+--report-only` rewrites it without running anything."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+PLANNERS = ("plyspec", "pyperplan", "fd")
+NAMES = {"plyspec": "plyspec", "pyperplan": "pyperplan 2.1", "fd": "Fast Downward"}
+MODES = (("sat", "Satisficing (tasks 01–05)"), ("opt", "Optimal: A* with LM-cut (tasks 01–03)"))
+
+
+def geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(max(v, 1e-3)) for v in values) / len(values))
+
+
+def good(row: dict | None) -> bool:
+    return bool(row and row["solved"] and row["valid"])
+
+
+class _Mode:
+    """The rows of one mode, by (planner, domain, task)."""
+
+    def __init__(self, rows: list[dict], planners: list[str]):
+        self.rows = {(r["planner"], r["domain"], r["task"]): r for r in rows}
+        self.tasks = sorted({(r["domain"], r["task"]) for r in rows})
+        self.planners = planners
+
+    def get(self, planner, task):
+        return self.rows.get((planner, *task))
+
+    def coverage(self, planner) -> tuple[int, int]:
+        ran = [self.get(planner, t) for t in self.tasks if self.get(planner, t)]
+        return sum(1 for r in ran if good(r)), len(ran)
+
+    def common(self, keep=lambda task: True) -> list:
+        """The tasks every planner solved with a valid plan (and `keep`)."""
+        return [t for t in self.tasks if all(good(self.get(p, t)) for p in self.planners)
+                and keep(t)]
+
+    def means(self, tasks) -> dict:
+        return {p: geomean([self.get(p, t)["wall_s"] for t in tasks]) for p in self.planners}
+
+
+def _coverage_table(m: _Mode) -> list[str]:
+    lines = ["| domain | " + " | ".join(NAMES[p] for p in m.planners) + " |",
+             "|---" * (len(m.planners) + 1) + "|"]
+    for domain in sorted({d for d, _ in m.tasks}):
+        cells = []
+        for p in m.planners:
+            ran = [m.get(p, t) for t in m.tasks if t[0] == domain and m.get(p, t)]
+            bad = sum(1 for r in ran if r["solved"] and not r["valid"])
+            cells.append(f"{sum(1 for r in ran if good(r))}/{len(ran)}"
+                         + (f" ({bad} INVALID)" if bad else ""))
+        lines.append(f"| {domain} | " + " | ".join(cells) + " |")
+    totals = [m.coverage(p) for p in m.planners]
+    lines.append("| **total** | " + " | ".join(f"**{a}/{b}**" for a, b in totals) + " |")
+    return lines
+
+
+def _status_table(m: _Mode) -> list[str]:
+    kinds = ("solved", "INVALID", "unsolved", "timeout", "memory", "error")
+    lines = ["| planner | " + " | ".join(kinds) + " |", "|---" * (len(kinds) + 1) + "|"]
+    for p in m.planners:
+        ran = [m.get(p, t) for t in m.tasks if m.get(p, t)]
+        counts = {k: 0 for k in kinds}
+        for r in ran:
+            counts["INVALID" if r["solved"] and not r["valid"] else r["status"]] += 1
+        lines.append(f"| {NAMES[p]} | " + " | ".join(str(counts[k]) for k in kinds) + " |")
+    return lines
+
+
+def _time_line(m: _Mode, label: str, tasks: list) -> str:
+    if not tasks:
+        return f"- {label}: no such task"
+    means = m.means(tasks)
+    text = ", ".join(f"{NAMES[p]} {means[p]:.3g} s" for p in m.planners)
+    ratios = "; ".join(f"plyspec / {NAMES[p]} **{means['plyspec'] / means[p]:.2f}×**"
+                       for p in m.planners if p != "plyspec")
+    return f"- {label} ({len(tasks)} tasks): {text}; {ratios}"
+
+
+def _slow_tasks(m: _Mode) -> list:
+    return m.common(lambda t: m.get("fd", t)["wall_s"] >= 1) if "fd" in m.planners else []
+
+
+def _pair_ratio(m: _Mode, other: str, least: float = 0.0) -> tuple[float, int]:
+    """plyspec's geometric-mean time over `other`'s on the tasks both solve (where `other`
+    needs at least `least` seconds), and how many tasks that is."""
+    tasks = [t for t in m.tasks if good(m.get("plyspec", t)) and good(m.get(other, t))
+             and m.get(other, t)["wall_s"] >= least]
+    if not tasks:
+        return math.nan, 0
+    return (geomean([m.get("plyspec", t)["wall_s"] for t in tasks])
+            / geomean([m.get(other, t)["wall_s"] for t in tasks])), len(tasks)
+
+
+def _pair_lines(m: _Mode) -> list[str]:
+    out = []
+    for other in m.planners[1:]:
+        for least, label in ((0.0, "tasks both solve"), (1.0, f"tasks both solve that {NAMES[other]} needs ≥ 1 s for")):
+            ratio, n = _pair_ratio(m, other, least)
+            out.append(f"- plyspec / {NAMES[other]}, {label} ({n} tasks): "
+                       + (f"**{ratio:.2f}×**" if n else "no such task"))
+    return out
+
+
+def _cost_lines(m: _Mode, optimal: bool) -> list[str]:
+    lines, agree, compared = [], 0, 0
+    for t in m.tasks:
+        costs = {p: m.get(p, t)["cost"] for p in m.planners if good(m.get(p, t))}
+        if len(costs) >= 2:
+            compared += 1
+            if len(set(costs.values())) == 1:
+                agree += 1
+            elif optimal:
+                lines.append(f"  - **DIFFERENT** {t[0]}/{t[1]}: " + ", ".join(
+                    f"{NAMES[p]} {c:g}" for p, c in costs.items()))
+    if optimal:
+        return [f"- optimal plan costs: on {agree} of the {compared} tasks solved by two or "
+                "more planners every planner's cost is the same"
+                + (":" if lines else " (no difference)")] + lines
+    common = m.common()
+    sums = {p: sum(m.get(p, t)["cost"] for t in common) for p in m.planners}
+    return [f"- plan cost summed over the {len(common)} tasks every planner solves: "
+            + ", ".join(f"{NAMES[p]} {sums[p]:g}" for p in m.planners)
+            + f"; the same cost on {agree} of {compared} tasks solved by two or more"]
+
+
+def _targets(modes: dict) -> list[str]:
+    """The benchmark targets of the planning issue (14), checked on this run."""
+    out = []
+    sat, opt = modes.get("sat"), modes.get("opt")
+    if sat and "fd" in sat.planners:
+        (ours, ran), (fd, _) = sat.coverage("plyspec"), sat.coverage("fd")
+        out.append(f"- satisficing coverage ≥ Fast Downward's: plyspec {ours}, Fast Downward {fd}"
+                   f" (of {ran} tasks) — " + ("**met**" if ours >= fd else "**not met**")
+                   + ("" if ran >= 105 else " so far (run incomplete)"))
+    if opt:
+        ours, ran = opt.coverage("plyspec")
+        out.append(f"- A* + LM-cut coverage ≥ 60/63: {ours}/{ran}"
+                   + (" — **met**" if ours >= 60 else " — **not met**" if ran >= 63 else
+                      " (run incomplete)"))
+        if "fd" in opt.planners:
+            both = [t for t in opt.tasks if good(opt.get("plyspec", t)) and good(opt.get("fd", t))]
+            differ = [t for t in both if opt.get("plyspec", t)["cost"] != opt.get("fd", t)["cost"]]
+            out.append(f"- optimal costs equal to Fast Downward's: {len(both) - len(differ)} of "
+                       f"{len(both)} — " + ("**met**" if not differ else "**not met**"))
+    for key, m in modes.items():
+        ratio, n = _pair_ratio(m, "fd", 1.0) if "fd" in m.planners else (math.nan, 0)
+        if n:
+            out.append(f"- {key}: geometric-mean time within 2× of Fast Downward's on the tasks "
+                       f"both solve that Fast Downward needs ≥ 1 s for: {ratio:.2f}× over {n} "
+                       "tasks — " + ("**met**" if ratio <= 2 else "**not met**"))
+    return out
+
+
+def _task_table(m: _Mode) -> list[str]:
+    lines = ["| task | " + " | ".join(f"{NAMES[p]} s / cost" for p in m.planners) + " |",
+             "|---" * (len(m.planners) + 1) + "|"]
+    for t in m.tasks:
+        cells = []
+        for p in m.planners:
+            r = m.get(p, t)
+            cells.append("–" if r is None else f"{r['wall_s']:.2f} / {r['cost']:g}" if good(r)
+                         else f"{r['status']} ({r['wall_s']:.0f} s)")
+        lines.append(f"| {t[0]}/{t[1].removesuffix('.pddl')} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def write_report(all_rows: list[dict], path: Path) -> None:
+    planners = [p for p in PLANNERS if any(r["planner"] == p for r in all_rows)]
+    modes = {key: _Mode([r for r in all_rows if r["mode"] == key], planners)
+             for key, _ in MODES if any(r["mode"] == key for r in all_rows)}
+    loads = [r.get("load", 0) for r in all_rows] or [0]
+    out = ["# Planning benchmarks: plyspec, pyperplan 2.1 and Fast Downward", "",
+           "Generated by `python benchmarks/bench_ipc.py` from its results file "
+           "(`benchmarks/ipc-results.jsonl`); do not edit by hand.  Each planner runs as a "
+           "whole process (start-up, parsing, grounding, search, writing the plan), one process "
+           "at a time, timed by the wall clock under the same time and memory limit; plyspec's "
+           "modules are byte-compiled beforehand, as `pip install` does.  Every plan of every "
+           "planner is replayed by plyspec's lifted validator (`planners/validate.py`): a task "
+           "counts as solved only with a valid plan.", "",
+           "- plyspec code: " + ", ".join(sorted({r.get("run", "?") for r in all_rows})),
+           f"- machine: {all_rows[0]['machine'] if all_rows else '?'}; load average "
+           f"{min(loads):.1f}–{max(loads):.1f} during the run (other work shared the machine: "
+           "the ratios between planners, each task run by the three in turn, are more telling "
+           "than the seconds)",
+           "- limits: " + ", ".join(f"{t:g} s" for t in sorted({r["time_limit"] for r in all_rows}))
+           + " per task, " + ", ".join(f"{m} MB" for m in sorted({r.get("memory_mb") or 0 for r in all_rows}))
+           + " of address space per process (0: none)",
+           "- tasks: the 21 IPC domains of pyperplan's benchmark collection (not shipped in this "
+           "repository; the IPC 2008 domains have their action costs removed there)",
+           "- reproduce: `python benchmarks/bench_ipc.py --benchmarks DIR` with DIR the folder of "
+           "the domain folders (a rerun skips the tasks already in the results file; delete it, "
+           "or give `-o`, to start afresh); this run: "
+           + "; ".join(f"`{c}`" for c in sorted({r.get("command", "?") for r in all_rows})),
+           "", "## Targets of the planning issue", ""]
+    out += _targets(modes) + [""]
+    for key, title in MODES:
+        if key not in modes:
+            continue
+        m = modes[key]
+        configs = "; ".join(f"{NAMES[p]} `{c}`" for p, c in sorted(
+            {(r["planner"], r["config"]) for r in m.rows.values()}))
+        out += [f"## {title}", "", f"Configurations: {configs}.", "",
+                "Coverage (validated plans / tasks run):", ""]
+        out += _coverage_table(m) + ["", "Outcomes:", ""] + _status_table(m) + [""]
+        out += ["Whole-process time, geometric mean:", "",
+                _time_line(m, "tasks every planner solves", m.common()),
+                _time_line(m, "of those, tasks Fast Downward needs ≥ 1 s for", _slow_tasks(m))]
+        out += ["", "Whole-process time, plyspec against each planner on the tasks both solve "
+                "(geometric means):", ""] + _pair_lines(m) + ["", "Plan costs:", ""]
+        out += _cost_lines(m, key == "opt")
+        failures = [r for r in m.rows.values() if r["status"] in ("error", "memory")
+                    or (r["solved"] and not r["valid"])]
+        if failures:
+            out += ["", "Errors, memory-outs and invalid plans:", ""]
+            out += [f"- {NAMES[r['planner']]} {r['domain']}/{r['task']}: {r['status']}"
+                    + (" INVALID " + r.get("message", "") if r["solved"] else
+                       " " + " ".join(r.get("stderr", []))[:160]) for r in failures]
+        out += ["", "<details><summary>Every task</summary>", ""] + _task_table(m) + \
+            ["", "</details>", ""]
+    path.write_text("\n".join(out))
