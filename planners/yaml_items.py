@@ -1,7 +1,7 @@
 """The node layer of the YAML planning front-end (`planners.yaml_spec`): the positions of
 PyYAML nodes in the spec's text and the checked YAML structure (`Source`), and the parser
 and transformer of the items written inside YAML strings (`planning_spec.lark`:
-signatures, conditions, names with `for` generators and integer expressions)."""
+signatures, condition formulas, names with `for` generators and integer expressions)."""
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -16,7 +16,7 @@ from framework.errors import LINE_BREAK, SpecError, split_lines
 from planners.ast import Pos
 
 PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
-                       start=["signature_item", "condition_item", "name_item"],
+                       start=["signature_item", "condition_item", "name_item", "param_item"],
                     maybe_placeholders=True)
 
 
@@ -115,17 +115,32 @@ class Items(Transformer):
     def param(self, name, type_):
         return (name, type_)
 
+    def type(self, *names):
+        return list(names)
+
     def positive(self, atom):
         return ("literal", atom, True)
 
-    def negative(self, atom):
-        return ("literal", atom, False)
+    def negation(self, token, inner):
+        return ("not", token, inner)
 
     def differ(self, left, right):
         return ("equality", left, right, False)
 
     def same(self, left, right):
         return ("equality", left, right, True)
+
+    def conjunction(self, *parts):
+        return ("and", list(parts))
+
+    def disjunction(self, *parts):
+        return ("or", list(parts))
+
+    def implication(self, token, left, right):
+        return ("imply", token, left, right)
+
+    def quantified(self, token, *rest):
+        return ("quantified", token, list(rest[:-1]), rest[-1])
 
     def atom(self, name, *args):
         return (name, [a for a in args if a is not None])

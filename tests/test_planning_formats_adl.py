@@ -102,14 +102,6 @@ def test_pddl_export_of_the_yaml_task_grounds_to_the_same_task(tmp_path):
     assert _grounded(exported) == _grounded(planners.ground(planners.load(YAML)))
 
 
-def test_pddl_export_refuses_adl_it_cannot_write():
-    from planners.export import to_pddl
-    problem = planners.load(ROOT / "planners" / "pddl" / "miconic-fulladl" / "domain.pddl",
-                            ROOT / "planners" / "pddl" / "miconic-fulladl" / "task01.pddl")
-    with pytest.raises(SpecError, match="uses other ADL"):
-        to_pddl(problem)
-
-
 @pytest.mark.parametrize("text, message, line, col", [
     ("  when On(x)\n    pre On(x)\n", "`pre` after a `when`", 7, 5),
     ("  when On(y)\n    add On(x)\n", "unknown object `y`", 6, 11),
