@@ -101,7 +101,8 @@ class _Nodes:
             self.container(section, "objects", MAP).value.append(
                 (type_key, yaml.SequenceNode(SEQ, self.items(items), mark, mark)))
         elif kind in ("predicates", "init", "goal"):
-            self.container(section, kind, SEQ).value.extend(self.items(section.children[0]))
+            items = section.children[0]
+            self.container(section, kind, SEQ).value.extend(self.items(items) if items else [])
         elif kind == "action":
             mark = self.mark(section.meta.line, section.meta.column)
             self.action_parts = yaml.MappingNode(MAP, [], mark, mark)

@@ -1,0 +1,82 @@
+"""Conversion of planning problems between the three formats (YAML planning spec, `.plan`,
+PDDL domain + problem), checked: the output is read back and grounded, and its grounded
+task (facts, operators with their costs and conditional effects, axioms, initial state,
+goal; names compared without case or punctuation) must equal the input's, else nothing
+is written.
+
+The problem is converted as loaded: options take their values (`--set` overrides them)
+and generators are expanded, since neither PDDL nor a printed spec keeps the recipe.
+What a target cannot say is refused with the position of the construct (a cost given by
+a function in YAML / `.plan`, a name that is no PDDL name, names differing only in case
+in PDDL).
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import planners
+from planners.export import to_pddl
+from planners.print_plan import to_plan
+from planners.print_yaml import to_yaml
+
+FORMATS = ("yaml", "plan", "pddl")
+
+
+def _names(text: str) -> tuple:
+    """`Move(A, C)` and `(move a c)` alike as ("move", "a", "c")."""
+    return tuple(re.findall(r"[^\s(),]+", text.lower()))
+
+
+def fingerprint(task) -> tuple:
+    """The grounded task with bits replaced by fact names: equal for the same task written
+    in any format."""
+    facts = [_names(f) for f in task.facts]
+
+    def named(mask: int) -> frozenset:
+        return frozenset(facts[i] for i in range(len(facts)) if mask >> i & 1)
+
+    operators = sorted((_names(op.name), float(op.cost),
+                        *(tuple(sorted(named(m))) for m in (op.pre, op.absent, op.add, op.delete)),
+                        tuple(sorted(tuple(tuple(sorted(named(m))) for m in effect)
+                                     for effect in op.effects)))
+                       for op in task.operators)
+    axioms = [sorted((tuple(sorted(named(head))), tuple(sorted(named(pre))),
+                      tuple(sorted(named(absent)))) for head, pre, absent in layer)
+              for layer in task.axioms]
+    return (frozenset(facts), tuple(operators), tuple(map(tuple, axioms)), named(task.initial),
+            named(task.goal), named(task.goal_absent))
+
+
+def texts(problem, fmt: str, header: str = "") -> dict[str, str]:
+    """file name (or "" for the single file of a spec) -> text of `problem` in `fmt`."""
+    if fmt == "yaml":
+        return {"": to_yaml(problem, f"# {header}" if header else "")}
+    if fmt == "plan":
+        return {"": to_plan(problem, f"# {header}" if header else "")}
+    domain, task = to_pddl(problem)
+    note = f"; {header}\n" if header else ""
+    return {"domain.pddl": note + domain, "problem.pddl": note + task}
+
+
+def read_back(outputs: dict[str, str], fmt: str):
+    """The problem the converted texts describe (through the ordinary loaders)."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for name, text in outputs.items():
+            path = Path(folder) / (name or f"converted.{fmt}")
+            path.write_text(text, encoding="utf-8")
+            paths.append(path)
+        return planners.load(*paths)
+
+
+def convert(problem, fmt: str, header: str = "") -> dict[str, str]:
+    """`problem` in format `fmt` ("yaml", "plan" or "pddl"), checked to ground to the same
+    task; a ValueError if it would not (a bug in a printer)."""
+    outputs = texts(problem, fmt, header)
+    back = read_back(outputs, fmt)
+    if fingerprint(planners.ground(back)) != fingerprint(planners.ground(problem)):
+        raise ValueError(f"converting {problem.pos.file} to {fmt} would change the task; "
+                         "please report this as a bug")
+    return outputs
