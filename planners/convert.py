@@ -25,8 +25,9 @@ FORMATS = ("yaml", "plan", "pddl")
 
 
 def _names(text: str) -> tuple:
-    """`Move(A, C)` and `(move a c)` alike as ("move", "a", "c")."""
-    return tuple(re.findall(r"[^\s(),]+", text.lower()))
+    """`Move(A, C)` and `(move a c)` alike as ("move", "a", "c"); `ItemAt` and `item-at`
+    alike too."""
+    return tuple(re.sub(r"[-_]", "", word) for word in re.findall(r"[^\s(),]+", text.lower()))
 
 
 def fingerprint(task) -> tuple:
