@@ -39,7 +39,7 @@ class Source:
         for index in range(start, end + 1):
             char = self.text[index] if index < end else ","
             depth += (char == "(") - (char == ")")
-            if char == "," and depth <= 0:
+            if char == "," and (depth <= 0 or index == end):    # unbalanced: kept, to be refused
                 pieces.append((begin, index))
                 begin = index + 1
         items = []

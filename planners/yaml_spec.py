@@ -22,6 +22,7 @@ through generators such as `"On(d{i}, d{i+1}) for i in 1..disks-1"`.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import yaml
@@ -45,7 +46,7 @@ HINTS = {"signature_item": "write e.g. Move(x - place, y - place) or HasBananas"
                            "forall(b - block) Clear(b), On(d{i}, d{i+1}) for i in 1..n-1",
          "name_item": "write e.g. A or d{i} for i in 1..disks",
          "param_item": "write e.g. c - crate"}
-QUANTIFIER_HINT = ("a forall / exists / if-then inside and, or or not goes in parentheses: "
+QUANTIFIER_HINT = ("a forall / exists inside and, or or not goes in parentheses: "
                    "At(x) and (forall(b - block) Clear(b))")
 
 
@@ -75,13 +76,13 @@ class _Builder(AdlItems):
                 shown, column = "end of text", len(node.value) + 1
             expected = getattr(err, "expected", None) or getattr(err, "allowed", None) or ()
             hint = HINTS[start]
-            if start == "condition_item" and any(word in node.value[:column] for word in
-                                                 ("forall", "exists", "if ")):
-                hint = QUANTIFIER_HINT
+            if start == "condition_item" and re.search(r"\b(forall|exists)\s*\(\s*\w*\s*$",
+                                                       node.value[:column - 1]):
+                hint = QUANTIFIER_HINT      # `forall(` read as a predicate inside and / or
             message = f"unexpected {shown}" if token is not None else \
                 f"unexpected character `{node.value[column - 1:column]}`"
             if expected and token is not None:
-                message += f" (expected {', '.join(sorted(expected)[:4]).lower()})"
+                message += f" (expected {', '.join(sorted(e.lower().lstrip('_') for e in expected)[:4])})"
             raise self.src.error(node, message, hint, offset=column - 1, length=1) from None
 
     def value(self, expr, env: dict, node) -> int:
