@@ -104,21 +104,27 @@ def _requirements(problem: PlanningProblem) -> list[str]:
     return [":strips", ":typing", *(r for r in order if r in found)]
 
 
+def _nodes(formula):
+    """Every node of a formula tree (None: none)."""
+    stack = [formula]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            yield node
+            stack.extend(node.parts if isinstance(node, Junction) else
+                         [node.part] if isinstance(node, Negation) else
+                         [node.body] if isinstance(node, Quantified) else [])
+
+
 def _features(formula, found: set):
-    if isinstance(formula, Equality):
-        found.add(":equality")
-    elif isinstance(formula, Negation):
-        found.add(":disjunctive-preconditions")     # a negated compound needs de Morgan
-        _features(formula.part, found)
-    elif isinstance(formula, Junction):
-        if formula.kind == "or":
-            found.add(":disjunctive-preconditions")
-        for part in formula.parts:
-            _features(part, found)
-    elif isinstance(formula, Quantified):
-        found.add(":universal-preconditions" if formula.kind == "forall"
-                  else ":existential-preconditions")
-        _features(formula.body, found)
+    for node in _nodes(formula):
+        if isinstance(node, Equality):
+            found.add(":equality")
+        elif isinstance(node, Negation) or isinstance(node, Junction) and node.kind == "or":
+            found.add(":disjunctive-preconditions")     # a negated compound needs de Morgan
+        elif isinstance(node, Quantified):
+            found.add(":universal-preconditions" if node.kind == "forall"
+                      else ":existential-preconditions")
 
 
 def domain_pddl(problem: PlanningProblem) -> str:
@@ -162,17 +168,10 @@ def domain_pddl(problem: PlanningProblem) -> str:
 
 def _object_terms(formula):
     """Every object (not variable) term of a formula."""
-    if isinstance(formula, Literal):
-        yield from (t for t in formula.atom.args if not t.variable)
-    elif isinstance(formula, Equality):
-        yield from (t for t in (formula.left, formula.right) if not t.variable)
-    elif isinstance(formula, Negation):
-        yield from _object_terms(formula.part)
-    elif isinstance(formula, Junction):
-        for part in formula.parts:
-            yield from _object_terms(part)
-    elif isinstance(formula, Quantified):
-        yield from _object_terms(formula.body)
+    for node in _nodes(formula):
+        terms = node.atom.args if isinstance(node, Literal) else \
+            (node.left, node.right) if isinstance(node, Equality) else ()
+        yield from (t for t in terms if not t.variable)
 
 
 def _constants(problem: PlanningProblem) -> list:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import yaml
 
-from framework.errors import did_you_mean
 from planners.ast import ROOT_TYPE, Atom, Equality, Literal, Param, PredicateDef, Term, either_type
 from planners.formula import DerivedRule, Effect, Junction, Negation, Quantified
 from planners.pddl_adl import flat_conditions, formula_pos
@@ -131,13 +130,7 @@ class AdlItems:
             if not isinstance(entry, yaml.MappingNode):
                 raise self.src.error(entry, f"each `when` entry of {name} maps if/add/del to lists",
                                      "e.g. - {if: [Dark(x)], add: [Lit(x)], del: [Dark(x)]}")
-            parts = {}
-            for key, value in self.src.mapping(entry, f"a `when` entry of {name}"):
-                if key.value not in WHEN_KEYS:
-                    raise self.src.error(key, f"unknown part `{key.value}` of a `when` entry of "
-                                         f"{name}", did_you_mean(key.value, WHEN_KEYS) or
-                                         f"a `when` entry has {', '.join(WHEN_KEYS)}")
-                parts[key.value] = value
+            parts = self.src.parts(entry, f"a `when` entry of {name}", WHEN_KEYS)
             if "if" not in parts and "forall" not in parts:
                 raise self.src.error(entry, f"a `when` entry of {name} has no `if` conditions",
                                      "add if: [...] or forall: [x - type] (use add/del directly "

@@ -12,7 +12,7 @@ from lark import Transformer, v_args
 
 from framework.frontend.lark_cache import cached_lark
 from framework.frontend.yaml_reader import refuse_duplicate_keys
-from framework.errors import LINE_BREAK, SpecError, split_lines
+from framework.errors import LINE_BREAK, SpecError, did_you_mean, split_lines
 from planners.ast import Pos
 
 PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
@@ -84,6 +84,16 @@ class Source:
             raise self.error(node, f"{what} must be a mapping (key: value lines)")
         refuse_duplicate_keys(self, node, what)
         return node.value
+
+    def parts(self, node, what: str, keys) -> dict:
+        """The values of the mapping `node` by key; a key not among `keys` is an error."""
+        out = {}
+        for key, value in self.mapping(node, what):
+            if key.value not in keys:
+                raise self.error(key, f"unknown part `{key.value}` of {what}",
+                                 did_you_mean(key.value, keys) or f"{what} has {', '.join(keys)}")
+            out[key.value] = value
+        return out
 
     def items(self, node, what: str) -> list:
         """A list of scalar nodes; a single scalar counts as a list of one."""

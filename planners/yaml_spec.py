@@ -260,12 +260,7 @@ class _Builder(AdlItems):
         by_name = {p.name: p for p in params}
         parts = {}
         if isinstance(body, yaml.MappingNode):
-            for part_key, value in self.src.mapping(body, f"action {name}"):
-                if part_key.value not in ACTION_KEYS:
-                    raise self.src.error(part_key, f"unknown part `{part_key.value}` of action "
-                                         f"{name}", did_you_mean(part_key.value, ACTION_KEYS) or
-                                         f"an action has {', '.join(ACTION_KEYS)}")
-                parts[part_key.value] = value
+            parts = self.src.parts(body, f"action {name}", ACTION_KEYS)
         elif not (isinstance(body, yaml.ScalarNode) and body.tag.endswith(":null")):
             raise self.src.error(body, f"action {name} must map pre/add/del/cost to values")
         pre, condition = split_flat(self.condition(parts["pre"], f"pre of {name}", by_name)) \
