@@ -223,6 +223,9 @@ def test_convert_pddl_pair_to_yaml_file_and_to_a_pddl_folder(tmp_path, capsys):
     assert "- {if: [on(x)], del: [on(x)]}" in out.read_text()
     assert run(out, "--to", "pddl", "-o", tmp_path / "again") == 0
     assert "wrote" in capsys.readouterr().out
+    with pytest.raises(SpecError, match="exists"):           # not replaced without --force
+        run(out, "--to", "pddl", "-o", tmp_path / "again")
+    assert run(out, "--to", "pddl", "-o", tmp_path / "again", "--force") == 0
     again = planners.load(tmp_path / "again" / "domain.pddl", tmp_path / "again" / "problem.pddl")
     assert fingerprint(planners.ground(again)) == \
         fingerprint(planners.ground(planners.load(lamps / "domain.pddl", lamps / "task01.pddl")))

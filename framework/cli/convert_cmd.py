@@ -13,8 +13,9 @@ Comments and layout are not carried over.
 
 Without `-o` the result goes to stdout.  With `-o OUT` it is written atomically: to a
 temporary file beside OUT, renamed over OUT once complete, so an error never leaves a
-half-written file.  `--to pddl` writes OUT/domain.pddl and OUT/problem.pddl (OUT is a
-folder, created if needed).  OUT may not be an input.
+half-written file; an existing OUT is replaced only with `--force`.  `--to pddl` writes
+OUT/domain.pddl and OUT/problem.pddl (OUT is a folder, created if needed).  OUT may not be
+an input.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets
-from framework.errors import UsageError
+from framework.errors import SpecError, UsageError
 from framework.files import write_atomic
 from framework.frontend.printer import spec_fields, to_game, to_yaml
 from framework.loader import parse_spec, parse_text, planning_kind
@@ -60,6 +61,7 @@ def add_parser(sub):
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write to this file (atomically) instead of stdout; with --to pddl a "
                         "folder for domain.pddl and problem.pddl; never an input")
+    p.add_argument("--force", action="store_true", help="with -o: replace OUT if it exists")
     add_set_option(p)
     p.set_defaults(func=run)
 
@@ -77,7 +79,7 @@ def run(args) -> int:
         raise UsageError("a game spec converts alone, without PROBLEM or --set",
                          hint="plyspec convert SPEC --to yaml|game")
     text = convert(parse_spec(args.spec), args.to)
-    _write(args.output, text)
+    _write(args.output, text, args.force)
     return 0
 
 
@@ -98,17 +100,20 @@ def _run_planning(args, inputs) -> int:
     if args.to == "pddl":
         folder = Path(args.output)
         folder.mkdir(parents=True, exist_ok=True)
+        taken = [folder / name for name in outputs if (folder / name).exists()]
+        if taken and not args.force:             # refused before either file is written
+            raise SpecError(f"{taken[0]} exists", file=str(taken[0]), hint="add --force to replace it")
         for name, text in outputs.items():
             write_atomic(folder / name, text, force=True)
         print(f"wrote {folder / 'domain.pddl'} and {folder / 'problem.pddl'}")
     else:
-        _write(args.output, outputs[""])
+        _write(args.output, outputs[""], args.force)
     return 0
 
 
-def _write(output, text: str):
+def _write(output, text: str, force: bool):
     if output:
-        write_atomic(output, text, force=True)
+        write_atomic(output, text, force=force)
     else:
         sys.stdout.write(text)
 
