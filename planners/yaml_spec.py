@@ -1,6 +1,9 @@
 """The YAML planning-spec front-end: a `.yaml` file declaring types, objects, predicates,
-actions (parameters, preconditions, add and delete effects, cost), the initial state and
-the goal becomes a checked `PlanningProblem`.
+derived predicates, actions (parameters, preconditions, add and delete effects, cost,
+conditional and universal effects), the initial state and the goal becomes a checked
+`PlanningProblem`; conditions may be ADL formulas (`or`, `not (...)`, `if ... then`,
+`forall(x - t) ...`, `exists(...) ...`), built by `planners.yaml_adl` into the same tree
+the PDDL reader builds.
 
     problem: Monkey and bananas
     objects: {place: [A, B, C], level: [Low, High]}
