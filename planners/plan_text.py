@@ -16,7 +16,9 @@ A `.plan` file says what a YAML planning spec says, one keyword-led line per sec
 
 Inside an action, `when CONDITIONS` and `forall VARIABLES` lines start conditional and
 universal effects (the `add` / `del` lines after them are theirs); `derived SIGNATURE`
-with `if CONDITIONS` lines defines a derived predicate.  The grammar reads the line structure; the sections are then handed to the YAML
+with `if CONDITIONS` lines defines a derived predicate.
+
+The grammar reads the line structure; the sections are then handed to the YAML
 front-end's builder as the same nodes a YAML file gives (each item keeps its place in
 the `.plan` file), so the items, the checks and the error messages are shared.
 """
