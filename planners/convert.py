@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import planners
+from framework.errors import SpecError
 from planners.export import to_pddl
 from planners.print_plan import to_plan
 from planners.print_yaml import to_yaml
@@ -76,7 +77,11 @@ def convert(problem, fmt: str, header: str = "") -> dict[str, str]:
     """`problem` in format `fmt` ("yaml", "plan" or "pddl"), checked to ground to the same
     task; a ValueError if it would not (a bug in a printer)."""
     outputs = texts(problem, fmt, header)
-    back = read_back(outputs, fmt)
+    try:
+        back = read_back(outputs, fmt)
+    except SpecError as err:          # e.g. a name the spec grammar reads as a keyword (`if`)
+        raise problem.pos.error(f"this problem cannot be written as {fmt}: its output would "
+                                f"not read back ({err.message})") from None
     if fingerprint(planners.ground(back)) != fingerprint(planners.ground(problem)):
         raise ValueError(f"converting {problem.pos.file} to {fmt} would change the task; "
                          "please report this as a bug")

@@ -5,7 +5,7 @@ file (`planners.plan_text`), with the items printed as in a YAML spec
 from __future__ import annotations
 
 from planners.ast import ROOT_TYPE
-from planners.print_yaml import Items, costs_default_to_zero, effect_groups, number, scalar
+from planners.print_yaml import Items, costs_default_to_zero, effect_groups, number
 
 WIDTH = 92
 
@@ -30,7 +30,11 @@ def to_plan(problem, header: str = "") -> str:
     """The `.plan` text of `problem`."""
     p = Items(problem)
     lines = [header] if header else []
-    lines += [f"problem {scalar(problem.name)}", f"domain {scalar(problem.domain_name)}"]
+    for name in (problem.name, problem.domain_name):
+        if "#" in name or "\n" in name or not name.strip():
+            raise problem.pos.error(f"`{name}` cannot be the name of a .plan problem or domain",
+                                    "a .plan name is one line without `#`")
+    lines += [f"problem {problem.name.strip()}", f"domain {problem.domain_name.strip()}"]
     types = [t for t in problem.types if t.name != ROOT_TYPE]
     lines += _list("types", [t.name if t.parent == ROOT_TYPE else f"{t.name} - {t.parent}"
                              for t in types])

@@ -268,3 +268,15 @@ def test_names_pddl_cannot_hold_are_refused_at_their_place():
                                "init: []\ngoal: [P(1)]\n", "case.yaml"))
     with pytest.raises(SpecError, match="`1` is not a PDDL name"):
         convert(problem, "pddl")
+
+
+def test_a_name_the_spec_grammar_reads_as_a_keyword_is_refused_not_changed(tmp_path):
+    """PDDL allows a predicate named `if`; a spec item `if(x)` would start an if-then."""
+    (tmp_path / "d.pddl").write_text("(define (domain k) (:predicates (if ?x) (p))\n"
+                                     "  (:action a :parameters (?x) :precondition (if ?x) :effect (p)))")
+    (tmp_path / "p.pddl").write_text("(define (problem k) (:domain k) (:objects o) (:init (if o)) "
+                                     "(:goal (p)))")
+    problem = planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl")
+    for fmt in ("yaml", "plan"):
+        with pytest.raises(SpecError, match=f"cannot be written as {fmt}"):
+            convert(problem, fmt)
