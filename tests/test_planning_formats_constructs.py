@@ -1,8 +1,9 @@
 """Every ADL construct of the YAML and `.plan` planning formats (`or`, `exists`, `forall`,
 `if ... then`, `not` of a compound, `forall` effects with and without a condition,
 derived predicates, `a or b` parameter types) against PDDL written by hand: the three
-texts of each case ground to the same task (facts, operators, axioms, initial state and
-goal, names compared without case), and A* with LM-cut finds the optimal cost counted by
+texts of each case build the same AST (formula trees, effects, rules; positions and the
+case of names aside) and ground to the same task (facts, operators, axioms, initial
+state and goal), and A* with LM-cut finds the optimal cost counted by
 hand in the case, equal to uniform-cost search's, its plan replayed by the validator.
 The shipped sample planners/problems/briefcase.{yaml,plan} (with its hand-written PDDL
 twin) is checked end to end the same way.
@@ -192,6 +193,7 @@ def test_each_construct_grounds_alike_in_the_three_formats_with_its_optimal_cost
                 "pddl": _pddl(case, tmp_path)}
     prints = {fmt: fingerprint(planners.ground(p)) for fmt, p in problems.items()}
     assert prints["yaml"] == prints["pddl"] == prints["plan"]
+    assert _ast(problems["yaml"]) == _ast(problems["plan"]) == _ast(problems["pddl"])
     for fmt, problem in problems.items():
         assert _optimal(problem) == case.cost, fmt
 
@@ -225,3 +227,30 @@ def test_briefcase_sample_end_to_end():
     assert problems[0].derived and any(e.params for a in problems[0].actions for e in a.effects)
     for problem in problems:
         assert _optimal(problem) == 2 * 3 + 2 * 1 + 2 * 1
+
+
+def _shape(node):
+    """An AST node without positions, names without case or `-` / `_`."""
+    import dataclasses
+    if isinstance(node, (list, tuple)):
+        return tuple(_shape(n) for n in node)
+    if isinstance(node, str):
+        return node.lower().replace("-", "").replace("_", "")
+    if dataclasses.is_dataclass(node):
+        return (type(node).__name__, *(_shape(getattr(node, f.name)) for f in dataclasses.fields(node)
+                                       if f.name != "pos"))
+    return node
+
+
+def _ast(p) -> tuple:
+    return (_shape(p.derived), _shape(p.goal_formula), _shape(p.goal),
+            _shape([(a.params, a.preconditions, a.condition, a.add, a.delete, a.effects)
+                    for a in p.actions]))
+
+
+def test_yaml_plan_and_pddl_build_the_same_ast():
+    """Not only the same grounded task: the same formula trees, effects and rules."""
+    problems = [planners.load(BRIEFCASE.with_suffix(".yaml")),
+                planners.load(BRIEFCASE.with_suffix(".plan")),
+                planners.load(BRIEFCASE_PDDL / "domain.pddl", BRIEFCASE_PDDL / "task01.pddl")]
+    assert _ast(problems[0]) == _ast(problems[1]) == _ast(problems[2])
