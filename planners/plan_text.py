@@ -122,7 +122,8 @@ class _Nodes:
         elif kind == "derived_if":
             if self.derived_body is None:
                 raise self.error(section, "`if` belongs to a derived predicate",
-                                 "start it with `derived Name(params)` on the line above")
+                                 "start it with `derived Name(params)` on the line above (the "
+                                 "condition of an action's effect is a `when` line)")
             self.derived_body.value.extend(self.items(section.children[0]))
         elif kind in ("when", "forall"):
             self.add_effect(section, kind)
