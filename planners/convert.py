@@ -4,11 +4,13 @@ task (facts, operators with their costs and conditional effects, axioms, initial
 goal; names compared without case or punctuation) must equal the input's, else nothing
 is written.
 
-The problem is converted as loaded: options take their values (`--set` overrides them)
-and generators are expanded, since neither PDDL nor a printed spec keeps the recipe.
-What a target cannot say is refused with the position of the construct (a cost given by
-a function in YAML / `.plan`, a name that is no PDDL name, names differing only in case
-in PDDL).
+Between YAML and `.plan` the spec converts as written (`convert_spec`: its outline, with
+options and generators; `--set` values become the options' defaults), and the outline
+read back must be the same.  To or from PDDL the problem converts as loaded
+(`convert`): options take their values and generators are expanded, since PDDL has no
+parameters.  What a target cannot say is refused with the position of the construct (a
+cost given by a function in YAML / `.plan`, a name that is no PDDL name, names differing
+only in case in PDDL).
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from pathlib import Path
 import planners
 from framework.errors import SpecError
 from planners.export import to_pddl
-from planners.print_plan import to_plan
-from planners.print_yaml import to_yaml
+from planners.print_plan import outline_plan, to_plan
+from planners.print_yaml import outline_yaml, to_yaml
+from planners.spec_outline import read_outline
 
 FORMATS = ("yaml", "plan", "pddl")
 
@@ -86,3 +89,20 @@ def convert(problem, fmt: str, header: str = "") -> dict[str, str]:
         raise ValueError(f"converting {problem.pos.file} to {fmt} would change the task; "
                          "please report this as a bug")
     return outputs
+
+
+def convert_spec(text: str, file: str, source: str, fmt: str, options: dict,
+                 header: str = "") -> str:
+    """The YAML or `.plan` spec `text` (format `source`) in spec format `fmt`, items as
+    written; `options` become the defaults.  Checked: the output's outline and grounded
+    task are the input's."""
+    outline = read_outline(text, file, source, options)
+    printed = (outline_yaml if fmt == "yaml" else outline_plan)(outline, f"# {header}" if header else "")
+    problem = planners.load(file, **options) if Path(file).exists() else None
+    back = read_back({"": printed}, fmt)
+    if read_outline(printed, f"<{fmt} output>", fmt) != outline or (
+            problem is not None and
+            fingerprint(planners.ground(back)) != fingerprint(planners.ground(problem))):
+        raise ValueError(f"converting {file} to {fmt} would change the spec; "
+                         "please report this as a bug")
+    return printed

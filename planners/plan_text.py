@@ -139,7 +139,8 @@ class _Nodes:
             raise self.error(section, f"`{kind}` belongs to an action",
                              "start the action with `action Name(params)` on the line above")
         mark = self.mark(section.meta.line, section.meta.column)
-        values = yaml.SequenceNode(SEQ, self.items(section.children[0]), mark, mark)
+        items = section.children[0]
+        values = yaml.SequenceNode(SEQ, self.items(items) if items else [], mark, mark)
         key = self.key(section, "if" if kind == "when" else "forall")
         entry = self.when_entry
         if kind == "when" and entry is not None and [k.value for k, _ in entry.value] == ["forall"]:
@@ -196,6 +197,11 @@ def parse_plan_text(text: str, path: str, **options) -> PlanningProblem:
     """The problem the `.plan` text declares, read but not checked (the language server
     indexes its names, then checks it)."""
     text = normalise_line_breaks(text)
+    return build_from_nodes(str(path), text, plan_nodes(text, path), options)
+
+
+def plan_nodes(text: str, path: str) -> yaml.MappingNode:
+    """The YAML node tree a `.plan` text (line breaks normalised) stands for."""
     lines = text.split("\n")
     try:
         tree = _PARSER.parse(text)
@@ -212,4 +218,4 @@ def parse_plan_text(text: str, path: str, **options) -> PlanningProblem:
     nodes = _Nodes(str(path), lines)
     for section in tree.children:
         nodes.add(section)
-    return build_from_nodes(str(path), text, nodes.root(), options)
+    return nodes.root()

@@ -78,3 +78,31 @@ def to_plan(problem, header: str = "") -> str:
     lines += _list("goal", [p.formula(c, {}) for c in problem.goal]
                    + p.items(problem.goal_formula, {})) or ["goal"]
     return "\n".join(lines) + "\n"
+
+
+def outline_plan(o, header: str = "") -> str:
+    """A spec outline (`planners.spec_outline`) as a `.plan` file, items as written."""
+    lines = [header] if header else []
+    lines += [f"{key} {value}" for key, value in (("problem", o.problem), ("domain", o.domain))
+              if value]
+    lines += _list("options", [f"{k} = {v}" for k, v in o.options])
+    lines += _list("types", [t if p is None else f"{t} - {p}" for t, p in o.types])
+    for type_, items in o.objects:
+        lines += _list("objects" if type_ == ROOT_TYPE else f"objects {type_}:", items)
+    lines += _list("predicates", o.predicates) or ["predicates"]
+    for key, items in o.derived:
+        lines += ["", f"derived {key}", *_list("  if", items)]
+    for key, parts in o.actions:
+        lines += ["", f"action {key}"]
+        for part in ("pre", "add", "del"):
+            lines += _list(f"  {part}", parts.get(part, []))
+        if "cost" in parts:
+            lines.append(f"  cost {parts['cost']}")
+        for entry in parts.get("when", []):
+            if "forall" in entry:
+                lines += _list("  forall", entry["forall"])
+            if "if" in entry:
+                lines += _list("  when", entry["if"]) or ["  when"]
+            lines += _list("    add", entry.get("add", [])) + _list("    del", entry.get("del", []))
+    lines += ["", *(_list("init", o.init) or ["init"]), *(_list("goal", o.goal) or ["goal"])]
+    return "\n".join(lines) + "\n"

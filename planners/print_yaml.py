@@ -148,13 +148,13 @@ def effect_groups(effects):
     return groups
 
 
-def _flow(items: list[str], indent: int) -> str:
-    """A YAML list: flow style when short, else one item per line."""
-    text = "[" + ", ".join(items) + "]"
-    if len(text) + indent <= WIDTH:
+def _entry(key: str, items: list[str], indent: int = 0) -> str:
+    """`key: [items]` at `indent`: a flow list when the line is short, else one item per line."""
+    pad = " " * indent
+    text = f"{pad}{key}: [" + ", ".join(items) + "]"
+    if len(text) <= WIDTH:
         return text
-    pad = " " * (indent + 2)
-    return "\n" + "\n".join(f"{pad}- {item}" for item in items)
+    return f"{pad}{key}:\n" + "\n".join(f"{pad}  - {item}" for item in items)
 
 
 def to_yaml(problem, header: str = "") -> str:
@@ -170,9 +170,9 @@ def to_yaml(problem, header: str = "") -> str:
         for obj in problem.objects:
             groups.setdefault(obj.type, []).append(obj.name)
         lines.append("objects:")
-        lines += [f"  {type_}: {_flow(names, len(type_) + 4)}" for type_, names in groups.items()]
+        lines += [_entry(type_, names, 2) for type_, names in groups.items()]
     signatures = [p.signature(d.name, d.params, p.scope(d.params)) for d in problem.predicates]
-    lines.append(f"predicates: {_flow(signatures, 12)}")
+    lines.append(_entry("predicates", signatures))
     if problem.derived:
         lines.append("derived:")
         keys = set()
@@ -181,7 +181,7 @@ def to_yaml(problem, header: str = "") -> str:
             while (key := p.signature(rule.head.predicate, rule.params, scope)) in keys:
                 scope = p.scope(rule.params, avoid=set(scope.values()))
             keys.add(key)
-            lines.append(f"  {key}: {_flow(p.items(rule.body, scope), len(key) + 4)}")
+            lines.append(_entry(key, p.items(rule.body, scope), 2))
     lines.append("actions:" if problem.actions else "actions: {}")
     zero = costs_default_to_zero(problem)
     for action in problem.actions:
@@ -190,7 +190,7 @@ def to_yaml(problem, header: str = "") -> str:
         pre = [p.formula(c, scope) for c in action.preconditions] + p.items(action.condition, scope)
         parts = [("pre", pre), ("add", [p.atom(a, scope) for a in action.add]),
                  ("del", [p.atom(a, scope) for a in action.delete])]
-        lines += [f"    {key}: {_flow(items, 9)}" for key, items in parts if items]
+        lines += [_entry(key, items, 4) for key, items in parts if items]
         cost = p.cost(action)
         if cost is None and zero:
             cost = 0
@@ -206,7 +206,49 @@ def to_yaml(problem, header: str = "") -> str:
             entry += [f"{key}: [{', '.join(p.atom(a, inner) for a in atoms)}]"
                       for key, atoms in (("add", adds), ("del", deletes)) if atoms]
             lines.append("      - {" + ", ".join(entry) + "}")
-    lines.append(f"init: {_flow([p.atom(a, {}) for a in problem.init], 6)}")
+    lines.append(_entry("init", [p.atom(a, {}) for a in problem.init]))
     goal = [p.formula(c, {}) for c in problem.goal] + p.items(problem.goal_formula, {})
-    lines.append(f"goal: {_flow(goal, 6)}")
+    lines.append(_entry("goal", goal))
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(item: str) -> str:
+    """A spec item in a YAML flow list: quoted when YAML would read it otherwise."""
+    return f'"{item}"' if re.search(r"[{}\[\]#]|: ", item) else item
+
+
+def _items_yaml(key: str, items, indent: int = 0) -> str:
+    return _entry(key, [_quoted(i) for i in items], indent)
+
+
+def outline_yaml(o, header: str = "") -> str:
+    """A spec outline (`planners.spec_outline`) as a YAML planning spec, items as written."""
+    lines = [header] if header else []
+    lines += [f"{key}: {scalar(value)}" for key, value in (("problem", o.problem),
+                                                          ("domain", o.domain)) if value]
+    if o.options:
+        lines.append("options: {" + ", ".join(f"{k}: {v}" for k, v in o.options) + "}")
+    if o.types:
+        lines.append("types: " + ("[" + ", ".join(t for t, _ in o.types) + "]"
+                                  if all(p is None for _, p in o.types) else
+                                  "{" + ", ".join(f"{t}: {p or ROOT_TYPE}" for t, p in o.types) + "}"))
+    if o.objects:
+        lines.append("objects:")
+        lines += [_items_yaml(type_, items, 2) for type_, items in o.objects]
+    lines.append(_items_yaml("predicates", o.predicates))
+    if o.derived:
+        lines.append("derived:")
+        lines += [_items_yaml(key, items, 2) for key, items in o.derived]
+    lines.append("actions:" if o.actions else "actions: {}")
+    for key, parts in o.actions:
+        lines.append(f"  {key}:" + ("" if parts else " {}"))
+        lines += [_items_yaml(part, parts[part], 4) for part in ("pre", "add", "del") if part in parts]
+        if "cost" in parts:
+            lines.append(f"    cost: {parts['cost']}")
+        if "when" in parts:
+            lines.append("    when:")
+            lines += ["      - {" + ", ".join(f"{k}: [{', '.join(map(_quoted, v))}]"
+                                              for k, v in entry.items()) + "}"
+                      for entry in parts["when"]]
+    lines += [_items_yaml("init", o.init), _items_yaml("goal", o.goal)]
     return "\n".join(lines) + "\n"

@@ -206,14 +206,45 @@ def run(*argv):
     return args.func(args)
 
 
-def test_convert_yaml_to_plan_on_stdout(capsys):
+SPECS = [files[0] for files in SAMPLES if len(files) == 1]
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.name)
+def test_yaml_and_plan_convert_into_each_other_as_written(path, tmp_path):
+    """Spec to spec keeps the recipe: the outline (every item as written, options and
+    generators too) survives YAML -> .plan -> YAML and .plan -> YAML -> .plan, and the
+    converted spec gives the same task for other option values too."""
+    from planners.convert import convert_spec
+    from planners.spec_outline import read_outline
+    source = "plan" if path.suffix == ".plan" else "yaml"
+    other = "yaml" if source == "plan" else "plan"
+    text = path.read_text()
+    there = convert_spec(text, str(path), source, other, {})
+    back = convert_spec(there, f"x.{other}", other, source, {})
+    assert read_outline(back, "back", source) == read_outline(text, str(path), source)
+    converted = tmp_path / f"x.{other}"
+    converted.write_text(there)
+    other_values = {name: value + 1 for name, value in planners.load(path).options.items()}
+    assert fingerprint(planners.ground(planners.load(converted, **other_values))) == \
+        fingerprint(planners.ground(planners.load(path, **other_values)))
+
+
+def test_convert_yaml_to_plan_keeps_options_and_generators(capsys):
     assert run(PROBLEMS / "hanoi.yaml", "--to", "plan", "--set", "disks=2") == 0
     out = capsys.readouterr().out
-    assert out.startswith("# converted by plyspec from ") and "with disks=2" in out
-    assert "objects disk: D1, D2\n" in out and "action Move(d - disk, from - place, to - place)" in out
+    assert out.startswith("# converted by plyspec from ")
+    assert "options disks = 2\n" in out and "objects disk: D{i} for i in 1..disks\n" in out
     problem = check(parse_plan_text(out, "out.plan"))
     assert fingerprint(planners.ground(problem)) == \
         fingerprint(planners.ground(planners.load(PROBLEMS / "hanoi.yaml", disks=2)))
+
+
+def test_convert_to_pddl_expands_options(tmp_path, capsys):
+    assert run(PROBLEMS / "hanoi.yaml", "--to", "pddl", "--set", "disks=2", "-o", tmp_path) == 0
+    domain = (tmp_path / "domain.pddl").read_text()
+    assert domain.startswith("; converted by plyspec from ") and "with disks=2 (options and " \
+        "generators expanded)" in domain
+    assert "(:objects D1 - disk D2 - disk P1 - peg P2 - peg P3 - peg)" in (tmp_path / "problem.pddl").read_text()
 
 
 def test_convert_pddl_pair_to_yaml_file_and_to_a_pddl_folder(tmp_path, capsys):

@@ -4,9 +4,10 @@ spec or a planning problem in another format.
 Game specs (`--to yaml|game`) are parsed (syntax only: a spec with, say, an unknown name
 still converts, so it can be fixed in either format) and printed by
 `framework.frontend.printer`.  Planning problems (a YAML or `.plan` planning spec, or a
-PDDL domain and problem; `--to yaml|plan|pddl`) are loaded and checked, their options
-taking their values (`--set` overrides them, generators are expanded), and printed by
-`planners.convert`.  Before anything is written the output is read back and compared with
+PDDL domain and problem; `--to yaml|plan|pddl`) are loaded and checked and printed by
+`planners.convert`: YAML and `.plan` into each other as written (options and generators
+kept, `--set` values becoming the defaults), to or from PDDL with the options at their
+values and the generators expanded.  Before anything is written the output is read back and compared with
 the input (the same game; the same grounded task), so a conversion never changes what
 the file describes; what the target format cannot say is refused with its position.
 Comments and layout are not carried over.
@@ -28,7 +29,7 @@ from framework.cli.common import add_set_option, parse_sets
 from framework.errors import SpecError, UsageError
 from framework.files import write_atomic
 from framework.frontend.printer import spec_fields, to_game, to_yaml
-from framework.loader import parse_spec, parse_text, planning_kind
+from framework.loader import parse_spec, parse_text, planning_kind, read_text
 
 USAGE_ERROR = 2
 PRINTERS = {"yaml": to_yaml, "game": to_game}
@@ -49,8 +50,8 @@ def add_parser(sub):
         "convert", help=COMMANDS["convert"],
         description="Write SPEC in the format given by --to: a game spec (.yaml, .yml or "
                     ".game) as yaml or game; a planning problem (a YAML or .plan planning "
-                    "spec, or DOMAIN.pddl PROBLEM.pddl) as yaml, plan or pddl (options take "
-                    "their values and generators are expanded).  The result is read back and "
+                    "spec, or DOMAIN.pddl PROBLEM.pddl) as yaml, plan or pddl (YAML and .plan "
+                    "keep options and generators; to or from PDDL they are expanded).  The result is read back and "
                     "checked to describe the same game / grounded task before it is written.  "
                     "Comments are not carried over.")
     p.add_argument("spec", metavar="SPEC", help="the spec to convert (a PDDL domain: with its problem)")
@@ -92,10 +93,18 @@ def _run_planning(args, inputs) -> int:
     if args.to == "pddl" and not args.output:
         raise UsageError("--to pddl writes two files: give a folder with -o",
                          hint="e.g. plyspec convert problem.yaml --to pddl -o problem-pddl")
-    problem = planners.load(*inputs, **parse_sets(args.set))
+    options = parse_sets(args.set)
+    problem = planners.load(*inputs, **options)
+    source = {".plan": "plan", ".pddl": "pddl"}.get(Path(args.spec).suffix.lower(), "yaml")
+    header = f"converted by plyspec from {' '.join(map(str, inputs))}"
+    if source != "pddl" and args.to != "pddl":       # spec to spec: options and generators kept
+        from planners.convert import convert_spec
+        text = convert_spec(read_text(args.spec), str(args.spec), source, args.to, options, header)
+        _write(args.output, text, args.force)
+        return 0
     settings = ", ".join(f"{k}={v}" for k, v in problem.options.items())
-    header = f"converted by plyspec from {' '.join(map(str, inputs))}" + \
-        (f" with {settings} (options and generators expanded)" if settings else "")
+    if settings:
+        header += f" with {settings} (options and generators expanded)"
     outputs = convert_problem(problem, args.to, header)
     if args.to == "pddl":
         folder = Path(args.output)
