@@ -65,7 +65,7 @@ def texts(problem, fmt: str, header: str = "") -> dict[str, str]:
     return {"domain.pddl": note + domain, "problem.pddl": note + task}
 
 
-def read_back(outputs: dict[str, str], fmt: str):
+def read_back(outputs: dict[str, str], fmt: str, **options):
     """The problem the converted texts describe (through the ordinary loaders)."""
     with tempfile.TemporaryDirectory() as folder:
         paths = []
@@ -73,7 +73,7 @@ def read_back(outputs: dict[str, str], fmt: str):
             path = Path(folder) / (name or f"converted.{fmt}")
             path.write_text(text, encoding="utf-8")
             paths.append(path)
-        return planners.load(*paths)
+        return planners.load(*paths, **options)
 
 
 def convert(problem, fmt: str, header: str = "") -> dict[str, str]:
@@ -98,11 +98,10 @@ def convert_spec(text: str, file: str, source: str, fmt: str, options: dict,
     task are the input's."""
     outline = read_outline(text, file, source, options)
     printed = (outline_yaml if fmt == "yaml" else outline_plan)(outline, f"# {header}" if header else "")
-    problem = planners.load(file, **options) if Path(file).exists() else None
+    problem = read_back({"": text}, source, **options)
     back = read_back({"": printed}, fmt)
-    if read_outline(printed, f"<{fmt} output>", fmt) != outline or (
-            problem is not None and
-            fingerprint(planners.ground(back)) != fingerprint(planners.ground(problem))):
+    if read_outline(printed, f"<{fmt} output>", fmt) != outline or \
+            fingerprint(planners.ground(back)) != fingerprint(planners.ground(problem)):
         raise ValueError(f"converting {file} to {fmt} would change the spec; "
                          "please report this as a bug")
     return printed
