@@ -5,7 +5,7 @@ file (`planners.plan_text`), with the items printed as in a YAML spec
 from __future__ import annotations
 
 from planners.ast import ROOT_TYPE
-from planners.print_yaml import Items, costs_default_to_zero, effect_groups, number
+from planners.print_yaml import Items, costs_default_to_zero, derived_heads, effect_groups, number
 
 WIDTH = 92
 
@@ -42,13 +42,11 @@ def to_plan(problem, header: str = "") -> str:
     for obj in problem.objects:
         groups.setdefault(obj.type, []).append(obj.name)
     for type_, names in groups.items():
-        lines += _list(f"objects {type_}:", names)
+        lines += _list("objects" if type_ == ROOT_TYPE else f"objects {type_}:", names)
     lines += _list("predicates", [p.signature(d.name, d.params, p.scope(d.params))
                                   for d in problem.predicates])
-    for rule in problem.derived:
-        scope = p.scope(rule.params)
-        lines += ["", f"derived {p.signature(rule.head.predicate, rule.params, scope)}"]
-        lines += _list("  if", p.items(rule.body, scope))
+    for rule, (key, scope) in zip(problem.derived, derived_heads(p, problem.derived)):
+        lines += ["", f"derived {key}", *_list("  if", p.items(rule.body, scope))]
     zero = costs_default_to_zero(problem)
     for action in problem.actions:
         scope = p.scope(action.params)

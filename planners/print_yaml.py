@@ -148,6 +148,19 @@ def effect_groups(effects):
     return groups
 
 
+def derived_heads(p: Items, rules) -> list[tuple]:
+    """(printed head, variable scope) of each derived rule; a head printed like an earlier
+    one gets other variable names (a spec's derived heads are mapping keys)."""
+    out, keys = [], set()
+    for rule in rules:
+        scope = p.scope(rule.params)
+        while (key := p.signature(rule.head.predicate, rule.params, scope)) in keys:
+            scope = p.scope(rule.params, avoid=set(scope.values()))
+        keys.add(key)
+        out.append((key, scope))
+    return out
+
+
 def _entry(key: str, items: list[str], indent: int = 0) -> str:
     """`key: [items]` at `indent`: a flow list when the line is short, else one item per line."""
     pad = " " * indent
@@ -175,12 +188,7 @@ def to_yaml(problem, header: str = "") -> str:
     lines.append(_entry("predicates", signatures))
     if problem.derived:
         lines.append("derived:")
-        keys = set()
-        for rule in problem.derived:
-            scope = p.scope(rule.params)
-            while (key := p.signature(rule.head.predicate, rule.params, scope)) in keys:
-                scope = p.scope(rule.params, avoid=set(scope.values()))
-            keys.add(key)
+        for rule, (key, scope) in zip(problem.derived, derived_heads(p, problem.derived)):
             lines.append(_entry(key, p.items(rule.body, scope), 2))
     lines.append("actions:" if problem.actions else "actions: {}")
     zero = costs_default_to_zero(problem)

@@ -311,3 +311,17 @@ def test_a_name_the_spec_grammar_reads_as_a_keyword_is_refused_not_changed(tmp_p
     for fmt in ("yaml", "plan"):
         with pytest.raises(SpecError, match=f"cannot be written as {fmt}"):
             convert(problem, fmt)
+
+
+def test_two_rules_for_one_derived_predicate_convert(tmp_path):
+    """PDDL may define a derived predicate by several rules with the same head; a spec's
+    heads are mapping keys, so the second is written with other variable names."""
+    (tmp_path / "d.pddl").write_text("(define (domain two) (:requirements :adl :derived-predicates)\n"
+                                     "  (:predicates (p ?x) (q ?x) (d ?x))\n"
+                                     "  (:derived (d ?x) (p ?x)) (:derived (d ?x) (q ?x))\n"
+                                     "  (:action a :parameters (?x) :precondition (d ?x) :effect (p ?x)))")
+    (tmp_path / "p.pddl").write_text("(define (problem t) (:domain two) (:objects o k) (:init (q o)) "
+                                     "(:goal (and (p o) (not (d k)))))")
+    problem = planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl")
+    assert "d(x_1): [q(x_1)]" in convert(problem, "yaml")[""]
+    assert "derived d(x_1)\n  if q(x_1)" in convert(problem, "plan")[""]
