@@ -34,7 +34,7 @@ PROBLEMS = ROOT / "planners" / "problems"
 SAMPLES = [(p,) for p in sorted([*PROBLEMS.glob("*.yaml"), *PROBLEMS.glob("*.plan")])
            if p.stem != "eight_puzzle"]
 SAMPLES += [(folder / "domain.pddl", task) for folder in sorted((ROOT / "planners" / "pddl").iterdir())
-            if folder.is_dir() for task in sorted(folder.glob("task*.pddl"))[:2]]
+            if folder.is_dir() for task in sorted(folder.glob("task*.pddl"))]
 
 
 def _id(files) -> str:
