@@ -5,9 +5,8 @@ file (`planners.plan_text`), with the items printed as in a YAML spec
 from __future__ import annotations
 
 from planners.ast import ROOT_TYPE
-from planners.print_yaml import Items, costs_default_to_zero, derived_heads, effect_groups, number
-
-WIDTH = 92
+from planners.print_yaml import (WIDTH, Items, costs_default_to_zero, derived_heads,
+                                 effect_groups, number)
 
 
 def _list(keyword: str, items: list[str]) -> list[str]:
