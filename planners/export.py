@@ -1,24 +1,31 @@
 """Export of a declared planning problem to PDDL: a domain text and a problem text that
-any STRIPS planner (and plyspec's own importer) reads back to the same problem.
+plyspec's own importer (and any ADL planner) reads back to the same problem.
 
-Conditional effects whose condition is a conjunction of literals (what the YAML `when`
-part writes) are exported as `(when (and ...) effect)`; other ADL (quantified or
-disjunctive conditions, `forall` effects, derived predicates) is refused.
+The whole fragment plyspec reads is written: preconditions, goals, effect conditions and
+derived-predicate bodies as formulas (`and`, `or`, `not`, `forall`, `exists`, `=`;
+`if A then B` as `(or (not A) B)`, as it was read), conditional and universal effects as
+`(forall (...) (when ... effect))`, `:derived` rules, `either` parameter types.  Only the
+requirements the problem uses are declared.
 
-Objects that action schemas name directly become domain constants.  Action costs are
-written with :action-costs only when some cost differs from 1.  PDDL is case-insensitive,
-so names differing only in case (`a` and `A`) must not be mixed in an exported problem.
+Objects that the domain part (actions, derived rules) names directly become domain
+constants.  Action costs are written with :action-costs only when some cost differs from
+1.  PDDL names start with a letter and ignore case, so a problem whose names are not PDDL
+names (`1`, `x#1`) or differ only in case (`a` and `A`) is refused with the position of
+the name.
 """
 from __future__ import annotations
 
 import re
 
 from planners.ast import Equality, FunctionTerm, Literal, PlanningProblem
-from planners.formula import Junction
+from planners.formula import (Junction, Negation, Quantified, formulas_of, literals_of,
+                              quantified_params)
+
+PDDL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*\Z")
 
 
 def _name(text: str) -> str:
-    """A PDDL name: letters, digits, `-` and `_`, starting with a letter."""
+    """A PDDL name for a domain or problem name: letters, digits, `-` and `_`."""
     cleaned = re.sub(r"[^A-Za-z0-9_\-]+", "-", text.strip()).strip("-") or "unnamed"
     return cleaned if cleaned[0].isalpha() else "n" + cleaned
 
@@ -31,136 +38,205 @@ def _atom(name, args) -> str:
     return "(" + " ".join([name, *(_term(a) for a in args)]) + ")"
 
 
-def _condition(cond) -> str:
-    if isinstance(cond, Equality):
-        text = f"(= {_term(cond.left)} {_term(cond.right)})"
-    else:
-        text = _atom(cond.atom.predicate, cond.atom.args)
-    return text if cond.positive else f"(not {text})"
+def _params(params) -> str:
+    return " ".join(f"?{p.name} - {p.type}" for p in params)
 
 
-def _conjunction(parts: list[str], indent: str) -> str:
-    if len(parts) == 1:
-        return parts[0]
-    return "(and " + f"\n{indent}     ".join(parts) + ")" if parts else "(and)"
+def formula_text(formula) -> str:
+    """`formula` (a planners.formula tree or None) as a PDDL goal description."""
+    if formula is None:
+        return "(and)"
+    if isinstance(formula, Literal):
+        text = _atom(formula.atom.predicate, formula.atom.args)
+        return text if formula.positive else f"(not {text})"
+    if isinstance(formula, Equality):
+        text = f"(= {_term(formula.left)} {_term(formula.right)})"
+        return text if formula.positive else f"(not {text})"
+    if isinstance(formula, Negation):
+        return f"(not {formula_text(formula.part)})"
+    if isinstance(formula, Junction):
+        if len(formula.parts) == 1 and formula.kind == "and":
+            return formula_text(formula.parts[0])
+        return "(" + " ".join([formula.kind, *(formula_text(p) for p in formula.parts)]) + ")"
+    return f"({formula.kind} ({_params(formula.params)}) {formula_text(formula.body)})"
 
 
-def _when_conditions(effect) -> list | None:
-    """The literals of a conditional effect's condition when the export can write it (a
-    conjunction of literals and (in)equalities, no `forall` variables), else None."""
-    cond = effect.condition
-    if effect.params or not (isinstance(cond, Junction) and cond.kind == "and" and all(
-            isinstance(c, (Literal, Equality)) for c in cond.parts)):
-        return None
-    return list(cond.parts)
+def _flat(conditions, formula):
+    """The formula of a flat condition list or of an ADL formula."""
+    return formula if formula is not None else Junction("and", tuple(conditions), None)
 
 
-def _when(effect) -> str:
+def effect_text(effect) -> str:
     atom = _atom(effect.atom.predicate, effect.atom.args)
-    written = atom if effect.positive else f"(not {atom})"
-    return f"(when {_conjunction([_condition(c) for c in _when_conditions(effect)], '')} {written})"
-
-
-def _typed(names_and_types) -> str:
-    return " ".join(f"{name} - {type_}" for name, type_ in names_and_types)
+    text = atom if effect.positive else f"(not {atom})"
+    if effect.condition is not None:
+        text = f"(when {formula_text(effect.condition)} {text})"
+    return f"(forall ({_params(effect.params)}) {text})" if effect.params else text
 
 
 def _costs_used(problem: PlanningProblem) -> bool:
-    return any(a.cost is not None and a.cost != 1 for a in problem.actions)
+    """Whether some action costs other than 1 (an action without a cost costs 0 when
+    another has one, as in PDDL)."""
+    given = [a.cost for a in problem.actions if a.cost is not None]
+    return any(c != 1 for c in given) or 0 < len(given) < len(problem.actions)
+
+
+def _requirements(problem: PlanningProblem) -> list[str]:
+    formulas = [f for f in formulas_of(problem) if f is not None]
+    formulas += [Junction("and", tuple(a.preconditions), None) for a in problem.actions]
+    formulas.append(Junction("and", tuple(problem.goal), None))
+    found = set()
+    for formula in formulas:
+        _features(formula, found)
+    if any(not lit.positive for f in formulas for lit in literals_of(f)):
+        found.add(":negative-preconditions")
+    if any(e.condition is not None for a in problem.actions for e in a.effects):
+        found.add(":conditional-effects")
+    if any(e.params for a in problem.actions for e in a.effects):
+        found.add(":universal-preconditions")
+    if problem.derived:
+        found.add(":derived-predicates")
+    if _costs_used(problem):
+        found.add(":action-costs")
+    order = [":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions",
+             ":equality", ":existential-preconditions", ":universal-preconditions",
+             ":conditional-effects", ":derived-predicates", ":action-costs"]
+    return [":strips", ":typing", *(r for r in order if r in found)]
+
+
+def _nodes(formula):
+    """Every node of a formula tree (None: none)."""
+    stack = [formula]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            yield node
+            stack.extend(node.parts if isinstance(node, Junction) else
+                         [node.part] if isinstance(node, Negation) else
+                         [node.body] if isinstance(node, Quantified) else [])
+
+
+def _features(formula, found: set):
+    for node in _nodes(formula):
+        if isinstance(node, Equality):
+            found.add(":equality")
+        elif isinstance(node, Negation) or isinstance(node, Junction) and node.kind == "or":
+            found.add(":disjunctive-preconditions")     # a negated compound needs de Morgan
+        elif isinstance(node, Quantified):
+            found.add(":universal-preconditions" if node.kind == "forall"
+                      else ":existential-preconditions")
 
 
 def domain_pddl(problem: PlanningProblem) -> str:
     costs = _costs_used(problem)
-    requirements = [":strips", ":typing"]
-    conditions = [c for a in problem.actions for c in a.preconditions] + list(problem.goal)
-    conditions += [c for a in problem.actions for e in a.effects for c in _when_conditions(e)]
-    if any(not c.positive for c in conditions):
-        requirements.append(":negative-preconditions")
-    if any(isinstance(c, Equality) for c in conditions):
-        requirements.append(":equality")
-    if any(a.effects for a in problem.actions):
-        requirements.append(":conditional-effects")
-    if costs:
-        requirements.append(":action-costs")
     constants = _constants(problem)
     lines = [f"(define (domain {_name(problem.domain_name)})",
-             f"  (:requirements {' '.join(requirements)})"]
+             f"  (:requirements {' '.join(_requirements(problem))})"]
     if problem.types:
-        lines.append(f"  (:types {_typed((t.name, t.parent) for t in problem.types)})")
+        lines.append("  (:types " + " ".join(f"{t.name} - {t.parent}" for t in problem.types) + ")")
     if constants:
-        lines.append(f"  (:constants {_typed((o.name, o.type) for o in constants)})")
+        lines.append("  (:constants " + " ".join(f"{o.name} - {o.type}" for o in constants) + ")")
     lines.append("  (:predicates")
     for pred in problem.predicates:
-        params = " ".join(f"?{p.name} - {p.type}" for p in pred.params)
-        lines.append(f"    ({pred.name}{' ' + params if params else ''})")
+        lines.append(f"    ({' '.join([pred.name, _params(pred.params)]).strip()})")
     lines.append("  )")
     if costs:
-        functions = " ".join(_atom(f.name, ()) if not f.params else
-                             "(" + " ".join([f.name, *(f"?{p.name} - {p.type}" for p in f.params)])
-                             + ")" for f in problem.functions)
+        functions = " ".join(f"({' '.join([f.name, _params(f.params)]).strip()})"
+                             for f in problem.functions if f.name != "total-cost")
         lines.append(f"  (:functions (total-cost){' ' + functions if functions else ''} - number)")
+    for rule in problem.derived:
+        head = " ".join([rule.head.predicate, _params(rule.params)]).strip()
+        lines.append(f"  (:derived ({head})\n    {formula_text(rule.body)})")
     for action in problem.actions:
-        params = " ".join(f"?{p.name} - {p.type}" for p in action.params)
         effects = [_atom(a.predicate, a.args) for a in action.add]
         effects += [f"(not {_atom(a.predicate, a.args)})" for a in action.delete]
-        effects += [_when(e) for e in action.effects]
+        effects += [effect_text(e) for e in action.effects]
         if costs:
             cost = action.cost if action.cost is not None else 0
             amount = _atom(cost.function, cost.args) if isinstance(cost, FunctionTerm) else \
                 format(cost, "g")
             effects.append(f"(increase (total-cost) {amount})")
+        effect = effects[0] if len(effects) == 1 else \
+            "(and " + "\n             ".join(effects) + ")"
         lines += [f"  (:action {action.name}",
-                  f"    :parameters ({params})",
-                  f"    :precondition {_conjunction([_condition(c) for c in action.preconditions], '    ')}",
-                  f"    :effect {_conjunction(effects, '    ')})"]
+                  f"    :parameters ({_params(action.params)})",
+                  f"    :precondition {formula_text(_flat(action.preconditions, action.condition))}",
+                  f"    :effect {effect})"]
     lines.append(")")
     return "\n".join(lines) + "\n"
 
 
+def _object_terms(formula):
+    """Every object (not variable) term of a formula."""
+    for node in _nodes(formula):
+        terms = node.atom.args if isinstance(node, Literal) else \
+            (node.left, node.right) if isinstance(node, Equality) else ()
+        yield from (t for t in terms if not t.variable)
+
+
 def _constants(problem: PlanningProblem) -> list:
-    conditions = [(a, [*a.preconditions, *(c for e in a.effects for c in _when_conditions(e))])
-                  for a in problem.actions]
-    named = {t.name for a, conds in conditions
-             for atom in [*(c.atom for c in conds if not isinstance(c, Equality)),
-                          *a.add, *a.delete, *(e.atom for e in a.effects)]
-             for t in atom.args if not t.variable}
-    named |= {t.name for _, conds in conditions for c in conds
-              if isinstance(c, Equality) for t in (c.left, c.right) if not t.variable}
+    """The objects the domain part names (they must be domain constants in PDDL)."""
+    named = set()
+    for action in problem.actions:
+        parts = [_flat(action.preconditions, action.condition),
+                 *(Literal(a) for a in [*action.add, *action.delete])]
+        for effect in action.effects:
+            parts += [Literal(effect.atom), effect.condition]
+        for part in parts:
+            named.update(t.name for t in _object_terms(part))
+        if isinstance(action.cost, FunctionTerm):
+            named.update(t.name for t in action.cost.args if not t.variable)
+    for rule in problem.derived:
+        named.update(t.name for t in _object_terms(rule.body))
     return [o for o in problem.objects if o.name in named]
 
 
 def problem_pddl(problem: PlanningProblem) -> str:
     constants = {o.name for o in _constants(problem)}
-    objects = [(o.name, o.type) for o in problem.objects if o.name not in constants]
+    objects = " ".join(f"{o.name} - {o.type}" for o in problem.objects if o.name not in constants)
     init = [_atom(a.predicate, a.args) for a in problem.init]
     init += [f"(= {_atom(v.term.function, v.term.args)} {v.value:g})"
-             for v in problem.function_values]
+             for v in problem.function_values if v.term.function != "total-cost"]
     costs = _costs_used(problem)
     if costs:
         init.append("(= (total-cost) 0)")
     lines = [f"(define (problem {_name(problem.name)})",
              f"  (:domain {_name(problem.domain_name)})",
-             f"  (:objects {_typed(objects)})",
+             f"  (:objects {objects})",
              "  (:init " + "\n         ".join(init) + ")",
-             f"  (:goal {_conjunction([_condition(c) for c in problem.goal], '  ')})"]
+             f"  (:goal {formula_text(_flat(problem.goal, problem.goal_formula))})"]
     if costs:
         lines.append("  (:metric minimize (total-cost))")
     lines.append(")")
     return "\n".join(lines) + "\n"
 
 
+def _refuse_bad_names(problem: PlanningProblem):
+    """Every name must be a PDDL name, and no two top-level names of a kind may differ
+    only in case."""
+    seen = {}
+    named = [*problem.types, *problem.objects, *problem.predicates, *problem.functions,
+             *problem.actions]
+    params = [p for d in (*problem.predicates, *problem.functions, *problem.actions,
+                          *problem.derived, *(e for a in problem.actions for e in a.effects))
+              for p in d.params]
+    params += [p for f in formulas_of(problem) for p in quantified_params(f)]
+    for item in [*named, *params]:
+        if not PDDL_NAME.match(item.name):
+            raise item.pos.error(f"`{item.name}` is not a PDDL name, so this problem cannot "
+                                 "be written as PDDL",
+                                 "PDDL names start with a letter, then letters, digits, - or _")
+    for item in named:
+        other = seen.setdefault((type(item).__name__, item.name.lower()), item)
+        if other.name != item.name:
+            raise item.pos.error(f"`{item.name}` and `{other.name}` differ only in case, which "
+                                 "PDDL ignores", "rename one of them")
+
+
 def to_pddl(problem: PlanningProblem) -> tuple[str, str]:
-    """(domain text, problem text) of `problem`; ADL problems (read from PDDL, which is
-    already their text) are refused rather than written without their ADL parts."""
-    adl = next((a for a in problem.actions if a.condition is not None
-                or any(_when_conditions(e) is None for e in a.effects)), None)
-    if adl is not None or problem.derived or problem.goal_formula is not None:
-        pos = adl.pos if adl is not None else problem.pos
-        raise pos.error("PDDL export writes STRIPS problems with conditional effects; this one "
-                        "uses other ADL (quantified or disjunctive conditions, `forall` effects "
-                        "or derived predicates)",
-                        "it was read from PDDL: that PDDL is its export")
+    """(domain text, problem text) of `problem`."""
+    _refuse_bad_names(problem)
     return domain_pddl(problem), problem_pddl(problem)
 
 
-__all__ = ["to_pddl", "domain_pddl", "problem_pddl"]
+__all__ = ["to_pddl", "domain_pddl", "problem_pddl", "formula_text", "effect_text"]

@@ -14,6 +14,10 @@ A `.plan` file says what a YAML planning spec says, one keyword-led line per sec
     init At(A), BoxAt(C), BananasAt(B), Height(Low)
     goal HasBananas
 
+Inside an action, `when CONDITIONS` and `forall VARIABLES` lines start conditional and
+universal effects (the `add` / `del` lines after them are theirs); `derived SIGNATURE`
+with `if CONDITIONS` lines defines a derived predicate.
+
 The grammar reads the line structure; the sections are then handed to the YAML
 front-end's builder as the same nodes a YAML file gives (each item keeps its place in
 the `.plan` file), so the items, the checks and the error messages are shared.
@@ -36,8 +40,8 @@ from planners.yaml_spec import build_from_nodes
 _PARSER = cached_lark(Path(__file__).with_name("plan_format.lark").read_text(), parser="lalr",
                        maybe_placeholders=True, propagate_positions=True)
 
-SECTIONS = "problem, domain, options, types, objects, predicates, action (with pre, add, del, " \
-           "cost, when), init, goal"
+SECTIONS = "problem, domain, options, types, objects, predicates, derived (with if), action " \
+           "(with pre, add, del, cost, when, forall), init, goal"
 STR, INT, MAP, SEQ = ("tag:yaml.org,2002:" + t for t in ("str", "int", "map", "seq"))
 
 
@@ -49,7 +53,9 @@ class _Nodes:
         self.lines = lines
         self.sections: dict[str, list] = {}     # key -> [key node, value node]
         self.action_parts = None               # the parts mapping of the last action
-        self.when_entry = None                 # the if/add/del mapping of its last `when`
+        self.when_entry = None                 # the forall/if/add/del mapping of its last
+                                               # `when` or `forall`
+        self.derived_body = None               # the condition list of the last `derived`
 
     def mark(self, line: int, column: int, index: int = 0) -> yaml.Mark:
         return yaml.Mark(self.file, index, line - 1, column - 1, None, None)
@@ -99,27 +105,48 @@ class _Nodes:
             self.container(section, "objects", MAP).value.append(
                 (type_key, yaml.SequenceNode(SEQ, self.items(items), mark, mark)))
         elif kind in ("predicates", "init", "goal"):
-            self.container(section, kind, SEQ).value.extend(self.items(section.children[0]))
+            items = section.children[0]
+            self.container(section, kind, SEQ).value.extend(self.items(items) if items else [])
         elif kind == "action":
             mark = self.mark(section.meta.line, section.meta.column)
             self.action_parts = yaml.MappingNode(MAP, [], mark, mark)
-            self.when_entry = None
+            self.when_entry = self.derived_body = None
             self.container(section, "actions", MAP).value.append(
                 (self.scalar(section.children[0]), self.action_parts))
-        elif kind == "when":
-            self.add_when(section)
+        elif kind == "derived":
+            mark = self.mark(section.meta.line, section.meta.column)
+            self.derived_body = yaml.SequenceNode(SEQ, [], mark, mark)
+            self.action_parts = self.when_entry = None
+            self.container(section, "derived", MAP).value.append(
+                (self.scalar(section.children[0]), self.derived_body))
+        elif kind == "derived_if":
+            if self.derived_body is None:
+                raise self.error(section, "`if` belongs to a derived predicate",
+                                 "start it with `derived Name(params)` on the line above (the "
+                                 "condition of an action's effect is a `when` line)")
+            self.derived_body.value.extend(self.items(section.children[0]))
+        elif kind in ("when", "forall"):
+            self.add_effect(section, kind)
         else:
             self.add_part(section)
 
-    def add_when(self, section: Tree):
-        """`when CONDITIONS`: a conditional effect of the current action, whose add and del
-        lines follow it (the YAML `when: [{if: [...], add: [...], del: [...]}]`)."""
+    def add_effect(self, section: Tree, kind: str):
+        """`when CONDITIONS` / `forall VARIABLES`: a conditional / universal effect of the
+        current action, whose add and del lines follow it (the YAML `when: [{forall: [...],
+        if: [...], add: [...], del: [...]}]`); a `when` right after a `forall` is its
+        condition."""
         if self.action_parts is None:
-            raise self.error(section, "`when` belongs to an action",
+            raise self.error(section, f"`{kind}` belongs to an action",
                              "start the action with `action Name(params)` on the line above")
         mark = self.mark(section.meta.line, section.meta.column)
-        condition = yaml.SequenceNode(SEQ, self.items(section.children[0]), mark, mark)
-        self.when_entry = yaml.MappingNode(MAP, [(self.key(section, "if"), condition)], mark, mark)
+        items = section.children[0]
+        values = yaml.SequenceNode(SEQ, self.items(items) if items else [], mark, mark)
+        key = self.key(section, "if" if kind == "when" else "forall")
+        entry = self.when_entry
+        if kind == "when" and entry is not None and [k.value for k, _ in entry.value] == ["forall"]:
+            entry.value.append((key, values))
+            return
+        self.when_entry = yaml.MappingNode(MAP, [(key, values)], mark, mark)
         self.append_part(self.action_parts, section, "when", [self.when_entry])
 
     def add_part(self, section: Tree):
@@ -131,7 +158,8 @@ class _Nodes:
         if self.when_entry is not None:
             if word not in ("add", "del"):
                 raise self.error(section, f"`{word}` after a `when` of the action",
-                                 "write the action's pre and cost before its first `when`")
+                                 "write the action's pre and cost before its first `when` "
+                                 "or `forall`")
             self.append_part(self.when_entry, section, str(word), values)
             return
         if word == "cost":
@@ -169,6 +197,11 @@ def parse_plan_text(text: str, path: str, **options) -> PlanningProblem:
     """The problem the `.plan` text declares, read but not checked (the language server
     indexes its names, then checks it)."""
     text = normalise_line_breaks(text)
+    return build_from_nodes(str(path), text, plan_nodes(text, path), options)
+
+
+def plan_nodes(text: str, path: str) -> yaml.MappingNode:
+    """The YAML node tree a `.plan` text (line breaks normalised) stands for."""
     lines = text.split("\n")
     try:
         tree = _PARSER.parse(text)
@@ -185,4 +218,4 @@ def parse_plan_text(text: str, path: str, **options) -> PlanningProblem:
     nodes = _Nodes(str(path), lines)
     for section in tree.children:
         nodes.add(section)
-    return build_from_nodes(str(path), text, nodes.root(), options)
+    return nodes.root()

@@ -1,7 +1,7 @@
 """The node layer of the YAML planning front-end (`planners.yaml_spec`): the positions of
 PyYAML nodes in the spec's text and the checked YAML structure (`Source`), and the parser
 and transformer of the items written inside YAML strings (`planning_spec.lark`:
-signatures, conditions, names with `for` generators and integer expressions)."""
+signatures, condition formulas, names with `for` generators and integer expressions)."""
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -12,11 +12,11 @@ from lark import Transformer, v_args
 
 from framework.frontend.lark_cache import cached_lark
 from framework.frontend.yaml_reader import refuse_duplicate_keys
-from framework.errors import LINE_BREAK, SpecError, split_lines
+from framework.errors import LINE_BREAK, SpecError, did_you_mean, split_lines
 from planners.ast import Pos
 
 PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
-                       start=["signature_item", "condition_item", "name_item"],
+                       start=["signature_item", "condition_item", "name_item", "param_item"],
                     maybe_placeholders=True)
 
 
@@ -39,7 +39,7 @@ class Source:
         for index in range(start, end + 1):
             char = self.text[index] if index < end else ","
             depth += (char == "(") - (char == ")")
-            if char == "," and depth <= 0:
+            if char == "," and (depth <= 0 or index == end):    # unbalanced: kept, to be refused
                 pieces.append((begin, index))
                 begin = index + 1
         items = []
@@ -85,6 +85,16 @@ class Source:
         refuse_duplicate_keys(self, node, what)
         return node.value
 
+    def parts(self, node, what: str, keys) -> dict:
+        """The values of the mapping `node` by key; a key not among `keys` is an error."""
+        out = {}
+        for key, value in self.mapping(node, what):
+            if key.value not in keys:
+                raise self.error(key, f"unknown part `{key.value}` of {what}",
+                                 did_you_mean(key.value, keys) or f"{what} has {', '.join(keys)}")
+            out[key.value] = value
+        return out
+
     def items(self, node, what: str) -> list:
         """A list of scalar nodes; a single scalar counts as a list of one."""
         if isinstance(node, yaml.ScalarNode):
@@ -115,17 +125,32 @@ class Items(Transformer):
     def param(self, name, type_):
         return (name, type_)
 
+    def type(self, *names):
+        return list(names)
+
     def positive(self, atom):
         return ("literal", atom, True)
 
-    def negative(self, atom):
-        return ("literal", atom, False)
+    def negation(self, token, inner):
+        return ("not", token, inner)
 
     def differ(self, left, right):
         return ("equality", left, right, False)
 
     def same(self, left, right):
         return ("equality", left, right, True)
+
+    def conjunction(self, *parts):
+        return ("and", list(parts))
+
+    def disjunction(self, *parts):
+        return ("or", list(parts))
+
+    def implication(self, token, left, right):
+        return ("imply", token, left, right)
+
+    def quantified(self, token, *rest):
+        return ("quantified", token, list(rest[:-1]), rest[-1])
 
     def atom(self, name, *args):
         return (name, [a for a in args if a is not None])

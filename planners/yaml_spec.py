@@ -1,6 +1,9 @@
 """The YAML planning-spec front-end: a `.yaml` file declaring types, objects, predicates,
-actions (parameters, preconditions, add and delete effects, cost), the initial state and
-the goal becomes a checked `PlanningProblem`.
+derived predicates, actions (parameters, preconditions, add and delete effects, cost,
+conditional and universal effects), the initial state and the goal becomes a checked
+`PlanningProblem`; conditions may be ADL formulas (`or`, `not (...)`, `if ... then`,
+`forall(x - t) ...`, `exists(...) ...`), built by `planners.yaml_adl` into the same tree
+the PDDL reader builds.
 
     problem: Monkey and bananas
     objects: {place: [A, B, C], level: [Low, High]}
@@ -22,6 +25,7 @@ through generators such as `"On(d{i}, d{i+1}) for i in 1..disks-1"`.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import yaml
@@ -30,19 +34,26 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from framework.errors import did_you_mean, shorten
 from framework.loader import read_text
-from planners.ast import (ROOT_TYPE, ActionDef, Atom, Equality, Literal, ObjectDef, Param,
-                          PlanningProblem, Pos, PredicateDef, Term, TypeDef)
+from planners.ast import (ROOT_TYPE, ActionDef, Atom, ObjectDef, PlanningProblem, Pos,
+                          PredicateDef, Term, TypeDef)
 from planners.check import check
-from planners.formula import Effect, conjunction
+from planners.yaml_adl import AdlItems, split_flat
 from planners.yaml_items import ITEMS, PARSER, Source
 
-TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
-            "init", "goal")
+TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "derived",
+            "actions", "init", "goal")
 ACTION_KEYS = ("pre", "add", "del", "cost", "when")
-WHEN_KEYS = ("if", "add", "del")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
+HINTS = {"signature_item": "write e.g. Move(x - place, y - place) or HasBananas",
+         "condition_item": "write e.g. At(x), not At(x), x != y, At(x) or At(y), "
+                           "forall(b - block) Clear(b), On(d{i}, d{i+1}) for i in 1..n-1",
+         "name_item": "write e.g. A or d{i} for i in 1..disks",
+         "param_item": "write e.g. c - crate"}
+QUANTIFIER_HINT = ("a forall / exists inside and, or or not goes in parentheses: "
+                   "At(x) and (forall(b - block) Clear(b))")
 
-class _Builder:
+
+class _Builder(AdlItems):
     def __init__(self, source: Source, root, options: dict):
         self.src = source
         self.root = root
@@ -67,14 +78,14 @@ class _Builder:
             if token is not None and token.type == "$END":
                 shown, column = "end of text", len(node.value) + 1
             expected = getattr(err, "expected", None) or getattr(err, "allowed", None) or ()
-            hint = {"signature_item": "write e.g. Move(x - place, y - place) or HasBananas",
-                    "condition_item": "write e.g. At(x), not At(x), x != y, "
-                                      "On(d{i}, d{i+1}) for i in 1..n-1",
-                    "name_item": "write e.g. A or d{i} for i in 1..disks"}[start]
+            hint = HINTS[start]
+            if start == "condition_item" and re.search(r"\b(forall|exists)\s*\(\s*\w*\s*$",
+                                                       node.value[:column - 1]):
+                hint = QUANTIFIER_HINT      # `forall(` read as a predicate inside and / or
             message = f"unexpected {shown}" if token is not None else \
                 f"unexpected character `{node.value[column - 1:column]}`"
             if expected and token is not None:
-                message += f" (expected {', '.join(sorted(expected)[:4]).lower()})"
+                message += f" (expected {', '.join(sorted(e.lower().lstrip('_') for e in expected)[:4])})"
             raise self.src.error(node, message, hint, offset=column - 1, length=1) from None
 
     def value(self, expr, env: dict, node) -> int:
@@ -141,33 +152,10 @@ class _Builder:
         return Atom(name, tuple(self.term(a, env, node, params) for a in args),
                     self.src.pos(node, offset, length))
 
-    def conditions(self, node, what: str, params: dict, *, allow_negative=True,
-                   allow_equality=True) -> list:
-        out = []
-        for item_node in self.src.items(node, what):
-            for item, env in self.expand(item_node, "condition_item"):
-                if item[0] == "equality":
-                    if not allow_equality:
-                        raise self.src.error(item_node, f"{what} cannot contain an equality")
-                    left = self.term(item[1], env, item_node, params)
-                    right = self.term(item[2], env, item_node, params)
-                    out.append(Equality(left, right, item[3], left.pos))
-                    continue
-                if not item[2] and not allow_negative:
-                    raise self.src.error(item_node, f"{what} lists only facts that hold",
-                                         "facts not listed are false (closed world)")
-                out.append(Literal(self.atom(item[1], env, item_node, params), item[2]))
-        return out
-
     def signature(self, node):
         _, name, params = self.parse(node, "signature_item")
-        out = []
-        for param_name, type_ in params:
-            out.append(Param(str(param_name), str(type_) if type_ is not None else ROOT_TYPE,
-                             self.src.pos(node, param_name.column - 1, len(param_name))))
-            if type_ is not None:
-                self.use("type", str(type_), self.src.pos(node, type_.column - 1, len(type_)))
-        return str(name), tuple(out), self.src.pos(node, name.column - 1, len(name))
+        return (str(name), tuple(self.param(pair, node) for pair in params),
+                self.src.pos(node, name.column - 1, len(name)))
 
     # -- sections -----------------------------------------------------------------------
     def build(self) -> PlanningProblem:
@@ -199,12 +187,13 @@ class _Builder:
             self.declare_object_types(problem, sections["objects"][1])
         for item in self.src.items(sections["predicates"][1], "predicates"):
             problem.predicates.append(PredicateDef(*self.signature(item)))
+        if "derived" in sections:
+            self.read_derived(problem, sections["derived"][1])
         for key, body in self.src.mapping(sections["actions"][1], "actions"):
             problem.actions.append(self.read_action(key, body))
-        problem.init = [c.atom for c in self.conditions(sections["init"][1], "init", {},
-                                                         allow_negative=False,
-                                                         allow_equality=False)]
-        problem.goal = self.conditions(sections["goal"][1], "goal", {}, allow_equality=False)
+        problem.init = self.facts(sections["init"][1], "init", {})
+        problem.goal, problem.goal_formula = split_flat(self.condition(sections["goal"][1],
+                                                                       "goal", {}))
         problem.name_uses = list(self.uses)
         return problem
 
@@ -274,18 +263,12 @@ class _Builder:
         by_name = {p.name: p for p in params}
         parts = {}
         if isinstance(body, yaml.MappingNode):
-            for part_key, value in self.src.mapping(body, f"action {name}"):
-                if part_key.value not in ACTION_KEYS:
-                    raise self.src.error(part_key, f"unknown part `{part_key.value}` of action "
-                                         f"{name}", did_you_mean(part_key.value, ACTION_KEYS) or
-                                         f"an action has {', '.join(ACTION_KEYS)}")
-                parts[part_key.value] = value
+            parts = self.src.parts(body, f"action {name}", ACTION_KEYS)
         elif not (isinstance(body, yaml.ScalarNode) and body.tag.endswith(":null")):
             raise self.src.error(body, f"action {name} must map pre/add/del/cost to values")
-        pre = self.conditions(parts["pre"], f"pre of {name}", by_name) if "pre" in parts else []
-        effects = {part: [c.atom for c in self.conditions(parts[part], f"{part} of {name}",
-                                                          by_name, allow_negative=False,
-                                                          allow_equality=False)]
+        pre, condition = split_flat(self.condition(parts["pre"], f"pre of {name}", by_name)) \
+            if "pre" in parts else ([], None)
+        effects = {part: self.facts(parts[part], f"{part} of {name}", by_name)
                    if part in parts else [] for part in ("add", "del")}
         cost = 1
         if "cost" in parts:
@@ -299,38 +282,7 @@ class _Builder:
             cost = int(cost) if cost.is_integer() else cost
         conditional = self.when_effects(parts["when"], name, by_name) if "when" in parts else []
         return ActionDef(name, params, pre, effects["add"], effects["del"], cost, pos,
-                         effects=conditional)
-
-    def when_effects(self, node, name: str, params: dict) -> list[Effect]:
-        """`when: [{if: [...], add: [...], del: [...]}, ...]`: the conditional effects of
-        action `name`, each add / del taking place when its entry's conditions hold."""
-        if not isinstance(node, yaml.SequenceNode):
-            raise self.src.error(node, f"`when` of {name} must be a list of if/add/del entries",
-                                 "e.g. when: [{if: [Dark(x)], add: [Lit(x)]}]")
-        out = []
-        for entry in node.value:
-            if not isinstance(entry, yaml.MappingNode):
-                raise self.src.error(entry, f"each `when` entry of {name} maps if/add/del to lists",
-                                     "e.g. - {if: [Dark(x)], add: [Lit(x)], del: [Dark(x)]}")
-            parts = {}
-            for key, value in self.src.mapping(entry, f"a `when` entry of {name}"):
-                if key.value not in WHEN_KEYS:
-                    raise self.src.error(key, f"unknown part `{key.value}` of a `when` entry of "
-                                         f"{name}", did_you_mean(key.value, WHEN_KEYS) or
-                                         f"a `when` entry has {', '.join(WHEN_KEYS)}")
-                parts[key.value] = value
-            if "if" not in parts:
-                raise self.src.error(entry, f"a `when` entry of {name} has no `if` conditions",
-                                     "add if: [...] (use add/del directly for unconditional effects)")
-            condition = conjunction(self.conditions(parts["if"], f"if of {name}", params),
-                                    self.src.pos(parts["if"]))
-            for part, positive in (("add", True), ("del", False)):
-                if part in parts:
-                    out += [Effect((), condition, c.atom, positive)
-                            for c in self.conditions(parts[part], f"{part} of a `when` of {name}",
-                                                     params, allow_negative=False,
-                                                     allow_equality=False)]
-        return out
+                         condition, conditional)
 
 
 def load_yaml(path, **options) -> PlanningProblem:

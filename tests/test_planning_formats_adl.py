@@ -102,14 +102,6 @@ def test_pddl_export_of_the_yaml_task_grounds_to_the_same_task(tmp_path):
     assert _grounded(exported) == _grounded(planners.ground(planners.load(YAML)))
 
 
-def test_pddl_export_refuses_adl_it_cannot_write():
-    from planners.export import to_pddl
-    problem = planners.load(ROOT / "planners" / "pddl" / "miconic-fulladl" / "domain.pddl",
-                            ROOT / "planners" / "pddl" / "miconic-fulladl" / "task01.pddl")
-    with pytest.raises(SpecError, match="uses other ADL"):
-        to_pddl(problem)
-
-
 @pytest.mark.parametrize("text, message, line, col", [
     ("  when On(x)\n    pre On(x)\n", "`pre` after a `when`", 7, 5),
     ("  when On(y)\n    add On(x)\n", "unknown object `y`", 6, 11),
@@ -122,3 +114,82 @@ def test_mistakes_in_a_plan_when_are_positioned_spec_errors(text, message, line,
         check(parse_plan_text(head + text + "goal On(L1)\n", "bad.plan"))
     assert message in str(err.value)
     assert f"bad.plan:{line}:{col}:" in str(err.value)
+
+
+ADL = """problem: p
+types: [block]
+objects: {block: [A, B]}
+predicates: [Clear(x - block), On(x - block, y - block)]
+%s
+actions:
+  Take(x - block):
+    pre: [%s]
+    add: [Clear(x)]
+%s
+init: [%s]
+goal: [%s]
+"""
+
+
+def _adl(derived="", pre="Clear(x)", when="", init="Clear(A)", goal="Clear(A)") -> str:
+    return ADL % (derived, pre, when, init, goal)
+
+
+@pytest.mark.parametrize("text, message, where", [
+    (_adl(pre="forall(b - blok) Clear(b)"), "unknown type `blok`", "8:18"),
+    (_adl(pre="forall(b - block Clear(b)"), "unexpected `Clear`", "8:28"),
+    (_adl(pre="exists(z - block) On(q, z)"), "unknown object `q`", "8:32"),
+    (_adl(pre="if Clear(x) then"), "unexpected end of text", "8:27"),
+    (_adl(pre="Clear(x) and forall(b - block) Clear(b)"), "goes in parentheses", "8:33"),
+    (_adl(pre="not (Clear(x) or)"), "unexpected `)`", "8:27"),
+    (_adl(pre="exists(y - block or plain) On(x, y)"), "unknown type `plain`", "8:18"),
+    (_adl(init="Clear(A) or Clear(B)"), "init lists facts, not a formula", "11:8"),
+    (_adl(goal="forall(b - block) Clear(c)"), "unknown object `c`", "12:32"),
+    (_adl(derived="derived:\n  Top(x - block): [not (exists(y - block) Onn(y, x))]",
+          goal="Top(A)"), "unknown predicate `Onn`", "6:43"),
+    (_adl(derived="derived:\n  Clear(x - block): [On(x, x)]"),
+     "changes the derived predicate `Clear`", "10:11"),
+    (_adl(derived="derived:\n  Top(x - blok): [Clear(x)]"), "unknown type `blok`", "6:7"),
+    (_adl(derived="derived: [Top]"), "derived must be a mapping", "5:10"),
+    (_adl(when="    when:\n      - {forall: [c - crat], add: [Clear(c)]}"),
+     "unknown type `crat`", "11:19"),
+    (_adl(when="    when:\n      - {forall: [c block], add: [Clear(c)]}"),
+     "unexpected `block`", "11:21"),
+    (_adl(when="    when:\n      - {forall: [c - block], add: [Clear(d)]}"),
+     "unknown object `d`", "11:43"),
+    (_adl(when="    when:\n      - {forall: [c - block], add: [Clear(c) or Clear(x)]}"),
+     "lists facts, not a formula", "11:37"),
+    (_adl(when="    when:\n      - {forall: [c - block], fi: [Clear(c)]}"),
+     "unknown part `fi`", "11:31"),
+])
+def test_mistakes_in_adl_items_are_positioned_spec_errors(text, message, where):
+    with pytest.raises(SpecError) as err:
+        _load(text)
+    assert message in str(err.value)
+    assert f"bad.yaml:{where}:" in str(err.value)
+    assert "^" in str(err.value)                  # the caret under the culprit
+
+
+def test_a_derived_predicate_negating_itself_is_refused_at_its_rule():
+    problem = _load(_adl(derived="derived:\n  Top(x - block): [not Top(x)]", goal="Top(A)"))
+    with pytest.raises(SpecError, match="depends negatively on itself") as err:
+        planners.ground(problem)
+    assert "bad.yaml:6:3:" in str(err.value)
+
+
+@pytest.mark.parametrize("text, message, where", [
+    ("if P\n", "`if` belongs to a derived predicate", "4:1"),
+    ("forall x - t\n", "`forall` belongs to an action", "4:1"),
+    ("action A\n  forall x - t\n  pre P\n", "`pre` after a `when`", "6:3"),
+    ("derived Q(x - t)\n  if P\n  pre P\n", "`pre` belongs to an action", "6:3"),
+    ("action A\n  pre forall(x - u) P\n", "unknown type `u`", "5:14"),
+    ("derived Q(x - t)\n  if not (exists(y - t) R(y))\naction A\n", "unknown predicate `R`", "5:25"),
+    ("action A\n  forall x - t\n  when P or\n    add P\n", "unexpected end of text", "6:12"),
+])
+def test_mistakes_in_plan_adl_lines_are_positioned_spec_errors(text, message, where):
+    from planners.plan_text import parse_plan_text
+    head = "problem p\ntypes t\npredicates P\n"
+    with pytest.raises(SpecError) as err:
+        check(parse_plan_text(head + text + "init P\ngoal P\n", "bad.plan"))
+    assert message in str(err.value)
+    assert f"bad.plan:{where}:" in str(err.value)

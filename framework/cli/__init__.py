@@ -17,7 +17,7 @@ COMMANDS = {
     "check": "check specs for errors and show what they declare",
     "perft": "count the positions at each depth",
     "compile": "show the generated Python for a spec",
-    "convert": "write a game spec as YAML or .game",
+    "convert": "write a game spec as YAML or .game, a planning problem as YAML, .plan or PDDL",
     "solve": "search a game: value, best action, principal variation, statistics",
     "tree": "draw the search tree of minimax or alpha-beta (text, SVG or DOT)",
     "play": "play a game against the computer in the terminal",

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from framework.lsp.analysis import Analysis, Occurrence, Symbol
 
-YAML_KEYWORDS = ("problem", "domain", "options", "types", "objects", "predicates", "actions",
-                 "init", "goal", "pre", "add", "del", "cost")
-PLAN_KEYWORDS = ("problem", "domain", "options", "types", "objects", "predicates", "action",
-                 "pre", "add", "del", "cost", "init", "goal")
+YAML_KEYWORDS = ("problem", "domain", "options", "types", "objects", "predicates", "derived",
+                 "actions", "init", "goal", "pre", "add", "del", "cost", "when", "forall", "if")
+PLAN_KEYWORDS = ("problem", "domain", "options", "types", "objects", "predicates", "derived",
+                 "action", "pre", "add", "del", "cost", "when", "forall", "if", "init", "goal")
 PDDL_KEYWORDS = ("define", "domain", "problem", ":domain", ":requirements", ":types", ":constants",
                  ":predicates", ":functions", ":action", ":parameters", ":precondition", ":effect",
                  ":objects", ":init", ":goal", ":metric", "and", "not", "or", "imply", "exists",
@@ -94,13 +94,31 @@ def _index_problem(problem, result: Analysis) -> None:
         add(_symbol(a.name, "action", a.pos, f"action `{sig(a.name, a.params)}`" + _effects_text(problem, a)))
         for p in a.params:
             add(_symbol(p.name, "parameter", p.pos, f"parameter `{p.name} - {p.type}` of `{a.name}`", a.name))
-        _uses(a.preconditions, result, a.name)
+        _variables([a.condition, *a.effects], a.name, result)
+        _uses([a.preconditions, a.condition, a.effects], result, a.name)
         _uses([*a.add, *a.delete, a.cost], result, a.name)
-    _uses([problem.init, problem.function_values, problem.goal], result, None)
+    _variables([problem.goal_formula, *problem.derived], None, result)
+    _uses([problem.init, problem.function_values, problem.goal, problem.goal_formula,
+           problem.derived], result, None)
     for kind, name, pos in problem.name_uses:
         _use(result, name, pos, None, kind)
     result.occurrences = list(dict.fromkeys(result.occurrences))   # a generated item: once per name
     result.sections = {name: pos.line for name, pos in problem.positions.items() if " " not in name}
+
+
+def _variables(nodes, scope, result: Analysis) -> None:
+    """The variables of quantifiers, `forall` effects and derived-predicate heads, declared
+    in `scope` (an action's name, or None)."""
+    from planners.formula import DerivedRule, Effect, quantified_params
+    for node in nodes:
+        if isinstance(node, (Effect, DerivedRule)):
+            inner = node.condition if isinstance(node, Effect) else node.body
+            params = [*node.params, *quantified_params(inner)]
+        else:
+            params = list(quantified_params(node))
+        for p in params:
+            result.symbols.append(_symbol(p.name, "parameter", p.pos,
+                                          f"variable `{p.name} - {p.type}`", scope))
 
 
 def _signature_text(problem):

@@ -1,0 +1,8 @@
+(define (problem briefcase)
+  (:domain briefcase)
+  (:objects home office shop - place paper keys laptop - item)
+  (:init (at home) (item-at paper home) (item-at keys office) (item-at laptop shop)
+         (wanted paper office) (wanted keys home) (wanted laptop shop)
+         (= (total-cost) 0))
+  (:goal (and (forall (?i - item) (delivered ?i)) (empty) (at home)))
+  (:metric minimize (total-cost)))
