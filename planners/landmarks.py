@@ -103,7 +103,9 @@ class LandmarkGraph:
     `parents[p]`: the mask of landmarks ordered before p (natural, greedy-necessary and
     reasonable orderings); `gn_children[p]`: the landmarks q with p ->gn q;
     `cost[p]`: the cost of the cheapest relaxed operator achieving p (0 for facts only
-    rules derive or nothing achieves); `achievers[p]`: the relaxed operators adding p.
+    rules derive or nothing achieves); `achievers[p]`: the relaxed operators adding p;
+    `derived`: the landmarks only rules (axioms) achieve, which become true in the same
+    state as their bodies, so no greedy-necessary ordering ends at one.
     `solvable` is False when the goal is relaxed-unreachable (no landmarks then)."""
 
     def __init__(self, task, relaxation):
@@ -123,9 +125,13 @@ class LandmarkGraph:
         self.parents = [0] * size
         self.gn_children = [0] * size
         self.cost = [0] * size
+        self.derived = 0
         for q in self.facts:
             self.parents[q] = labels[q] & landmarks & ~(1 << q)
             self.cost[q] = min((relaxation.cost[k] for k in self.achievers[q]), default=0)
+            if self.achievers[q] and all(relaxation.owner[k] < 0 for k in self.achievers[q]):
+                self.derived |= 1 << q
+                continue
             if initial >> q & 1:
                 continue
             before = reachable(relaxation, initial, q)

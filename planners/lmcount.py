@@ -4,13 +4,15 @@ preferred operators, over the landmark graph of `planners.landmarks`.
 The heuristic is path-dependent: what counts is which landmarks the path to a state has
 *accepted*.  The landmarks true initially are accepted at the start; after a transition
 s -> s', a landmark becomes accepted when it holds in s' and every landmark ordered
-before it was accepted in s (accepted landmarks stay accepted).  The estimate of s' is
+before it was accepted in s (accepted landmarks stay accepted); a derived landmark (one
+only rules achieve) holds in the same state as its body, so it is accepted when it holds
+in s' and every landmark ordered before it is accepted in s'.  The estimate of s' is
 
     h = cost(landmarks not accepted) + cost(landmarks required again)
 
 where an accepted landmark is *required again* when it is false in s' and it is a goal
 or it is ordered greedy-necessarily before a landmark not yet accepted; a landmark costs
-its cheapest achiever (1 each with unit costs).  A goal state whose landmarks are all
+its cheapest achiever (1 each, derived ones too, when costs are unit).  A goal state whose landmarks are all
 accepted gets 0.
 
 Per-state information, as Fast Downward keeps it: `evaluate(state, parent)` stores the
@@ -36,7 +38,7 @@ class LandmarkCount:
         self.relaxation = relaxation or Relaxation(task, unit=unit)
         self.graph = graph = LandmarkGraph(task, self.relaxation)
         self.landmarks = graph.landmarks
-        self.unit = all(graph.cost[f] == 1 for f in graph.facts)
+        self.unit = unit or all(graph.cost[f] == 1 for f in graph.facts)
         self.accepted: dict = {}
 
     def _cost(self, mask: int):
@@ -59,6 +61,14 @@ class LandmarkCount:
             for fact in bits(true & ~before):
                 if not parents[fact] & ~before:
                     accepted |= 1 << fact
+            waiting = true & self.graph.derived & ~accepted
+            while waiting:                  # a derived landmark holds with its body
+                ready = [f for f in bits(waiting) if not parents[f] & ~accepted]
+                if not ready:
+                    break
+                for fact in ready:
+                    accepted |= 1 << fact
+                    waiting &= ~(1 << fact)
         known = self.accepted.get(state)
         if known is not None:
             accepted &= known
