@@ -9,14 +9,20 @@ that applying it decodes nothing.  Written for games without chance and compound
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
     k_apply(s, a) the successor, a plain tuple (the parent is not terminal)
-    k_leaves(s)   the sum of k_count(k_apply(s, a)) over the moves a of s, in one loop that
-                  builds no successor (perft's last ply)
+    k_leaves(s, acts)  the sum of k_count(k_apply(s, a)) over the moves a of s (acts, when
+                  given, are k_actions(s)), in one loop that builds no successor (perft's last ply)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 """
 from __future__ import annotations
 
-from framework.compiler.common import _IDENT, _Source
+import ast as pyast
+import re
+
+from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
+
+_CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
+_CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
 
 
 class KernelMixin:
@@ -67,33 +73,50 @@ class KernelMixin:
         self.kernel_action(out)
 
     def leaves_function(self, out: _Source, unpack: str):
-        """k_leaves(s): the successors' move counts summed in one loop: the apply code with
-        `count_after` at its end, each `return X` of it written `total += X; continue`."""
+        """k_leaves(s, acts=None): the successors' move counts summed in one loop over the
+        moves `acts` of s (k_actions(s) when not given): the apply code with `count_after`
+        at its end, each `return X` of it written `total += X; continue`; one loop per
+        player to move when that code names the mover (no test of the mover per move)."""
+        out("def k_leaves(s, acts=None):")
+        out("    if acts is None:")
+        out("        acts = k_actions(s)")
+        out("    total = 0")
+        out(f"    {unpack} = s")
+        self.leaf_count = True
+        body = self.leaves_loop(unpack)
+        if self.n > MAX_SPECIALISED_PLAYERS or "mover" not in _IDENT.findall("\n".join(body[2:])):
+            out.lines += body
+        else:
+            for i in range(self.n):
+                last = i == self.n - 1
+                out("    # player %d to move" % i if last else f"    if mover == {i}:")
+                self.mover_const = i
+                out.lines += ["    " * (not last) + line for line in self.leaves_loop(unpack)]
+                self.mover_const = None
+        self.leaf_count = False
+        out()
+
+    def leaves_loop(self, unpack: str) -> list:
+        """The lines of k_leaves's loop and its `return total`, at depth 1."""
         body = _Source()
         body.depth = 2
-        self.leaf_count = True
         self.apply_dispatch(body)
-        self.leaf_count = False
-        out("def k_leaves(s):")
-        out("    total = 0")
-        out("    for action in k_actions(s):")
-        out(f"        {unpack} = s")
+        lines = ["    for action in acts:", f"        {unpack} = s"]
         for line in body.lines:
             text = line.lstrip()
             if text.startswith("return "):
                 pad = line[:len(line) - len(text)]
-                out.lines += ([] if text == "return 0" else [f"{pad}total += {text[7:]}"]) + [f"{pad}continue"]
+                lines += ([] if text == "return 0" else [f"{pad}total += {text[7:]}"]) + [f"{pad}continue"]
             else:
-                out.lines.append(line)
-        out("    return total")
-        out()
+                lines.append(line)
+        return lines + ["    return total"]
 
     def count_after(self, out: _Source, terminal: str, next_player):
         """The end of k_leaves's apply code: 0 when the successor (its fields in the locals, its
         player in `turn`, a constant `next_player` when known) is terminal, else how many
-        moves it has."""
-        out(f"if {terminal}:")
-        out("    return 0")
+        moves it has.  When the terminal test is made of whether players can move (`not
+        can_move(B) and not can_move(W)`), the next player's moves are counted first and the
+        count answers its `can_move`."""
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
@@ -101,6 +124,19 @@ class KernelMixin:
         self.mover_const = saved
         if "mover" in _IDENT.findall(count.text()):
             out("mover = turn")
+        can = None if next_player is None else f"_can_move({self.sig_with_mover(str(next_player))})"
+        last = count.lines[-1].strip()
+        if can and can in terminal and last.startswith("return ") and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal)) \
+                and not any(line.strip().startswith("return ") for line in count.lines[:-1]):
+            out.lines += count.lines[:-1]
+            when = {value: _given(terminal, can, value) for value in (True, False)}
+            test = {"False": "not n and ", "True": "n or "}.get(when[True])
+            out(f"if {test}({when[False]}):" if test else f"if (({when[True]}) if n else ({when[False]})):")
+            out("    return 0")
+            out.lines.append(count.lines[-1])
+            return
+        out(f"if {terminal}:")
+        out("    return 0")
         out.lines += count.lines
 
     def kernel_action(self, out: _Source):
@@ -127,3 +163,27 @@ class KernelMixin:
             out("raise KeyError(a)")
         out.dedent()
         out()
+
+
+def _given(code: str, call: str, value: bool) -> str:
+    """The boolean expression `code` (generated, of `not`/`and`/`or` over calls) with each
+    `call` in it replaced by `value` and simplified (`not True` is False, `x and False` is
+    False, ...), so that the calls it decides are not made."""
+    def simplify(node):
+        if pyast.unparse(node) == call:
+            return pyast.Constant(value)
+        if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.Not):
+            inner = simplify(node.operand)
+            return pyast.Constant(not inner.value) if isinstance(inner, pyast.Constant) else pyast.UnaryOp(pyast.Not(), inner)
+        if isinstance(node, pyast.BoolOp):
+            absorbing = isinstance(node.op, pyast.Or)          # True absorbs `or`, False absorbs `and`
+            kept = []
+            for operand in map(simplify, node.values):
+                if isinstance(operand, pyast.Constant):
+                    if bool(operand.value) == absorbing:
+                        return pyast.Constant(absorbing)
+                    continue
+                kept.append(operand)
+            return kept[0] if len(kept) == 1 else pyast.BoolOp(node.op, kept) if kept else pyast.Constant(not absorbing)
+        return node
+    return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))

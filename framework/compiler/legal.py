@@ -69,7 +69,7 @@ class LegalMixin:
             if whole:
                 mask, values = whole
                 if mode == "any":
-                    out(f"if {mask}:")
+                    out(f"if {self.ray_hits(mask) or mask}:")
                     out("    return True")
                 elif mode == "count":
                     out(f"n += ({mask}).bit_count()")
@@ -174,7 +174,10 @@ class LegalMixin:
                     self.helpers[table] = (f"# {table}[m]: {lo} + the index of each set bit of m ({count} bits)\n"
                                            f"{table} = tuple(tuple(i + {lo} for i in bits(m)) for m in range({1 << count}))\n")
                 first = self.tables.cell(lo, a.index.items[1].value)
-                shifted = f"{self.value_mask(b, env)} >> {first}" if first else self.value_mask(b, env)
+                values = self.value_mask(b, env)
+                if values == f"(FULL & ~{self.occupied()})":     # the row's cells are all in FULL
+                    values = f"~{self.occupied()}"
+                shifted = f"{values} >> {first}" if first else values
                 return f"{shifted} & {(1 << count) - 1}", table
         return None
 
