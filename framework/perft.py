@@ -65,14 +65,21 @@ def _perft(state, d, depth, counts):
 def _kernel_perft(kernel, root, depth, counts, progress):
     """perft over the game's kernel (packed states, raw actions): the last ply is counted
     by `leaves` (the moves of each child counted in one generated loop, a bit count where
-    moves are a mask, the children not built); each state's moves are generated once."""
+    moves are a mask, the children not built), and the two last by `leaves2` where the
+    game has it (children built as locals only); each state's moves are generated once."""
     actions, apply, leaves, terminal = kernel.actions, kernel.apply, kernel.leaves, kernel.terminal
+    leaves2 = kernel.leaves2
 
     def below(s, acts, d):
         """Add the nodes below the non-terminal `s`, whose moves are `acts` (its children
         are at ply d < depth, already counted)."""
         if d + 1 == depth:
             counts[depth] += leaves(s, acts)
+            return
+        if d + 2 == depth and leaves2 is not None:   # the last two plies in one generated call
+            near, far = leaves2(s, acts)
+            counts[d + 1] += near
+            counts[depth] += far
             return
         if d + 2 == depth:
             near = far = 0

@@ -8,6 +8,7 @@ import pytest
 
 import framework
 from framework.compiler.kernel import _given
+from framework.conformance.discover import shipped_specs, spec_kind
 from tests.conftest import SPECS
 
 CAN = "_can_move(b_B, b_W, 1)"
@@ -107,3 +108,29 @@ def test_wide_move_masks_are_read_word_by_word():
         if raw != ["pass"] and raw != ():
             assert list(raw) == sorted(raw)
             assert [kernel.action(a) for a in raw] == kernel.view(s).actions()
+
+
+GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_the_last_two_plies_in_one_call_count_what_the_kernel_builds(path):
+    """k_leaves2(s, acts) = (the children's move counts, their k_leaves) on random
+    playouts of every shipped game whose kernel has it (all but those with a pass rule)."""
+    game = framework.load(path)
+    kernel = game.kernel
+    if kernel is None or kernel.leaves2 is None:
+        assert kernel is None or game.spec.pass_rule
+        return
+    rng = random.Random(path.stem)
+    for _ in range(3):
+        s = tuple(game.initial_state())
+        for _ in range(60):
+            if kernel.terminal(s):
+                break
+            acts = kernel.actions(s)
+            children = [kernel.apply(s, a) for a in acts]
+            near = sum(len(kernel.actions(c)) for c in children)
+            far = sum(kernel.leaves(c) for c in children)
+            assert kernel.leaves2(s, acts) == (near, far)
+            s = rng.choice(children)

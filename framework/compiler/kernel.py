@@ -11,6 +11,9 @@ that applying it decodes nothing.  Written for games without chance and compound
     k_apply(s, a) the successor, a plain tuple (the parent is not terminal)
     k_leaves(s, acts)  the sum of k_count(k_apply(s, a)) over the moves a of s (acts, when
                   given, are k_actions(s)), in one loop that builds no successor (perft's last ply)
+    k_leaves2(s, acts)  (the sum of k_count, the sum of k_leaves) over the children of s,
+                  in two loops that build no child (perft's last two plies; not in a game
+                  with a pass rule)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 """
@@ -72,18 +75,26 @@ class KernelMixin:
         self.raw = False
         self.kernel_action(out)
 
-    def leaves_function(self, out: _Source, unpack: str):
+    def leaves_function(self, out: _Source, unpack: str, level: int = 1):
         """k_leaves(s, acts=None): the successors' move counts summed in one loop over the
         moves `acts` of s (k_actions(s) when not given): the apply code with `count_after`
         at its end, each `return X` of it written `total += X; continue`; one loop per
-        player to move when that code names the mover (no test of the mover per move)."""
-        out("def k_leaves(s, acts=None):")
-        out("    if acts is None:")
-        out("        acts = k_actions(s)")
-        out("    total = 0")
+        player to move when that code names the mover (no test of the mover per move).
+        Level 2, k_leaves2(s, acts): (the children's move counts, the grandchildren's) in
+        two nested loops that build only the children (`grand_after`); not written for a
+        game with a pass rule (its passes are moves made by another path)."""
+        if level == 1:
+            out("def k_leaves(s, acts=None):")
+            out("    if acts is None:")
+            out("        acts = k_actions(s)")
+            out("    total = 0")
+        else:
+            out("def k_leaves2(s, _moves):")          # (`acts` is the children's move list)
+            out("    near = far = 0")
         out(f"    {unpack} = s")
-        self.leaf_count = True
-        body = self.leaves_loop(unpack)
+        self.leaf_count, result = level, "total" if level == 1 else "near, far"
+        moves = "acts" if level == 1 else "_moves"
+        body = self.leaves_loop(unpack, moves, "s", "total", result, 1)
         if self.n > MAX_SPECIALISED_PLAYERS or "mover" not in _IDENT.findall("\n".join(body[2:])):
             out.lines += body
         else:
@@ -91,25 +102,60 @@ class KernelMixin:
                 last = i == self.n - 1
                 out("    # player %d to move" % i if last else f"    if mover == {i}:")
                 self.mover_const = i
-                out.lines += ["    " * (not last) + line for line in self.leaves_loop(unpack)]
+                out.lines += self.leaves_loop(unpack, moves, "s", "total", result, 1 + (not last))
                 self.mover_const = None
-        self.leaf_count = False
+        self.leaf_count = 0
         out()
+        if level == 1 and not self.c.spec.pass_rule:
+            self.leaves_function(out, unpack, 2)
 
-    def leaves_loop(self, unpack: str) -> list:
-        """The lines of k_leaves's loop and its `return total`, at depth 1."""
+    def leaves_loop(self, unpack: str, acts: str, source: str, total: str, result, depth: int) -> list:
+        """The lines, at `depth`, of a loop over the moves `acts` of the packed state named
+        `source`: its apply code with each `return X` written `total += X; continue`, then
+        `return result` (when given)."""
         body = _Source()
-        body.depth = 2
+        body.depth = depth + 1
         self.apply_dispatch(body)
-        lines = ["    for action in acts:", f"        {unpack} = s"]
+        pad = "    " * depth
+        lines = [f"{pad}for action in {acts}:", f"{pad}    {unpack} = {source}"]
         for line in body.lines:
             text = line.lstrip()
             if text.startswith("return "):
-                pad = line[:len(line) - len(text)]
-                lines += ([] if text == "return 0" else [f"{pad}total += {text[7:]}"]) + [f"{pad}continue"]
+                indent = line[:len(line) - len(text)]
+                lines += ([] if text == "return 0" else [f"{indent}{total} += {text[7:]}"]) + [f"{indent}continue"]
             else:
                 lines.append(line)
-        return lines + ["    return total"]
+        return lines + ([f"{pad}return {result}"] if result else [])
+
+    def grand_after(self, out: _Source, terminal: str, next_player):
+        """The end of k_leaves2's apply code: nothing when the child (its fields in the
+        locals) is terminal, else its moves (`_a2`: the legal-move code inline when it
+        has one exit, else k_actions) added to `near` and their successors' move counts,
+        k_leaves's loop inline, to `far`."""
+        unpack = ", ".join(self.fields + ["terminal"])
+        out(f"if {terminal}:")
+        out("    return 0")
+        saved, self.mover_const = self.mover_const, next_player
+        if next_player is None:
+            out("mover = turn")
+        out(f"_c = ({self.sig_with_mover('turn')}, False)")
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        moves = _Source()
+        moves.depth = out.depth
+        self.legal(moves, "list", f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
+        returns = [line for line in moves.lines if line.lstrip().startswith("return ")]
+        if returns == moves.lines[-1:]:
+            text = returns[0].lstrip()
+            out.lines += moves.lines[:-1] + [f"{returns[0][:len(returns[0]) - len(text)]}_a2 = {text[7:]}"]
+        else:                                   # a move list of several exits (one per mover): called
+            out("_a2 = k_actions(_c)")
+        out("near += len(_a2)")
+        self.leaf_count = 1
+        out.lines += self.leaves_loop(unpack, "_a2", "_c", "far", None, out.depth)
+        self.leaf_count = 2
+        self.mover_const = saved
+        out("return 0")
 
     def count_after(self, out: _Source, terminal: str, next_player):
         """The end of k_leaves's apply code: 0 when the successor (its fields in the locals, its
@@ -117,6 +163,9 @@ class KernelMixin:
         moves it has.  When the terminal test is made of whether players can move (`not
         can_move(B) and not can_move(W)`), the next player's moves are counted first and the
         count answers its `can_move`."""
+        if self.leaf_count == 2:
+            self.grand_after(out, terminal, next_player)
+            return
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
