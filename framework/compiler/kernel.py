@@ -26,6 +26,7 @@ from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
+_WRITES_BOARD = re.compile(r"\bb_\w+\s*[|&^+\-]?=(?!=)")
 
 
 class KernelMixin:
@@ -117,7 +118,7 @@ class KernelMixin:
         body.depth = depth + 1
         self.apply_dispatch(body)
         pad = "    " * depth
-        lines = [f"{pad}for action in {acts}:", f"{pad}    {unpack} = {source}"]
+        lines = self.hoist_occupied(body.lines, pad) + [f"{pad}for action in {acts}:", f"{pad}    {unpack} = {source}"]
         for line in body.lines:
             text = line.lstrip()
             if text.startswith("return "):
@@ -126,6 +127,29 @@ class KernelMixin:
             else:
                 lines.append(line)
         return lines + ([f"{pad}return {result}"] if result else [])
+
+    def hoist_occupied(self, body: list, pad: str) -> list:
+        """The move loop's invariant: until the first line that writes a bitboard (with no
+        block opened before it), the occupied cells are the parent's, the same for every
+        move.  Their complement (else their mask) is computed once before the loop
+        (`_free<n>`), and those lines read it; returns the line that computes it, if any."""
+        occupied = self.occupied()
+        if not self.boards:
+            return []
+        for i, line in enumerate(body):
+            text = line.strip()
+            if text.endswith(":") and not text.startswith("#"):
+                return []                     # a block: its lines may run after a write
+            if _WRITES_BOARD.search(line):
+                break
+        else:
+            return []
+        for code in (f"~{occupied}", occupied):
+            if any(code in line for line in body[:i + 1]):
+                name = self.fresh("free")             # a loop inside the loop has its own
+                body[:i + 1] = [line.replace(code, name) for line in body[:i + 1]]
+                return [f"{pad}{name} = {code}"]
+        return []
 
     def grand_after(self, out: _Source, terminal: str, next_player):
         """The end of k_leaves2's apply code: nothing when the child (its fields in the
@@ -173,6 +197,11 @@ class KernelMixin:
         self.mover_const = saved
         if "mover" in _IDENT.findall(count.text()):
             out("mover = turn")
+        occupied = self.occupied()
+        if self.boards and (terminal + count.text()).count(occupied) > 1:      # the child's occupied cells, once
+            out(f"_o = {occupied}")
+            terminal = terminal.replace(occupied, "_o")
+            count.lines = [line.replace(occupied, "_o") for line in count.lines]
         can = None if next_player is None else f"_can_move({self.sig_with_mover(str(next_player))})"
         last = count.lines[-1].strip()
         if can and can in terminal and last.startswith("return ") and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal)) \
