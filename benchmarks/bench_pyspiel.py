@@ -148,7 +148,15 @@ def flatness_rows(repeat):
         game = load(ROOT / "game_specs" / spec)
         rates = []
         for depth in range(4, top + 1):
-            (t, counts), = best((lambda: perft(game.initial_state(), depth),), max(repeat, 5))
+            (t, _), = best((lambda: perft(game.initial_state(), depth),), 1)
+            number = max(1, round(0.05 / max(t, 1e-6)))   # a timed run of 50 ms at least (shallow depths)
+
+            def runs():
+                for _ in range(number):
+                    found = perft(game.initial_state(), depth)
+                return found
+            (t, counts), = best((runs,), max(repeat, 5))
+            t /= number
             rates.append((depth, sum(counts) / t / 1e6, counts[-1] / max(counts[-2] if depth > 1 else 1, 1)))
         values = [r for _, r, _ in rates]
         mid = (max(values) + min(values)) / 2
