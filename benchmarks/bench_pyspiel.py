@@ -16,7 +16,8 @@ is faster; node counts are printed for both sides and must agree):
    kernel; both solve the game (value 0);
 4. minimax over the whole tic-tac-toe tree (549,946 nodes) on the kernel against
    OpenSpiel's Python `expectiminimax` to depth 9 (value 0);
-5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat?
+5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
+   ±20% of the middle of their range)?
 
 Peak RSS of the process is printed at the end.  Requires `open_spiel` (the `bench` extra).
 """
@@ -86,13 +87,15 @@ def has_undo(game):
 
 def best(fns, repeat):
     """[(best time, value)] of each function, the runs interleaved (fn1, fn2, ..., fn1, ...)
-    so that a change of load on the shared machine touches every side alike."""
+    so that a change of load on the shared machine touches every side alike.  Times are
+    the process's CPU time (both sides run in this one thread), which leaves out the time
+    spent waiting for a core when other processes load the machine."""
     times, values = [[] for _ in fns], [None] * len(fns)
     for _ in range(repeat):
         for i, fn in enumerate(fns):
-            start = time.perf_counter()
+            start = time.process_time()
             values[i] = fn()
-            times[i].append(time.perf_counter() - start)
+            times[i].append(time.process_time() - start)
     return [(min(t), v) for t, v in zip(times, values)]
 
 
@@ -136,15 +139,31 @@ def search_rows(repeat, quick):
     row(f"minimax tic-tac-toe (value {result.value}/{svalue}) kernel", result.stats.nodes, t_mm, t_smm)
 
 
-def flatness_rows():
-    """Kernel perft nodes/s from depth 4 up (tic-tac-toe to 9, Connect Four to 7)."""
+def flatness_rows(repeat):
+    """Kernel perft nodes/s from depth 4 up (tic-tac-toe to 9, Connect Four to 7) and their
+    spread around the middle of their range; a perft counts the last ply without building
+    it, so its nodes/s follow the last ply's branching (constant in Connect Four, falling
+    from 6 to 0.6 in tic-tac-toe's last plies) as well as the cost of a node."""
     for spec, top in (("tictactoe.yaml", 9), ("connect_four.yaml", 7)):
         game = load(ROOT / "game_specs" / spec)
         rates = []
         for depth in range(4, top + 1):
-            (t, counts), = best((lambda: perft(game.initial_state(), depth),), 3)
-            rates.append(f"d{depth} {sum(counts) / t / 1e6:.1f}")
-        print(f"{game.name} kernel perft, million nodes/s: " + ", ".join(rates))
+            (t, _), = best((lambda: perft(game.initial_state(), depth),), 1)
+            number = max(1, round(0.05 / max(t, 1e-6)))   # a timed run of 50 ms at least (shallow depths)
+
+            def runs():
+                for _ in range(number):
+                    found = perft(game.initial_state(), depth)
+                return found
+            (t, counts), = best((runs,), max(repeat, 5))
+            t /= number
+            rates.append((depth, sum(counts) / t / 1e6, counts[-1] / max(counts[-2] if depth > 1 else 1, 1)))
+        values = [r for _, r, _ in rates]
+        mid = (max(values) + min(values)) / 2
+        spread = (max(values) - min(values)) / 2 / mid
+        print(f"{game.name} kernel perft, million nodes/s: " + ", ".join(f"d{d} {r:.1f}" for d, r, _ in rates) +
+              f"  (±{spread:.0%}{', flat' if spread <= 0.2 else ''}; last-ply branching "
+              f"{rates[0][2]:.1f} at d{rates[0][0]}, {rates[-1][2]:.1f} at d{rates[-1][0]})")
 
 
 def memory_rows():
@@ -189,7 +208,7 @@ def main(argv=None) -> int:
             same = "" if n == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
             row(work, n, t, t_spiel, f"  (pyspiel {how}){same}")
     search_rows(args.repeat, args.quick)
-    flatness_rows()
+    flatness_rows(args.repeat)
     memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak RSS {rss / 1024:.0f} MB")

@@ -14,16 +14,18 @@ from operator import itemgetter
 
 
 class Kernel:
-    """actions(s), count(s), apply(s, a), leaves(s), utility(s, me), returns(s), action(a)
+    """actions(s), count(s), apply(s, a), leaves(s, acts), leaves2(s, acts) (or None),
+    utility(s, me), returns(s), action(a)
     (raw -> course action), terminal(s) and player(s) (item getters), estimate(s, me) (the
     spec's evaluation of a non-terminal state, as `game.evaluate`), view(s) (the State)."""
 
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
-                 "player", "state_class", "estimate")
+                 "player", "state_class", "estimate", "leaves2")
 
     def __init__(self, namespace: dict, nfields: int, evaluate=None):
         self.actions, self.count, self.apply = namespace["k_actions"], namespace["k_count"], namespace["k_apply"]
         self.leaves = namespace["k_leaves"]
+        self.leaves2 = namespace.get("k_leaves2")       # (near, far) of the last two plies, or None
         self.utility, self.returns, self.action = namespace["k_utility"], namespace["k_returns"], namespace["k_action"]
         self.terminal, self.player = itemgetter(nfields), itemgetter(nfields - 1)
         self.state_class = namespace["State"]

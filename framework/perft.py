@@ -65,22 +65,29 @@ def _perft(state, d, depth, counts):
 def _kernel_perft(kernel, root, depth, counts, progress):
     """perft over the game's kernel (packed states, raw actions): the last ply is counted
     by `leaves` (the moves of each child counted in one generated loop, a bit count where
-    moves are a mask, the children not built)."""
-    actions, apply, count, leaves, terminal = kernel.actions, kernel.apply, kernel.count, kernel.leaves, kernel.terminal
+    moves are a mask, the children not built), and the two last by `leaves2` where the
+    game has it (children built as locals only); each state's moves are generated once."""
+    actions, apply, leaves, terminal = kernel.actions, kernel.apply, kernel.leaves, kernel.terminal
+    leaves2 = kernel.leaves2
 
-    def below(s, d):
-        """Add the nodes below the non-terminal `s` (its children are at ply d < depth)."""
-        acts = actions(s)
-        counts[d] += len(acts)
+    def below(s, acts, d):
+        """Add the nodes below the non-terminal `s`, whose moves are `acts` (its children
+        are at ply d < depth, already counted)."""
         if d + 1 == depth:
-            counts[depth] += leaves(s)
+            counts[depth] += leaves(s, acts)
+            return
+        if d + 2 == depth and leaves2 is not None:   # the last two plies in one generated call
+            near, far = leaves2(s, acts)
+            counts[d + 1] += near
+            counts[depth] += far
             return
         if d + 2 == depth:
             near = far = 0
             for a in acts:
                 child = apply(s, a)
-                near += count(child)                 # 0 for a terminal child
-                far += leaves(child)
+                grand = actions(child)                # () for a terminal child
+                near += len(grand)
+                far += leaves(child, grand)
             counts[d + 1] += near
             counts[depth] += far
             return
@@ -88,17 +95,20 @@ def _kernel_perft(kernel, root, depth, counts, progress):
         for a in acts:
             child = apply(s, a)
             if not terminal(child):
-                below(child, d)
+                grand = actions(child)
+                counts[d] += len(grand)
+                below(child, grand, d)
 
     first = actions(root)
     counts[1] = len(first)
     for i, a in enumerate(first, 1):
         if depth > 1:
             child = apply(root, a)
-            if depth == 2:
-                counts[2] += count(child)
-            elif not terminal(child):
-                below(child, 2)
+            if not terminal(child):
+                grand = actions(child)
+                counts[2] += len(grand)
+                if depth > 2:
+                    below(child, grand, 2)
         if progress is not None:
             progress(i, len(first))
 

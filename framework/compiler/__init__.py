@@ -70,6 +70,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.raw = False              # writing the kernel: raw parameter values, plain tuples
         self.walrus_ok = True         # `:=` allowed in the expression being written (see domain)
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
+        self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)

@@ -74,8 +74,9 @@ class ApplyMixin:
         return self.packed(f"{fields}{extra}, _terminal({fields})")
 
     def packed(self, values: str) -> str:
-        """A successor made of `values`: a State, or a plain tuple in the kernel."""
-        return f"({values})" if self.raw else f"_new(State, ({values}))"
+        """A successor made of `values`: a State (called: cheaper than tuple.__new__), or a
+        plain tuple in the kernel."""
+        return f"({values})" if self.raw else f"State(({values}))"
 
     def apply_functions(self, out: _Source):
         """_apply<i>(fields, params, outcome): the successor state once chance has chosen the

@@ -48,7 +48,8 @@ class BoardMixin:
 
     def line_inline(self, m, k):
         """k in a row on the bitboard named `m` as one expression of shifts and masks (a
-        temporary `_t` carries each direction's run), so that a large board makes no call."""
+        temporary `_t` carries each direction's run), so that a large board makes no call;
+        a board of fewer than k discs is answered by its bit count alone."""
         if k <= 1:
             return f"({m} != 0)"
         parts = []
@@ -57,7 +58,7 @@ class BoardMixin:
             for x in later:
                 code = f"(_t := {code}) & _t >> {x}"
             parts.append(code)
-        return "(" + " or ".join(parts) + ") != 0"
+        return f"({m}.bit_count() >= {k} and (" + " or ".join(parts) + ") != 0)"
 
     def line_helper(self, name, k):
         """k in a row along each direction by shift-and, doubling the run length per step."""
@@ -105,6 +106,40 @@ class BoardMixin:
             self.helpers[name] = "\n".join(lines) + "\n"
         return f"{name}({cell}, {', '.join(masks)})"
 
+    def ray_hits(self, mask):
+        """Code for `mask != 0` where `mask` is `T & <ray_ends(dirs, inner, outer)>`: a
+        helper that shifts the rays as ray_ends does and stops at the first one that ends on
+        a cell of T (whether a player can move, without the whole move mask); None for
+        another mask."""
+        for (dirs, inner, outer), code in self.ray_calls.items():
+            if mask == code or mask.endswith(" & " + code):
+                target = mask[:-len(code) - 3] if mask != code else "FULL"
+                name = f"_ray_hits_{dirs}"
+                if name not in self.helpers:
+                    lines = [f"def {name}(inner, outer, target):",
+                             f'    """Whether a {dirs} ray crosses inner cells and then an outer cell from a cell of target."""',
+                             "    outer &= ~inner",
+                             "    target &= FULL"]
+                    for step, back in self.ray_steps(dirs):
+                        lines += [f"    run = outer {back} & inner    # step {step}",
+                                  "    while run:",
+                                  f"        run = run {back}",
+                                  "        if run & target:",
+                                  "            return True",
+                                  "        run &= inner"]
+                    lines.append("    return False")
+                    self.helpers[name] = "\n".join(lines) + "\n"
+                return f"{name}({inner}, {outer}, {target})"
+        return None
+
+    def ray_steps(self, dirs):
+        """[((dx, dy), the shift that moves a bit one step against the direction)]."""
+        out = []
+        for dx, dy in self.c.directions[dirs]:
+            delta = dx + dy * self.tables.stride
+            out.append(((dx, dy), f">> {delta}" if delta > 0 else f"<< {-delta}"))
+        return out
+
     def ray_ends(self, dirs, inner, outer):
         """Mask of the cells from which a ray of `dirs` crosses one or more `inner` cells and
         then meets an `outer` cell: `between(...)` is not empty there.  By directional shifts
@@ -115,14 +150,14 @@ class BoardMixin:
                      f'    """Cells from which a {dirs} ray crosses inner cells and then an outer cell."""',
                      "    outer &= ~inner",
                      "    found = 0"]
-            for dx, dy in self.c.directions[dirs]:
-                delta = dx + dy * self.tables.stride
-                back = f">> {delta}" if delta > 0 else f"<< {-delta}"
-                lines += [f"    run = outer {back} & inner    # step ({dx}, {dy})",
+            for step, back in self.ray_steps(dirs):
+                lines += [f"    run = outer {back} & inner    # step {step}",
                           "    while run:",
                           f"        run = run {back}",
                           "        found |= run",
                           "        run &= inner"]
             lines.append("    return found & FULL")
             self.helpers[name] = "\n".join(lines) + "\n"
-        return f"{name}({inner}, {outer})"
+        code = f"{name}({inner}, {outer})"
+        self.ray_calls[(dirs, inner, outer)] = code
+        return code

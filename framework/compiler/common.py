@@ -14,6 +14,8 @@ MAX_SPECIALISED_PLAYERS = 4
 TABLE_BITS = 12
 # larger bitboards are read by tables of this many bits at a time
 CHUNK_BITS = 8
+# chunks cut from one word of a wider mask (3 x 8 bits: within one 30-bit digit of a Python int)
+WORD_CHUNKS = 3
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

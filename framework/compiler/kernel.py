@@ -9,14 +9,24 @@ that applying it decodes nothing.  Written for games without chance and compound
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
     k_apply(s, a) the successor, a plain tuple (the parent is not terminal)
-    k_leaves(s)   the sum of k_count(k_apply(s, a)) over the moves a of s, in one loop that
-                  builds no successor (perft's last ply)
+    k_leaves(s, acts)  the sum of k_count(k_apply(s, a)) over the moves a of s (acts, when
+                  given, are k_actions(s)), in one loop that builds no successor (perft's last ply)
+    k_leaves2(s, acts)  (the sum of k_count, the sum of k_leaves) over the children of s,
+                  in two loops that build no child (perft's last two plies; not in a game
+                  with a pass rule)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 """
 from __future__ import annotations
 
-from framework.compiler.common import _IDENT, _Source
+import ast as pyast
+import re
+
+from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
+
+_CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
+_CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
+_WRITES_BOARD = re.compile(r"\bb_\w+\s*[|&^+\-]?=(?!=)")
 
 
 class KernelMixin:
@@ -66,34 +76,120 @@ class KernelMixin:
         self.raw = False
         self.kernel_action(out)
 
-    def leaves_function(self, out: _Source, unpack: str):
-        """k_leaves(s): the successors' move counts summed in one loop: the apply code with
-        `count_after` at its end, each `return X` of it written `total += X; continue`."""
+    def leaves_function(self, out: _Source, unpack: str, level: int = 1):
+        """k_leaves(s, acts=None): the successors' move counts summed in one loop over the
+        moves `acts` of s (k_actions(s) when not given): the apply code with `count_after`
+        at its end, each `return X` of it written `total += X; continue`; one loop per
+        player to move when that code names the mover (no test of the mover per move).
+        Level 2, k_leaves2(s, acts): (the children's move counts, the grandchildren's) in
+        two nested loops that build only the children (`grand_after`); not written for a
+        game with a pass rule (its passes are moves made by another path)."""
+        if level == 1:
+            out("def k_leaves(s, acts=None):")
+            out("    if acts is None:")
+            out("        acts = k_actions(s)")
+            out("    total = 0")
+        else:
+            out("def k_leaves2(s, _moves):")          # (`acts` is the children's move list)
+            out("    near = far = 0")
+        out(f"    {unpack} = s")
+        self.leaf_count, result = level, "total" if level == 1 else "near, far"
+        moves = "acts" if level == 1 else "_moves"
+        body = self.leaves_loop(unpack, moves, "s", "total", result, 1)
+        if self.n > MAX_SPECIALISED_PLAYERS or "mover" not in _IDENT.findall("\n".join(body[2:])):
+            out.lines += body
+        else:
+            for i in range(self.n):
+                last = i == self.n - 1
+                out("    # player %d to move" % i if last else f"    if mover == {i}:")
+                self.mover_const = i
+                out.lines += self.leaves_loop(unpack, moves, "s", "total", result, 1 + (not last))
+                self.mover_const = None
+        self.leaf_count = 0
+        out()
+        if level == 1 and not self.c.spec.pass_rule:
+            self.leaves_function(out, unpack, 2)
+
+    def leaves_loop(self, unpack: str, acts: str, source: str, total: str, result, depth: int) -> list:
+        """The lines, at `depth`, of a loop over the moves `acts` of the packed state named
+        `source`: its apply code with each `return X` written `total += X; continue`, then
+        `return result` (when given)."""
         body = _Source()
-        body.depth = 2
-        self.leaf_count = True
+        body.depth = depth + 1
         self.apply_dispatch(body)
-        self.leaf_count = False
-        out("def k_leaves(s):")
-        out("    total = 0")
-        out("    for action in k_actions(s):")
-        out(f"        {unpack} = s")
+        pad = "    " * depth
+        lines = self.hoist_occupied(body.lines, pad) + [f"{pad}for action in {acts}:", f"{pad}    {unpack} = {source}"]
         for line in body.lines:
             text = line.lstrip()
             if text.startswith("return "):
-                pad = line[:len(line) - len(text)]
-                out.lines += ([] if text == "return 0" else [f"{pad}total += {text[7:]}"]) + [f"{pad}continue"]
+                indent = line[:len(line) - len(text)]
+                lines += ([] if text == "return 0" else [f"{indent}{total} += {text[7:]}"]) + [f"{indent}continue"]
             else:
-                out.lines.append(line)
-        out("    return total")
-        out()
+                lines.append(line)
+        return lines + ([f"{pad}return {result}"] if result else [])
+
+    def hoist_occupied(self, body: list, pad: str) -> list:
+        """The move loop's invariant: until the first line that writes a bitboard (with no
+        block opened before it), the occupied cells are the parent's, the same for every
+        move.  Their complement (else their mask) is computed once before the loop
+        (`_free<n>`), and those lines read it; returns the line that computes it, if any."""
+        occupied = self.occupied()
+        if not self.boards:
+            return []
+        for i, line in enumerate(body):
+            text = line.strip()
+            if text.endswith(":") and not text.startswith("#"):
+                return []                     # a block: its lines may run after a write
+            if _WRITES_BOARD.search(line):
+                break
+        else:
+            return []
+        for code in (f"~{occupied}", occupied):
+            if any(code in line for line in body[:i + 1]):
+                name = self.fresh("free")             # a loop inside the loop has its own
+                body[:i + 1] = [line.replace(code, name) for line in body[:i + 1]]
+                return [f"{pad}{name} = {code}"]
+        return []
+
+    def grand_after(self, out: _Source, terminal: str, next_player):
+        """The end of k_leaves2's apply code: nothing when the child (its fields in the
+        locals) is terminal, else its moves (`_a2`: the legal-move code inline when it
+        has one exit, else k_actions) added to `near` and their successors' move counts,
+        k_leaves's loop inline, to `far`."""
+        unpack = ", ".join(self.fields + ["terminal"])
+        out(f"if {terminal}:")
+        out("    return 0")
+        saved, self.mover_const = self.mover_const, next_player
+        if next_player is None:
+            out("mover = turn")
+        out(f"_c = ({self.sig_with_mover('turn')}, False)")
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        moves = _Source()
+        moves.depth = out.depth
+        self.legal(moves, "list", f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
+        returns = [line for line in moves.lines if line.lstrip().startswith("return ")]
+        if returns == moves.lines[-1:]:
+            text = returns[0].lstrip()
+            out.lines += moves.lines[:-1] + [f"{returns[0][:len(returns[0]) - len(text)]}_a2 = {text[7:]}"]
+        else:                                   # a move list of several exits (one per mover): called
+            out("_a2 = k_actions(_c)")
+        out("near += len(_a2)")
+        self.leaf_count = 1
+        out.lines += self.leaves_loop(unpack, "_a2", "_c", "far", None, out.depth)
+        self.leaf_count = 2
+        self.mover_const = saved
+        out("return 0")
 
     def count_after(self, out: _Source, terminal: str, next_player):
         """The end of k_leaves's apply code: 0 when the successor (its fields in the locals, its
         player in `turn`, a constant `next_player` when known) is terminal, else how many
-        moves it has."""
-        out(f"if {terminal}:")
-        out("    return 0")
+        moves it has.  When the terminal test is made of whether players can move (`not
+        can_move(B) and not can_move(W)`), the next player's moves are counted first and the
+        count answers its `can_move`."""
+        if self.leaf_count == 2:
+            self.grand_after(out, terminal, next_player)
+            return
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
@@ -101,6 +197,24 @@ class KernelMixin:
         self.mover_const = saved
         if "mover" in _IDENT.findall(count.text()):
             out("mover = turn")
+        occupied = self.occupied()
+        if self.boards and (terminal + count.text()).count(occupied) > 1:      # the child's occupied cells, once
+            out(f"_o = {occupied}")
+            terminal = terminal.replace(occupied, "_o")
+            count.lines = [line.replace(occupied, "_o") for line in count.lines]
+        can = None if next_player is None else f"_can_move({self.sig_with_mover(str(next_player))})"
+        last = count.lines[-1].strip()
+        if can and can in terminal and last.startswith("return ") and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal)) \
+                and not any(line.strip().startswith("return ") for line in count.lines[:-1]):
+            out.lines += count.lines[:-1]
+            when = {value: _given(terminal, can, value) for value in (True, False)}
+            test = {"False": "not n and ", "True": "n or "}.get(when[True])
+            out(f"if {test}({when[False]}):" if test else f"if (({when[True]}) if n else ({when[False]})):")
+            out("    return 0")
+            out.lines.append(count.lines[-1])
+            return
+        out(f"if {terminal}:")
+        out("    return 0")
         out.lines += count.lines
 
     def kernel_action(self, out: _Source):
@@ -127,3 +241,27 @@ class KernelMixin:
             out("raise KeyError(a)")
         out.dedent()
         out()
+
+
+def _given(code: str, call: str, value: bool) -> str:
+    """The boolean expression `code` (generated, of `not`/`and`/`or` over calls) with each
+    `call` in it replaced by `value` and simplified (`not True` is False, `x and False` is
+    False, ...), so that the calls it decides are not made."""
+    def simplify(node):
+        if pyast.unparse(node) == call:
+            return pyast.Constant(value)
+        if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.Not):
+            inner = simplify(node.operand)
+            return pyast.Constant(not inner.value) if isinstance(inner, pyast.Constant) else pyast.UnaryOp(pyast.Not(), inner)
+        if isinstance(node, pyast.BoolOp):
+            absorbing = isinstance(node.op, pyast.Or)          # True absorbs `or`, False absorbs `and`
+            kept = []
+            for operand in map(simplify, node.values):
+                if isinstance(operand, pyast.Constant):
+                    if bool(operand.value) == absorbing:
+                        return pyast.Constant(absorbing)
+                    continue
+                kept.append(operand)
+            return kept[0] if len(kept) == 1 else pyast.BoolOp(node.op, kept) if kept else pyast.Constant(not absorbing)
+        return node
+    return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))

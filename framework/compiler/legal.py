@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from framework import ast
 from framework.builtins.rays import shifts
-from framework.compiler.common import TABLE_BITS, CHUNK_BITS, _Source, _operands, _is_name, _names, loop_depths
+from framework.compiler.common import TABLE_BITS, CHUNK_BITS, WORD_CHUNKS, _Source, _operands, _is_name, _names, loop_depths
 
 
 class LegalMixin:
@@ -69,7 +69,7 @@ class LegalMixin:
             if whole:
                 mask, values = whole
                 if mode == "any":
-                    out(f"if {mask}:")
+                    out(f"if {self.ray_hits(mask) or mask}:")
                     out("    return True")
                 elif mode == "count":
                     out(f"n += ({mask}).bit_count()")
@@ -122,15 +122,30 @@ class LegalMixin:
         return (f"for {var} in {self.domain(domain, env)}:", None, None), rest
 
     def emit_values(self, out, template, mask, values):
-        """`template` filled with the tuple of the values a mask stands for."""
+        """`template` filled with the tuple of the values a mask stands for.  A mask wider
+        than a machine digit is first cut into words of WORD_CHUNKS chunks, so that each
+        chunk is read from a small int; a list is built by unpacking the chunks' tuples."""
         if callable(values):
             chunks = values()
             if len(chunks) > 1:
                 out(f"_k = {mask}")
                 mask = "_k"
-            parts = [f"{table}[{mask}{f' >> {shift}' if shift else ''}{f' & {width}' if width else ''}]"
-                     for table, shift, width in chunks]
-            out(template.format(" + ".join(parts)))
+            words = len(chunks) > WORD_CHUNKS
+            parts = []
+            for j, (table, shift, width) in enumerate(chunks):
+                word, first = divmod(j, WORD_CHUNKS)
+                if words and not first:
+                    low = shift + CHUNK_BITS * WORD_CHUNKS
+                    out(f"_k{word} = _k{f' >> {shift}' if shift else ''}" +
+                        (f" & {(1 << CHUNK_BITS * WORD_CHUNKS) - 1}" if low < self.board_bits() else ""))
+                name, shift = (f"_k{word}", shift - chunks[word * WORD_CHUNKS][1]) if words else (mask, shift)
+                last = words and (j == len(chunks) - 1 or (j + 1) % WORD_CHUNKS == 0)
+                parts.append(f"{table}[{name}{f' >> {shift}' if shift else ''}"
+                             f"{f' & {width}' if width and not (words and last) else ''}]")
+            if template == "acts = [*{}]" and len(parts) > 1:
+                out(f"acts = [{', '.join('*' + p for p in parts)}]")
+            else:
+                out(template.format(" + ".join(parts)))
         else:
             out(template.format(f"{values}[{mask}]"))
 
@@ -174,7 +189,10 @@ class LegalMixin:
                     self.helpers[table] = (f"# {table}[m]: {lo} + the index of each set bit of m ({count} bits)\n"
                                            f"{table} = tuple(tuple(i + {lo} for i in bits(m)) for m in range({1 << count}))\n")
                 first = self.tables.cell(lo, a.index.items[1].value)
-                shifted = f"{self.value_mask(b, env)} >> {first}" if first else self.value_mask(b, env)
+                values = self.value_mask(b, env)
+                if values == f"(FULL & ~{self.occupied()})":     # the row's cells are all in FULL
+                    values = f"~{self.occupied()}"
+                shifted = f"{values} >> {first}" if first else values
                 return f"{shifted} & {(1 << count) - 1}", table
         return None
 
