@@ -4,7 +4,8 @@ code over plain tuples and raw parameter values, for the searchers' inner loops.
 The packed state is the plain tuple of the State's fields (`tuple(state)`; its hash is the
 state's hash, and `_new(State, packed)` is the course-interface view of it).  A raw action
 names a cell parameter by its bit index and an enum by its index (ints as they are), so
-that applying it decodes nothing.  Written for games without chance and compound moves:
+that applying it decodes nothing.  Written for games without compound moves (or a move
+preference):
 
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
@@ -13,6 +14,12 @@ that applying it decodes nothing.  Written for games without chance and compound
                   builds no successor (perft's last ply)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
+
+In a game with chance the packed state keeps the State's `pending` field (the chance
+action awaiting its outcome, None at decision nodes) before `terminal`; there
+    k_outcomes(s) the [(outcome, probability)] of the chance node s, as State.chance_outcomes()
+and k_actions / k_apply at a chance node take its outcomes, as State.actions() / result()
+do.  Perft runs chance games on the course interface, so they get no k_count / k_leaves.
 """
 from __future__ import annotations
 
@@ -23,11 +30,14 @@ class KernelMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def has_kernel(self) -> bool:
-        return not self.has_chance and not self.c.prefer and \
-            not any(a.step or self.is_compound(a) for a in self.c.actions)
+        return not self.c.prefer and not any(a.step or self.is_compound(a) for a in self.c.actions)
+
+    def packed_names(self) -> list:
+        """The names a packed state unpacks to: the fields, `pending` (chance), `terminal`."""
+        return self.fields + (["pending"] if self.has_chance else []) + ["terminal"]
 
     def kernel_functions(self, out: _Source):
-        unpack = ", ".join(self.fields + ["terminal"])
+        unpack = ", ".join(self.packed_names())
         self.raw = True
         out("# The kernel: plain tuples and raw actions (framework/compiler/kernel.py).")
         out("def k_actions(s):")
@@ -35,27 +45,29 @@ class KernelMixin:
         out(f"{unpack} = s")
         out("if terminal:")
         out("    return ()")
+        if self.has_chance:
+            out("if pending is not None:")
+            out(f"    return [outcome for outcome, _ in _outcomes({self.sig}, pending)]")
         spec = self.c.spec
         self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
         self.legal(out, "list", "acts or ['pass']" if self.c.spec.pass_rule else
                    f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
         out.dedent()
         out()
-        out("def k_count(s):")
-        out.indent()
-        out(f"{unpack} = s")
-        out("if terminal:")
-        out("    return 0")
-        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
-        out.dedent()
-        out()
+        if self.has_chance:
+            self.outcomes_kernel(out, unpack)
+        else:
+            self.count_function(out, unpack)
         out("def k_apply(s, action):")
         out.indent()
         out(f"{unpack} = s")
+        if self.has_chance:
+            self.resolve_chance(out, "_k_apply")
         self.apply_dispatch(out)
         out.dedent()
         out()
-        self.leaves_function(out, unpack)
+        if not self.has_chance:
+            self.leaves_function(out, unpack)
         self.utility_function(out, kernel=True)
         out("def k_returns(s):")
         out(f"    {unpack} = s")
@@ -65,6 +77,42 @@ class KernelMixin:
         out()
         self.raw = False
         self.kernel_action(out)
+
+    def count_function(self, out: _Source, unpack: str):
+        out("def k_count(s):")
+        out.indent()
+        out(f"{unpack} = s")
+        out("if terminal:")
+        out("    return 0")
+        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        out.dedent()
+        out()
+
+    def outcomes_kernel(self, out: _Source, unpack: str):
+        """k_outcomes(s) of a chance node, and _k_apply<i>: the `_apply<i>` functions over
+        plain tuples (the successor once chance has chosen the outcome of action i)."""
+        out("def k_outcomes(s):")
+        out(f"    {unpack} = s")
+        out(f"    return _outcomes({self.sig}, pending)")
+        out()
+        self.apply_functions(out, "_k_apply")
+
+    def resolve_chance(self, out: _Source, apply: str):
+        """State.result / k_apply at a chance node (`pending` set): the outcome (a course
+        value, as chance_outcomes / k_outcomes give it) decoded and applied by
+        `apply`<i>, the function of chance action i."""
+        out("if pending is not None:")
+        out.indent()
+        raw, self.raw = self.raw, False
+        for ai, a in enumerate(self.c.actions):
+            if a.chance:
+                variables = a.chance.variables
+                outcome = [self.decode(variables[0][2], "action")] if len(variables) == 1 else \
+                    [self.decode(t, f"action[{k}]") for k, (_, _, t) in enumerate(variables)]
+                out(f"if pending[0] == {ai}:")
+                out(f"    return {apply}{ai}({self.sig}, *pending[1], {', '.join(outcome)})")
+        self.raw = raw
+        out.dedent()
 
     def leaves_function(self, out: _Source, unpack: str):
         """k_leaves(s): the successors' move counts summed in one loop: the apply code with

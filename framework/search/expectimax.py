@@ -38,11 +38,16 @@ depth, or to any larger one when no horizon was touched below it (always so with
 depth limit).  A stored value was computed by the same sums in the same order as a
 re-search would compute it, so the table changes no value, not even by rounding: Star1
 and Star2 stay exactly equal to plain expectimax.  `stats.tt_hits` counts the answers.
+
+A compiled game's kernel (framework.kernel.Rules) runs the search over packed states
+unless an `evaluate=` function (which takes States) is given: the same nodes, values and
+line as on the course interface.
 """
 from __future__ import annotations
 
 import math
 
+from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
 from framework.search.result import Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
@@ -70,7 +75,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     pruning = "star2" if star2 else "star1" if star1 else "off"
     if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
         pruning = "off: the game declares no finite utility bounds"
-    searcher = _Expectimax(evaluate or game.evaluate, offset, low, high, pruning,
+    searcher = _Expectimax(Rules(game, root, evaluate), offset, low, high, pruning,
                            time_limit, node_limit, tt_size if tt else 0)
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
@@ -90,9 +95,9 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
 
     algorithm = "expectimax"
 
-    def __init__(self, evaluate, offset, low, high, pruning, time_limit, node_limit, tt_size):
-        super().__init__(time_limit, node_limit)
-        self.evaluate = evaluate
+    def __init__(self, rules, offset, low, high, pruning, time_limit, node_limit, tt_size):
+        super().__init__(rules, time_limit, node_limit)
+        self.evaluate = rules.evaluate
         self.offset = offset
         self.low = low
         self.high = high
@@ -108,7 +113,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         return self.evaluations + self.unproven_hits
 
     def search_to(self, root, limit):
-        player = root_mover(root)
+        player = self.root_player
         self.unlimited = limit == UNLIMITED_DEPTH
         if self.pruning in ("star1", "star2"):
             try:
@@ -156,27 +161,30 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         offset = self.offset
         tt_probe, tt_store = self._table_functions()
         marks = self.horizon_marks
+        rules = self.rules
+        terminal, utility, chance, outcomes = rules.terminal, rules.utility, rules.chance, rules.outcomes
+        player_of, actions, result = rules.player, rules.actions, rules.result
 
         def value(state, player, depth):
             tick()
-            if state.terminal_test():
-                return state.utility(player) - offset, None
+            if terminal(state):
+                return utility(state, player) - offset, None
             if depth == 0:
                 return horizon(state, player), None
             if tt_probe is not None:
                 if (known := tt_probe(state, player, depth)) is not None:
                     return known
                 before = marks()
-            if state.is_chance():
+            if chance(state):
                 total = 0
-                for outcome, probability in state.chance_outcomes():
-                    total += probability * value(state.result(outcome), player, depth - 1)[0]
+                for outcome, probability in outcomes(state):
+                    total += probability * value(result(state, outcome), player, depth - 1)[0]
                 answer = total, None
             else:
-                mover = state.player()
+                mover = player_of(state)
                 best, best_line = -INF, None
-                for action in state.actions():
-                    v, line = value(state.result(action), mover, depth - 1)
+                for action in actions(state):
+                    v, line = value(result(state, action), mover, depth - 1)
                     if v > best:
                         best, best_line = v, (action, line)
                 answer = (best if mover == player else -best), best_line
