@@ -46,11 +46,14 @@ line as on the course interface.
 from __future__ import annotations
 
 import math
+from time import perf_counter
 
 from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
-from framework.search.result import Result
+from framework.search.result import BudgetExceeded, Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
+
+CHECK_EVERY = 128          # nodes between looks at the clock in the search without a table
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
@@ -120,6 +123,8 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
                 return self._pruned_search(self.pruning == "star2")(root, player, limit, -INF, INF)
             except _OutsideBounds as err:
                 self.pruning = f"off: {err}"
+        if self.table is None:
+            return self._exact_search(root, player, limit)
         return self._plain_search()(root, player, limit)
 
     def _table_functions(self):
@@ -193,3 +198,74 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             return answer
 
         return value
+
+    def _exact_search(self, root, player, limit):
+        """Plain expectimax without a table, the same nodes in the same order as
+        `_plain_search`: (value for `player`, line) of `root` searched `limit` plies deep.
+        Leaves are scored in their parent's loop and nodes counted there; the budget is
+        looked at every CHECK_EVERY nodes and exactly at the node limit."""
+        budget, horizon, offset, rules = self.budget, self._horizon, self.offset, self.rules
+        terminal, utility, chance, outcomes = rules.terminal, rules.utility, rules.chance, rules.outcomes
+        player_of, actions, result = rules.player, rules.actions, rules.result
+        nodes = budget.nodes
+        check_at = nodes
+        last_line = None                      # principal line of the node searched last
+
+        def check():
+            nonlocal check_at
+            budget.nodes = nodes
+            if budget.node_limit is not None and nodes > budget.node_limit:
+                raise BudgetExceeded("node limit")
+            if budget.deadline is not None and perf_counter() >= budget.deadline:
+                raise BudgetExceeded("time limit")
+            check_at = budget.next_check(nodes, CHECK_EVERY)
+
+        def value(state, player, depth):
+            """The value for `player` of the non-terminal `state`, depth >= 1."""
+            nonlocal nodes, last_line
+            if chance(state):
+                total = 0
+                for outcome, probability in outcomes(state):
+                    child = result(state, outcome)
+                    nodes += 1
+                    if nodes >= check_at:
+                        check()
+                    if terminal(child):
+                        total += probability * (utility(child, player) - offset)
+                    elif depth == 1:
+                        total += probability * horizon(child, player)
+                    else:
+                        total += probability * value(child, player, depth - 1)
+                last_line = None
+                return total
+            mover = player_of(state)
+            best, best_line = -INF, None
+            for action in actions(state):
+                child = result(state, action)
+                nodes += 1
+                if nodes >= check_at:
+                    check()
+                line = None
+                if terminal(child):
+                    v = utility(child, mover) - offset
+                elif depth == 1:
+                    v = horizon(child, mover)
+                else:
+                    v = value(child, mover, depth - 1)
+                    line = last_line
+                if v > best:
+                    best, best_line = v, (action, line)
+            last_line = best_line
+            return best if mover == player else -best
+
+        nodes += 1
+        if nodes >= check_at:
+            check()
+        if terminal(root):
+            answer = utility(root, player) - offset, None
+        elif limit == 0:
+            answer = horizon(root, player), None
+        else:
+            answer = value(root, player, limit), last_line
+        budget.nodes = nodes
+        return answer
