@@ -30,7 +30,9 @@ def _agree(kernel, state, packed):
     actions = state.actions()
     if chance:                        # outcomes: course values on both sides
         assert kernel.outcomes(packed) == state.chance_outcomes() and raw == actions
+        assert kernel.children(packed) == [(p, kernel.apply(packed, o)) for o, p in kernel.outcomes(packed)]
         return raw
+    assert kernel.children(packed) == [(a, kernel.apply(packed, a)) for a in raw]
     assert kernel.player(packed) == state.player()
     assert [kernel.action(a) for a in raw] == actions
     if kernel.outcomes is not None:   # perft walks chance games on the course interface

@@ -68,6 +68,7 @@ class KernelMixin:
         out()
         if not self.has_chance:
             self.leaves_function(out, unpack)
+        self.children_function(out, unpack)
         self.utility_function(out, kernel=True)
         out("def k_returns(s):")
         out(f"    {unpack} = s")
@@ -149,6 +150,35 @@ class KernelMixin:
         self.raw = raw
         out.dedent()
 
+    def children_function(self, out: _Source, unpack: str):
+        """k_children(s): [(action, successor)] of a decision node, [(probability,
+        successor)] of a chance node, in one call: the apply code inline in a loop over the
+        moves (outcomes), each `return X` of it written `children.append((tag, X)); continue`."""
+        out("def k_children(s):")
+        out.indent()
+        out("children = []")
+        append = out.lines.append
+        if self.has_chance:
+            out("if s[-2] is not None:")
+            out("    for action, probability in k_outcomes(s):")
+            body = _Source()
+            body.depth = out.depth + 2
+            body(f"{unpack} = s")
+            self.resolve_chance(body, None)
+            for line in _appending(body.lines, "probability"):
+                append(line)
+            out("    return children")
+        out("for action in k_actions(s):")
+        body = _Source()
+        body.depth = out.depth + 1
+        body(f"{unpack} = s")
+        self.apply_dispatch(body)
+        for line in _appending(body.lines, "action"):
+            append(line)
+        out("return children")
+        out.dedent()
+        out()
+
     def leaves_function(self, out: _Source, unpack: str):
         """k_leaves(s): the successors' move counts summed in one loop: the apply code with
         `count_after` at its end, each `return X` of it written `total += X; continue`."""
@@ -210,3 +240,15 @@ class KernelMixin:
             out("raise KeyError(a)")
         out.dedent()
         out()
+
+
+def _appending(lines, tag):
+    """Apply-code lines with each `return X` written `children.append((tag, X)); continue`."""
+    for line in lines:
+        text = line.lstrip()
+        if text.startswith("return "):
+            pad = line[:len(line) - len(text)]
+            yield f"{pad}children.append(({tag}, {text[7:]}))"
+            yield f"{pad}continue"
+        else:
+            yield line

@@ -205,8 +205,8 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         Leaves are scored in their parent's loop and nodes counted there; the budget is
         looked at every CHECK_EVERY nodes and exactly at the node limit."""
         budget, horizon, offset, rules = self.budget, self._horizon, self.offset, self.rules
-        terminal, utility, chance, outcomes = rules.terminal, rules.utility, rules.chance, rules.outcomes
-        player_of, actions, result = rules.player, rules.actions, rules.result
+        terminal, utility, chance, children = rules.terminal, rules.utility, rules.chance, rules.children
+        player_of = rules.player
         nodes = budget.nodes
         check_at = nodes
         last_line = None                      # principal line of the node searched last
@@ -225,8 +225,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             nonlocal nodes, last_line
             if chance(state):
                 total = 0
-                for outcome, probability in outcomes(state):
-                    child = result(state, outcome)
+                for probability, child in children(state):
                     nodes += 1
                     if nodes >= check_at:
                         check()
@@ -240,8 +239,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
                 return total
             mover = player_of(state)
             best, best_line = -INF, None
-            for action in actions(state):
-                child = result(state, action)
+            for action, child in children(state):
                 nodes += 1
                 if nodes >= check_at:
                     check()
