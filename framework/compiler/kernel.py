@@ -168,7 +168,22 @@ class KernelMixin:
             for line in _appending(body.lines, "probability"):
                 append(line)
             out("    return children")
-        out("for action in k_actions(s):")
+        out(f"{unpack} = s")
+        out("while True:                  # the moves, as k_actions makes them (s is not terminal)")
+        moves = _Source()
+        moves.depth = out.depth + 1
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        self.legal(moves, "list", "acts or ['pass']" if spec.pass_rule else
+                   f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
+        for line in moves.lines:
+            text = line.lstrip()
+            if text.startswith("return "):       # the end of move generation (never in a loop)
+                pad = line[:len(line) - len(text)]
+                out.lines += [f"{pad}acts = {text[7:]}", f"{pad}break"]
+            else:
+                append(line)
+        out("for action in acts:")
         body = _Source()
         body.depth = out.depth + 1
         body(f"{unpack} = s")
