@@ -198,3 +198,32 @@ def test_chance_and_many_player_searchers_on_the_kernel(monkeypatch, path):
     _without_kernel(monkeypatch, game)
     slow = [{k: _outcome(run) for k, run in _runs(game, s).items()} for s in starts]
     assert fast == slow
+
+
+@pytest.mark.parametrize("goal, sides, horizon", [(10, 6, 5), (6, 3, 7)])
+def test_benchmark_pig_is_openspiels_pig(goal, sides, horizon):
+    """benchmarks/pig_openspiel.yaml plays pyspiel's "pig": the same whole tree (node by
+    node: terminal or not, the same number of moves or outcomes) and the same expectimax
+    value as OpenSpiel's own expectiminimax, so bench_pyspiel compares equal work."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms.minimax import expectiminimax
+    from framework.search import expectimax
+    game = framework.load(SPECS.parent / "benchmarks" / "pig_openspiel.yaml", goal=goal, sides=sides, horizon=horizon)
+    sgame = pyspiel.load_game("pig", {"winscore": goal, "diceoutcomes": sides, "horizon": horizon})
+
+    def walk(state, sstate):
+        assert state.terminal_test() == sstate.is_terminal()
+        if state.terminal_test():
+            assert state.utility(0) == sstate.returns()[0]
+            return 1
+        if state.is_chance():
+            pairs = zip([o for o, _ in state.chance_outcomes()], [o for o, _ in sstate.chance_outcomes()], strict=True)
+        else:
+            assert state.player() == sstate.current_player()
+            pairs = zip(state.actions(), sstate.legal_actions(), strict=True)
+        return 1 + sum(walk(state.result(a), sstate.child(b)) for a, b in pairs)
+
+    nodes = walk(game.initial_state(), sgame.new_initial_state())
+    result = expectimax.search(game, star1=False, star2=False, tt=False)
+    value, _ = expectiminimax(sgame.new_initial_state(), horizon + 1, None, 0)
+    assert result.stats.nodes == nodes and result.value == pytest.approx(value, abs=1e-12)
