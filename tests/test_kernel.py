@@ -227,3 +227,36 @@ def test_benchmark_pig_is_openspiels_pig(goal, sides, horizon):
     result = expectimax.search(game, star1=False, star2=False, tt=False)
     value, _ = expectiminimax(sgame.new_initial_state(), horizon + 1, None, 0)
     assert result.stats.nodes == nodes and result.value == pytest.approx(value, abs=1e-12)
+
+
+SINGLE_AGENT = ("bfs", "dfs", "iddfs", "ucs", "astar", "gbfs", "lazy-gbfs")
+ONE_PLAYER = [p for p in GAMES if framework.load(p).num_players == 1]
+
+
+@pytest.mark.parametrize("path", ONE_PLAYER, ids=lambda p: p.stem)
+def test_single_agent_searchers_on_the_kernel(monkeypatch, path):
+    """BFS, DFS, IDDFS (and the best-first searchers on the same GameProblem) give the
+    same plan and statistics over packed states as over States: solved from a start four
+    slides from the goal (shortest plans of 4 steps), cut by a node limit or with no plan
+    within a depth limit from the spec's start."""
+    from framework.search.problem import GameProblem, replay
+    from framework.search.registry import searcher
+    near = framework.load(path, start=[1, 4, 2, 3, 5, 8, 6, 7, 0])
+    far = framework.load(path)
+    runs = [(near, name, {}) for name in SINGLE_AGENT] + \
+        [(far, name, {"node_limit": 300}) for name in SINGLE_AGENT] + \
+        [(far, name, {"depth": 3}) for name in ("bfs", "dfs", "iddfs")]      # depth-bounded ones
+
+    def outcome(game, name, limits):
+        r = searcher(name)(GameProblem(game), **limits)
+        return r.pv, r.cost, r.complete, r.extra, r.stats.nodes, r.stats.expanded, r.stats.depth
+
+    assert near.kernel is not None and GameProblem(near).kernel is not None
+    fast = [outcome(*run) for run in runs]
+    assert [f[3]["solved"] for f in fast] == [True] * len(SINGLE_AGENT) + [False] * (len(runs) - len(SINGLE_AGENT))
+    assert [len(f[0]) for f in fast[:4] if f] == [4, len(fast[1][0]), 4, 4]    # dfs: any plan
+    for f in fast[:len(SINGLE_AGENT)]:         # course actions: they replay on the States
+        assert replay(GameProblem(near), f[0])[0]
+    for game in (near, far):
+        _without_kernel(monkeypatch, game)
+    assert [outcome(*run) for run in runs] == fast
