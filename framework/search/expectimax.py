@@ -46,11 +46,10 @@ line as on the course interface.
 from __future__ import annotations
 
 import math
-from time import perf_counter
 
 from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
-from framework.search.result import BudgetExceeded, Result
+from framework.search.result import Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
 
 CHECK_EVERY = 128          # nodes between looks at the clock in the search without a table
@@ -211,24 +210,15 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         check_at = nodes
         last_line = None                      # principal line of the node searched last
 
-        def check():
-            nonlocal check_at
-            budget.nodes = nodes
-            if budget.node_limit is not None and nodes > budget.node_limit:
-                raise BudgetExceeded("node limit")
-            if budget.deadline is not None and perf_counter() >= budget.deadline:
-                raise BudgetExceeded("time limit")
-            check_at = budget.next_check(nodes, CHECK_EVERY)
-
         def value(state, player, depth):
             """The value for `player` of the non-terminal `state`, depth >= 1."""
-            nonlocal nodes, last_line
+            nonlocal nodes, last_line, check_at
             if chance(state):
                 total = 0
                 for probability, child in children(state):
                     nodes += 1
                     if nodes >= check_at:
-                        check()
+                        check_at = budget.check_counted(nodes, CHECK_EVERY)
                     if terminal(child):
                         total += probability * (utility(child, player) - offset)
                     elif depth == 1:
@@ -242,7 +232,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             for action, child in children(state):
                 nodes += 1
                 if nodes >= check_at:
-                    check()
+                    check_at = budget.check_counted(nodes, CHECK_EVERY)
                 line = None
                 if terminal(child):
                     v = utility(child, mover) - offset
@@ -258,7 +248,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
 
         nodes += 1
         if nodes >= check_at:
-            check()
+            check_at = budget.check_counted(nodes, CHECK_EVERY)
         if terminal(root):
             answer = utility(root, player) - offset, None
         elif limit == 0:
