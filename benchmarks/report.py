@@ -131,7 +131,8 @@ def main(argv=None) -> int:
     pyspiel_args = ["--repeat", str(args.repeat)] + ["--quick"] * args.quick
     printed = _captured(bench_pyspiel.main, pyspiel_args)
     rows = list(bench_pyspiel.ROWS)
-    kept = [line for line in printed if not any(line.startswith(work) for work, _, _ in rows)]
+    kept = [line for line in printed if not line.startswith(("work ", "python "))
+            and not any(line.startswith(work) for work, _, _ in rows)]
     kept.append(expectimax_table_memory())
     print(kept[-1])
     startup = None
