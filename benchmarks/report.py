@@ -1,6 +1,6 @@
 """Re-measure docs/performance.md in one run and rewrite its measured section.
 
-    nice python benchmarks/report.py [--repeat 5] [--quick] [--no-write]
+    nice python benchmarks/report.py [--repeat 5] [--cpu] [--quick] [--no-write]
 
 Runs, in this process and in this order: the rows of benchmarks/bench_pyspiel.py (perft,
 alpha-beta, minimax and expectimax against pyspiel and OpenSpiel's Python searchers, kernel
@@ -86,14 +86,14 @@ def _target(work: str) -> str:
     return ""
 
 
-def render(rows, lines, startup, command, load_before, load_after) -> str:
+def render(rows, lines, startup, command, load_before, load_after, cpu=False) -> str:
     """The measured section of docs/performance.md."""
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [BEGIN, "",
            f"Measured {when} by `{command}`, on {machine()}; load average "
            f"{load_before:.1f} before and {load_after:.1f} after (the cores are shared). "
-           "Ratio = pyspiel (or OpenSpiel's Python searcher) time / plyspec time, best of "
-           "the interleaved runs: above 1, plyspec is faster.", "",
+           f"Ratio = pyspiel (or OpenSpiel's Python searcher) {'CPU ' if cpu else ''}time / "
+           "plyspec time, best of the interleaved runs: above 1, plyspec is faster.", "",
            "| work | nodes (both sides) | plyspec vs pyspiel | target |", "|---|---|---|---|"]
     for work, nodes, ratio in rows:
         target = _target(work)
@@ -124,11 +124,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5, help="runs per row; the best is kept (default 5)")
     ap.add_argument("--quick", action="store_true", help="smaller trees (a smoke test)")
+    ap.add_argument("--cpu", action="store_true", help="time the rows in CPU time, not wall-clock")
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/performance.md alone")
     args = ap.parse_args(argv)
     from benchmarks import bench_pyspiel
     load_before = os.getloadavg()[0]
-    pyspiel_args = ["--repeat", str(args.repeat)] + ["--quick"] * args.quick
+    pyspiel_args = ["--repeat", str(args.repeat)] + ["--quick"] * args.quick + ["--cpu"] * args.cpu
     printed = _captured(bench_pyspiel.main, pyspiel_args)
     rows = list(bench_pyspiel.ROWS)
     kept = [line for line in printed if not line.startswith(("work ", "python "))
@@ -140,8 +141,8 @@ def main(argv=None) -> int:
         from benchmarks import bench_startup
         startup = _captured(bench_startup.main, ["--repeat", str(max(args.repeat, 9))])
     command = "nice python benchmarks/report.py" + (f" --repeat {args.repeat}" if args.repeat != 5 else "") \
-        + (" --quick" if args.quick else "")
-    section = render(rows, kept, startup, command, load_before, os.getloadavg()[0])
+        + (" --cpu" if args.cpu else "") + (" --quick" if args.quick else "")
+    section = render(rows, kept, startup, command, load_before, os.getloadavg()[0], args.cpu)
     if not args.no_write:
         rewrite(section)
         print(f"wrote {DOC.relative_to(ROOT)}")
