@@ -77,15 +77,14 @@ class ApplyMixin:
         """A successor made of `values`: a State, or a plain tuple in the kernel."""
         return f"({values})" if self.raw else f"_new(State, ({values}))"
 
-    def apply_functions(self, out: _Source, name="_apply"):
+    def apply_functions(self, out: _Source):
         """_apply<i>(fields, params, outcome): the successor state once chance has chosen the
-        outcome of action i (the other actions are applied inside State.result); the
-        kernel's `_k_apply<i>` over plain tuples likewise."""
+        outcome of action i (the other actions are applied inside State.result)."""
         for ai, a in enumerate(self.c.actions):
             if not a.chance:
                 continue
             names = [p[0] for p in a.params] + a.chance.names
-            out(f"def {name}{ai}({', '.join([self.sig] + [f'p_{n}' for n in names])}):")
+            out(f"def _apply{ai}({', '.join([self.sig] + [f'p_{n}' for n in names])}):")
             out.indent()
             env = {n: f"p_{n}" for n in names}
             self.apply_body(out, a, env, frame=False)
