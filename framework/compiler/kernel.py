@@ -12,14 +12,18 @@ preference):
     k_apply(s, a) the successor, a plain tuple (the parent is not terminal)
     k_leaves(s)   the sum of k_count(k_apply(s, a)) over the moves a of s, in one loop that
                   builds no successor (perft's last ply)
+    k_children(s) [(a, k_apply(s, a))] over the moves of the non-terminal s, in one call
+                  (the moves generated and applied inline: the searchers' loops)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 
 In a game with chance the packed state keeps the State's `pending` field (the chance
 action awaiting its outcome, None at decision nodes) before `terminal`; there
     k_outcomes(s) the [(outcome, probability)] of the chance node s, as State.chance_outcomes()
+                  (kept by `pending` when no chance action reads the state)
 and k_actions / k_apply at a chance node take its outcomes, as State.actions() / result()
-do.  Perft runs chance games on the course interface, so they get no k_count / k_leaves.
+do, and k_children gives [(probability, successor)].  Perft runs chance games on the
+course interface, so they get no k_count / k_leaves.
 """
 from __future__ import annotations
 
