@@ -16,6 +16,10 @@ is faster; node counts are printed for both sides and must agree):
    kernel; both solve the game (value 0);
 4. minimax over the whole tic-tac-toe tree (549,946 nodes) on the kernel against
    OpenSpiel's Python `expectiminimax` to depth 9 (value 0);
+4b. expectimax (no pruning, no table) over the whole tree of Pig against OpenSpiel's
+   Python `expectiminimax` on pyspiel's "pig" with the same win score, dice and horizon:
+   benchmarks/pig_openspiel.yaml states OpenSpiel's rules, both trees have the same
+   number of nodes (counted on the pyspiel side by a separate walk) and the same value;
 5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
    ±20% of the middle of their range)?
 
@@ -34,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from framework import load                          # noqa: E402
 from framework.perft import perft                   # noqa: E402
-from framework.search import alphabeta, minimax     # noqa: E402
+from framework.search import alphabeta, expectimax, minimax     # noqa: E402
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),
@@ -85,17 +89,22 @@ def has_undo(game):
     return True
 
 
+CLOCK = [time.perf_counter]   # --cpu: time.process_time (the process's CPU time, every thread)
+
+
 def best(fns, repeat):
     """[(best time, value)] of each function, the runs interleaved (fn1, fn2, ..., fn1, ...)
     so that a change of load on the shared machine touches every side alike.  Times are
-    the process's CPU time (both sides run in this one thread), which leaves out the time
-    spent waiting for a core when other processes load the machine."""
+    wall clock, or with --cpu the process's CPU time (both sides run in this one thread),
+    which leaves out the time spent waiting for a core when other processes load the
+    machine."""
     times, values = [[] for _ in fns], [None] * len(fns)
+    clock = CLOCK[0]
     for _ in range(repeat):
         for i, fn in enumerate(fns):
-            start = time.process_time()
+            start = clock()
             values[i] = fn()
-            times[i].append(time.process_time() - start)
+            times[i].append(clock() - start)
     return [(min(t), v) for t, v in zip(times, values)]
 
 
@@ -110,7 +119,11 @@ def course_only(game, fn):
     return run
 
 
+ROWS = []          # (work, nodes, ratio) of every row printed, for benchmarks/report.py
+
+
 def row(work, nodes, t, t_spiel, note=""):
+    ROWS.append((work, nodes, t_spiel / t))
     print(f"{work:<44} {nodes:>10,} {t:>10.3f} {t_spiel:>10.3f} {t_spiel / t:>6.2f}x{note}")
 
 
@@ -137,6 +150,36 @@ def search_rows(repeat, quick):
         (lambda: spiel_minimax.expectiminimax(sstart.clone(), 9, None, sstart.current_player()),
          lambda: minimax.search(game, start)), repeat)
     row(f"minimax tic-tac-toe (value {result.value}/{svalue}) kernel", result.stats.nodes, t_mm, t_smm)
+
+
+def spiel_tree_size(state):
+    """Nodes of the whole tree below a pyspiel state, chance nodes included."""
+    if state.is_terminal():
+        return 1
+    moves = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    return 1 + sum(spiel_tree_size(state.child(m)) for m in moves)
+
+
+def expectimax_rows(repeat, quick):
+    """Expectimax over the whole tree of Pig (win score 20, 6-sided die, horizon 7: 338,972
+    nodes) against OpenSpiel's Python `expectiminimax`, the same tree on both sides."""
+    from open_spiel.python.algorithms import minimax as spiel_minimax
+    import pyspiel
+    goal, sides, horizon = 20, 6, 7 - 2 * quick
+    game = load(ROOT / "benchmarks" / "pig_openspiel.yaml", goal=goal, sides=sides, horizon=horizon)
+    sgame = pyspiel.load_game("pig", {"winscore": goal, "diceoutcomes": sides, "horizon": horizon})
+    plain = dict(star1=False, star2=False, tt=False)
+    (t_spiel, (svalue, _)), (t_course, course), (t_kernel, result) = best(
+        (lambda: spiel_minimax.expectiminimax(sgame.new_initial_state(), horizon + 1, None, 0),
+         course_only(game, lambda: expectimax.search(game, **plain)),
+         lambda: expectimax.search(game, **plain)), repeat)
+    snodes = spiel_tree_size(sgame.new_initial_state())
+    assert course.stats.nodes == result.stats.nodes and course.value == result.value
+    same = "" if (snodes, round(svalue, 12)) == (result.stats.nodes, round(result.value, 12)) else \
+        f"  MISMATCH pyspiel {snodes} nodes, value {svalue}"
+    label = f"expectimax Pig {goal}/d{sides}/h{horizon} (value {result.value:.4f})"
+    row(label + " course", course.stats.nodes, t_course, t_spiel, same)
+    row(label + " kernel", result.stats.nodes, t_kernel, t_spiel, f"  (pyspiel {snodes:,} nodes){same}")
 
 
 def flatness_rows(repeat):
@@ -189,9 +232,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per row; the best is kept")
     ap.add_argument("--quick", action="store_true", help="two plies less on every game (smoke test)")
+    ap.add_argument("--cpu", action="store_true", help="time CPU time, not wall-clock (a loaded machine)")
     args = ap.parse_args(argv)
+    CLOCK[0] = time.process_time if args.cpu else time.perf_counter
     import pyspiel
-    print(f"python {sys.version.split()[0]}, pyspiel {getattr(pyspiel, '__version__', '?')}, best of {args.repeat}")
+    print(f"python {sys.version.split()[0]}, pyspiel {getattr(pyspiel, '__version__', '?')}, best of {args.repeat}"
+          f"{', CPU time' if args.cpu else ''}")
     print(f"{'work':<44} {'nodes':>10} {'plyspec s':>10} {'pyspiel s':>10} {'ratio':>7}")
     for label, spec, spiel_name, depth in GAMES:
         depth -= 2 * args.quick
@@ -208,6 +254,7 @@ def main(argv=None) -> int:
             same = "" if n == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
             row(work, n, t, t_spiel, f"  (pyspiel {how}){same}")
     search_rows(args.repeat, args.quick)
+    expectimax_rows(args.repeat, args.quick)
     flatness_rows(args.repeat)
     memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -15,19 +15,27 @@ from operator import itemgetter
 
 class Kernel:
     """actions(s), count(s), apply(s, a), leaves(s, acts), leaves2(s, acts) (or None),
-    utility(s, me), returns(s), action(a)
-    (raw -> course action), terminal(s) and player(s) (item getters), estimate(s, me) (the
-    spec's evaluation of a non-terminal state, as `game.evaluate`), view(s) (the State)."""
+    utility(s, me), returns(s), action(a) (raw -> course action), terminal(s) and
+    player(s) (item getters; player of a decision node), estimate(s, me) (the spec's
+    evaluation of a non-terminal state, as `game.evaluate`), view(s) (the State),
+    children(s) ([(action, successor)], or at a chance node [(probability, successor)]).
+    A game with chance has `chance(s)` (the pending chance action: true at chance nodes)
+    and `outcomes(s)`, and no count/leaves/leaves2 (perft walks it on the course
+    interface); without chance both are None."""
 
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
-                 "player", "state_class", "estimate", "leaves2")
+                 "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children")
 
     def __init__(self, namespace: dict, nfields: int, evaluate=None):
-        self.actions, self.count, self.apply = namespace["k_actions"], namespace["k_count"], namespace["k_apply"]
-        self.leaves = namespace["k_leaves"]
+        self.actions, self.count, self.apply = namespace["k_actions"], namespace.get("k_count"), namespace["k_apply"]
+        self.leaves = namespace.get("k_leaves")
         self.leaves2 = namespace.get("k_leaves2")       # (near, far) of the last two plies, or None
         self.utility, self.returns, self.action = namespace["k_utility"], namespace["k_returns"], namespace["k_action"]
-        self.terminal, self.player = itemgetter(nfields), itemgetter(nfields - 1)
+        self.outcomes = namespace.get("k_outcomes")
+        self.children = namespace["k_children"]
+        self.chance = None if self.outcomes is None else itemgetter(nfields)
+        self.terminal = itemgetter(nfields + (self.outcomes is not None))
+        self.player = itemgetter(nfields - 1)
         self.state_class = namespace["State"]
         if evaluate is None:
             self.estimate = lambda s, me: 0.0
@@ -39,9 +47,11 @@ class Kernel:
         return tuple.__new__(self.state_class, packed)
 
 
-def kernel_of(state):
-    """The kernel of the game `state` belongs to when it is a compiled state, else None."""
-    return getattr(type(state), "_kernel", None)
+def kernel_of(state, chance=False):
+    """The kernel of the game `state` belongs to when it is a compiled state, else None;
+    a game with chance's only when `chance` (the searcher handles chance nodes)."""
+    kernel = getattr(type(state), "_kernel", None)
+    return kernel if kernel is None or chance or kernel.outcomes is None else None
 
 
 def state_functions(root, kernel):
@@ -52,3 +62,46 @@ def state_functions(root, kernel):
         return kernel.actions, kernel.apply, kernel.terminal, kernel.player, tuple(root)
     cls = type(root)
     return cls.actions, cls.result, cls.terminal_test, cls.player, root
+
+
+def _never(state):
+    return False
+
+
+def _same(action):
+    return action
+
+
+def _course_children(state):
+    """Kernel.children on the course interface."""
+    if state.is_chance():
+        return [(p, state.result(o)) for o, p in state.chance_outcomes()]
+    return [(a, state.result(a)) for a in state.actions()]
+
+
+class Rules:
+    """What a recursive searcher calls, as plain functions of a state: over packed states
+    and raw actions with the game's kernel, else the State methods.  actions, result,
+    terminal, player, chance (true at chance nodes), outcomes, children (as
+    Kernel.children), utility(s, me), returns,
+    evaluate(s, me) (of a non-terminal state), course_action (raw -> course action), root
+    (the root as these take it) and kernel (None on the course interface)."""
+
+    __slots__ = ("actions", "result", "terminal", "player", "chance", "outcomes", "children", "utility",
+                 "returns", "evaluate", "course_action", "root", "kernel")
+
+    def __init__(self, game, root, evaluate=None):
+        kernel = self.kernel = kernel_of(root, chance=True) if evaluate is None else None
+        if kernel is not None:
+            self.actions, self.result, self.terminal, self.player = kernel.actions, kernel.apply, kernel.terminal, kernel.player
+            self.chance, self.outcomes, self.children = kernel.chance or _never, kernel.outcomes, kernel.children
+            self.utility, self.returns, self.evaluate = kernel.utility, kernel.returns, kernel.estimate
+            self.course_action, self.root = kernel.action, tuple(root)
+            return
+        cls = type(root)
+        self.actions, self.result, self.terminal, self.player = cls.actions, cls.result, cls.terminal_test, cls.player
+        self.chance, self.outcomes = cls.is_chance, getattr(cls, "chance_outcomes", None)
+        self.children = _course_children
+        self.utility, self.returns = cls.utility, cls.returns
+        self.evaluate = evaluate or game.evaluate
+        self.course_action, self.root = _same, root

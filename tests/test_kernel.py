@@ -1,6 +1,7 @@
 """The function-level kernel (framework/compiler/kernel.py, framework/kernel.py) agrees
 with the course interface it runs under: move by move on random playouts of every shipped
-game that has one, and in perft against TRUTHS.md."""
+game that has one (chance nodes included), in perft against TRUTHS.md, and every searcher
+that runs on it gives the same values, lines, node counts and trees with it as without it."""
 import random
 
 import pytest
@@ -20,13 +21,22 @@ def _agree(kernel, state, packed):
     assert kernel.terminal(packed) == state.terminal_test()
     assert kernel.returns(packed) == state.returns()
     assert [kernel.utility(packed, p) for p in range(len(state.returns()))] == list(state.returns())
+    chance = kernel.chance is not None and bool(kernel.chance(packed))
+    assert chance == state.is_chance()
     if state.terminal_test():
-        assert kernel.actions(packed) == () and kernel.count(packed) == 0
+        assert kernel.actions(packed) == () and (kernel.count is None or kernel.count(packed) == 0)
         return []
-    assert kernel.player(packed) == state.player()
     raw = list(kernel.actions(packed))
     actions = state.actions()
+    if chance:                        # outcomes: course values on both sides
+        assert kernel.outcomes(packed) == state.chance_outcomes() and raw == actions
+        assert kernel.children(packed) == [(p, kernel.apply(packed, o)) for o, p in kernel.outcomes(packed)]
+        return raw
+    assert kernel.children(packed) == [(a, kernel.apply(packed, a)) for a in raw]
+    assert kernel.player(packed) == state.player()
     assert [kernel.action(a) for a in raw] == actions
+    if kernel.outcomes is not None:   # perft walks chance games on the course interface
+        return raw
     assert kernel.count(packed) == len(actions)
     counts = [kernel.count(kernel.apply(packed, a)) for a in raw]
     assert kernel.leaves(packed) == sum(counts)
@@ -39,8 +49,8 @@ def test_kernel_agrees_with_the_course_interface_on_random_playouts(path):
     kernel = game.kernel
     if kernel is None:
         ruled = game.spec.repetition is not None or game.spec.max_moves is not None   # (history: framework.history)
-        assert game.chance or ruled or "def _walk" in game.python_source, \
-            f"{path}: no kernel, yet no chance, history rule or compound moves"
+        assert ruled or "def _walk" in game.python_source or game.spec.prefer, \
+            f"{path}: no kernel, yet no history rule, compound moves or move preference"
         return
     rng = random.Random(path.stem)
     for _ in range(4):
@@ -51,7 +61,8 @@ def test_kernel_agrees_with_the_course_interface_on_random_playouts(path):
             if not raw:
                 break
             a = rng.choice(raw)
-            state, packed = state.result(kernel.action(a)), kernel.apply(packed, a)
+            course = a if kernel.chance is not None and kernel.chance(packed) else kernel.action(a)
+            state, packed = state.result(course), kernel.apply(packed, a)
             assert type(packed) is tuple and kernel.view(packed) == state
 
 
@@ -73,7 +84,8 @@ def test_states_of_other_kinds_keep_the_course_path():
     class Wrapped(tuple):
         pass
     assert kernel_of(Wrapped()) is None
-    assert framework.load(SPECS / "pig.yaml").kernel is None        # chance: no kernel
+    pig = framework.load(SPECS / "pig.yaml").initial_state()
+    assert kernel_of(pig) is None and kernel_of(pig, chance=True) is not None   # perft, minimax, MCTS: no chance
 
 
 def _without_kernel(monkeypatch, game):
@@ -137,3 +149,114 @@ def test_k_in_a_row_inside_a_quantifier_domain_compiles():
     state = game.initial_state()
     assert "in span(0, (1 if _line4(b_R) else 2)" in game.python_source
     assert game.evaluate(state, 0) == 0.1         # no line yet: c in 0..2 with c == 0, once
+
+
+def _outcome(run):
+    """What a search gives, to compare with and without the kernel (or the refusal)."""
+    try:
+        r = run()
+    except ValueError as refused:
+        return ("refused", str(refused))
+    return (r.value, r.values, r.pv, r.best_action, r.complete, r.extra, r.stats.nodes,
+            r.stats.evaluations, r.stats.cutoffs, r.stats.tt_hits, r.stats.depth)
+
+
+def _runs(game, state):
+    """The recursive searchers for chance and many-player games, every variant."""
+    from framework.search import expectimax, maxn, paranoid
+    return {
+        "expectimax star2+tt": lambda: expectimax.search(game, state, depth=3, node_limit=4_000),
+        "expectimax star1": lambda: expectimax.search(game, state, depth=3, node_limit=4_000, star2=False, tt=False),
+        "expectimax plain": lambda: expectimax.search(game, state, depth=3, node_limit=4_000, star1=False, star2=False, tt=False),
+        "expectimax deepening": lambda: expectimax.search(game, state, node_limit=400),
+        "maxn": lambda: maxn.search(game, state, depth=3, node_limit=4_000),
+        "maxn plain": lambda: maxn.search(game, state, depth=3, node_limit=4_000, prune=False),
+        "paranoid": lambda: paranoid.search(game, state, depth=3, node_limit=4_000),
+        "paranoid deepening": lambda: paranoid.search(game, state, node_limit=400),
+    }
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_chance_and_many_player_searchers_on_the_kernel(monkeypatch, path):
+    """Expectimax (Star1, Star2, table, deepening), max-n (pruned or not) and paranoid give
+    the same values, lines and node counts over packed states as over States, on every
+    shipped game with a kernel, from the start and from a position a few plies in."""
+    game = framework.load(path)
+    if game.kernel is None:
+        return
+    rng = random.Random(path.stem)
+    state = game.initial_state()
+    starts = [state]
+    for _ in range(3):
+        if state.terminal_test():
+            break
+        state = state.result(rng.choice(state.actions()))
+    starts.append(state)
+    fast = [{k: _outcome(run) for k, run in _runs(game, s).items()} for s in starts]
+    searched = sum(v[0] != "refused" for f in fast for v in f.values())
+    assert searched >= 4                                 # max-n searches every game
+    _without_kernel(monkeypatch, game)
+    slow = [{k: _outcome(run) for k, run in _runs(game, s).items()} for s in starts]
+    assert fast == slow
+
+
+@pytest.mark.parametrize("goal, sides, horizon", [(10, 6, 5), (6, 3, 7)])
+def test_benchmark_pig_is_openspiels_pig(goal, sides, horizon):
+    """benchmarks/pig_openspiel.yaml plays pyspiel's "pig": the same whole tree (node by
+    node: terminal or not, the same number of moves or outcomes) and the same expectimax
+    value as OpenSpiel's own expectiminimax, so bench_pyspiel compares equal work."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms.minimax import expectiminimax
+    from framework.search import expectimax
+    game = framework.load(SPECS.parent / "benchmarks" / "pig_openspiel.yaml", goal=goal, sides=sides, horizon=horizon)
+    sgame = pyspiel.load_game("pig", {"winscore": goal, "diceoutcomes": sides, "horizon": horizon})
+
+    def walk(state, sstate):
+        assert state.terminal_test() == sstate.is_terminal()
+        if state.terminal_test():
+            assert state.utility(0) == sstate.returns()[0]
+            return 1
+        if state.is_chance():
+            pairs = zip([o for o, _ in state.chance_outcomes()], [o for o, _ in sstate.chance_outcomes()], strict=True)
+        else:
+            assert state.player() == sstate.current_player()
+            pairs = zip(state.actions(), sstate.legal_actions(), strict=True)
+        return 1 + sum(walk(state.result(a), sstate.child(b)) for a, b in pairs)
+
+    nodes = walk(game.initial_state(), sgame.new_initial_state())
+    result = expectimax.search(game, star1=False, star2=False, tt=False)
+    value, _ = expectiminimax(sgame.new_initial_state(), horizon + 1, None, 0)
+    assert result.stats.nodes == nodes and result.value == pytest.approx(value, abs=1e-12)
+
+
+SINGLE_AGENT = ("bfs", "dfs", "iddfs", "ucs", "astar", "gbfs", "lazy-gbfs")
+ONE_PLAYER = [p for p in GAMES if framework.load(p).num_players == 1]
+
+
+@pytest.mark.parametrize("path", ONE_PLAYER, ids=lambda p: p.stem)
+def test_single_agent_searchers_on_the_kernel(monkeypatch, path):
+    """BFS, DFS, IDDFS (and the best-first searchers on the same GameProblem) give the
+    same plan and statistics over packed states as over States: solved from a start four
+    slides from the goal (shortest plans of 4 steps), cut by a node limit or with no plan
+    within a depth limit from the spec's start."""
+    from framework.search.problem import GameProblem, replay
+    from framework.search.registry import searcher
+    near = framework.load(path, start=[1, 4, 2, 3, 5, 8, 6, 7, 0])
+    far = framework.load(path)
+    runs = [(near, name, {}) for name in SINGLE_AGENT] + \
+        [(far, name, {"node_limit": 300}) for name in SINGLE_AGENT] + \
+        [(far, name, {"depth": 3}) for name in ("bfs", "dfs", "iddfs")]      # depth-bounded ones
+
+    def outcome(game, name, limits):
+        r = searcher(name)(GameProblem(game), **limits)
+        return r.pv, r.cost, r.complete, r.extra, r.stats.nodes, r.stats.expanded, r.stats.depth
+
+    assert near.kernel is not None and GameProblem(near).kernel is not None
+    fast = [outcome(*run) for run in runs]
+    assert [f[3]["solved"] for f in fast] == [True] * len(SINGLE_AGENT) + [False] * (len(runs) - len(SINGLE_AGENT))
+    assert [len(f[0]) for f in fast[:4] if f] == [4, len(fast[1][0]), 4, 4]    # dfs: any plan
+    for f in fast[:len(SINGLE_AGENT)]:         # course actions: they replay on the States
+        assert replay(GameProblem(near), f[0])[0]
+    for game in (near, far):
+        _without_kernel(monkeypatch, game)
+    assert [outcome(*run) for run in runs] == fast

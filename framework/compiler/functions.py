@@ -26,7 +26,7 @@ class RuleFunctionsMixin:
         if kernel:
             out("def k_utility(s, me):")
             out.indent()
-            out(f"{', '.join(self.fields + ['terminal'])} = s")
+            out(f"{', '.join(self.packed_names())} = s")
             out("if not terminal:")
             out("    return 0")
         else:

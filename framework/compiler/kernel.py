@@ -4,7 +4,8 @@ code over plain tuples and raw parameter values, for the searchers' inner loops.
 The packed state is the plain tuple of the State's fields (`tuple(state)`; its hash is the
 state's hash, and `_new(State, packed)` is the course-interface view of it).  A raw action
 names a cell parameter by its bit index and an enum by its index (ints as they are), so
-that applying it decodes nothing.  Written for games without chance and compound moves:
+that applying it decodes nothing.  Written for games without compound moves (or a move
+preference):
 
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
@@ -14,8 +15,18 @@ that applying it decodes nothing.  Written for games without chance and compound
     k_leaves2(s, acts)  (the sum of k_count, the sum of k_leaves) over the children of s,
                   in two loops that build no child (perft's last two plies; not in a game
                   with a pass rule)
+    k_children(s) [(a, k_apply(s, a))] over the moves of the non-terminal s, in one call
+                  (the moves generated and applied inline: the searchers' loops)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
+
+In a game with chance the packed state keeps the State's `pending` field (the chance
+action awaiting its outcome, None at decision nodes) before `terminal`; there
+    k_outcomes(s) the [(outcome, probability)] of the chance node s, as State.chance_outcomes()
+                  (kept by `pending` when no chance action reads the state)
+and k_actions / k_apply at a chance node take its outcomes, as State.actions() / result()
+do, and k_children gives [(probability, successor)].  Perft runs chance games on the
+course interface, so they get no k_count / k_leaves.
 """
 from __future__ import annotations
 
@@ -33,11 +44,14 @@ class KernelMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def has_kernel(self) -> bool:
-        return not self.has_chance and not self.c.prefer and \
-            not any(a.step or self.is_compound(a) for a in self.c.actions)
+        return not self.c.prefer and not any(a.step or self.is_compound(a) for a in self.c.actions)
+
+    def packed_names(self) -> list:
+        """The names a packed state unpacks to: the fields, `pending` (chance), `terminal`."""
+        return self.fields + (["pending"] if self.has_chance else []) + ["terminal"]
 
     def kernel_functions(self, out: _Source):
-        unpack = ", ".join(self.fields + ["terminal"])
+        unpack = ", ".join(self.packed_names())
         self.raw = True
         out("# The kernel: plain tuples and raw actions (framework/compiler/kernel.py).")
         out("def k_actions(s):")
@@ -45,27 +59,30 @@ class KernelMixin:
         out(f"{unpack} = s")
         out("if terminal:")
         out("    return ()")
+        if self.has_chance:
+            out("if pending is not None:")
+            out(f"    return [outcome for outcome, _ in _outcomes({self.sig}, pending)]")
         spec = self.c.spec
         self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
         self.legal(out, "list", "acts or ['pass']" if self.c.spec.pass_rule else
                    f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
         out.dedent()
         out()
-        out("def k_count(s):")
-        out.indent()
-        out(f"{unpack} = s")
-        out("if terminal:")
-        out("    return 0")
-        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
-        out.dedent()
-        out()
+        if self.has_chance:
+            self.outcomes_kernel(out, unpack)
+        else:
+            self.count_function(out, unpack)
         out("def k_apply(s, action):")
         out.indent()
         out(f"{unpack} = s")
+        if self.has_chance:
+            self.resolve_chance(out, None)
         self.apply_dispatch(out)
         out.dedent()
         out()
-        self.leaves_function(out, unpack)
+        if not self.has_chance:
+            self.leaves_function(out, unpack)
+        self.children_function(out, unpack)
         self.utility_function(out, kernel=True)
         out("def k_returns(s):")
         out(f"    {unpack} = s")
@@ -75,6 +92,60 @@ class KernelMixin:
         out()
         self.raw = False
         self.kernel_action(out)
+
+    def count_function(self, out: _Source, unpack: str):
+        out("def k_count(s):")
+        out.indent()
+        out(f"{unpack} = s")
+        out("if terminal:")
+        out("    return 0")
+        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        out.dedent()
+        out()
+
+    def children_function(self, out: _Source, unpack: str):
+        """k_children(s): [(action, successor)] of a decision node, [(probability,
+        successor)] of a chance node, in one call: the apply code inline in a loop over the
+        moves (outcomes), each `return X` of it written `children.append((tag, X)); continue`."""
+        out("def k_children(s):")
+        out.indent()
+        out("children = []")
+        append = out.lines.append
+        if self.has_chance:
+            out("if s[-2] is not None:")
+            out("    for action, probability in k_outcomes(s):")
+            body = _Source()
+            body.depth = out.depth + 2
+            body(f"{unpack} = s")
+            self.resolve_chance(body, None)
+            for line in _appending(body.lines, "probability"):
+                append(line)
+            out("    return children")
+        out(f"{unpack} = s")
+        out("while True:                  # the moves, as k_actions makes them (s is not terminal)")
+        moves = _Source()
+        moves.depth = out.depth + 1
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        self.legal(moves, "list", "acts or ['pass']" if spec.pass_rule else
+                   f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
+        for line in moves.lines:
+            text = line.lstrip()
+            if text.startswith("return "):       # the end of move generation (never in a loop)
+                pad = line[:len(line) - len(text)]
+                out.lines += [f"{pad}acts = {text[7:]}", f"{pad}break"]
+            else:
+                append(line)
+        out("for action in acts:")
+        body = _Source()
+        body.depth = out.depth + 1
+        body(f"{unpack} = s")
+        self.apply_dispatch(body)
+        for line in _appending(body.lines, "action"):
+            append(line)
+        out("return children")
+        out.dedent()
+        out()
 
     def leaves_function(self, out: _Source, unpack: str, level: int = 1):
         """k_leaves(s, acts=None): the successors' move counts summed in one loop over the
@@ -265,3 +336,15 @@ def _given(code: str, call: str, value: bool) -> str:
             return kept[0] if len(kept) == 1 else pyast.BoolOp(node.op, kept) if kept else pyast.Constant(not absorbing)
         return node
     return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))
+
+
+def _appending(lines, tag):
+    """Apply-code lines with each `return X` written `children.append((tag, X)); continue`."""
+    for line in lines:
+        text = line.lstrip()
+        if text.startswith("return "):
+            pad = line[:len(line) - len(text)]
+            yield f"{pad}children.append(({tag}, {text[7:]}))"
+            yield f"{pad}continue"
+        else:
+            yield line

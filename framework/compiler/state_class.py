@@ -141,17 +141,7 @@ class StateClassMixin:
         out.indent()
         out(f"{unpack} = self")
         if self.has_chance:
-            out("if pending is not None:")
-            out.indent()
-            for ai, a in enumerate(c.actions):
-                if not a.chance:
-                    continue
-                variables = a.chance.variables
-                outcome = [self.decode(variables[0][2], "action")] if len(variables) == 1 else \
-                    [self.decode(t, f"action[{k}]") for k, (_, _, t) in enumerate(variables)]
-                out(f"if pending[0] == {ai}:")
-                out(f"    return _apply{ai}({self.sig}, *pending[1], {', '.join(outcome)})")
-            out.dedent()
+            self.resolve_chance(out, "_apply")
         out("try:")
         out.indent()
         self.apply_dispatch(out)

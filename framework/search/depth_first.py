@@ -8,6 +8,10 @@ decision or chance, as a ply.  A search runs on a deep stack (`twoplayer.run_dee
 room for its depth limit, or MAX_UNLIMITED_PLIES without one, so a long game needs no
 special care; a game with cycles searched without a depth limit gets a clear ValueError
 instead of a RecursionError.
+
+The searchers call the game's rules through `framework.kernel.Rules`: over packed states
+and raw actions when the game has a kernel, else over the State objects; the principal
+line is given back in course-interface actions either way.
 """
 from __future__ import annotations
 
@@ -24,7 +28,8 @@ class DepthFirstSearch:
 
     algorithm = "depth-first"
 
-    def __init__(self, time_limit=None, node_limit=None):
+    def __init__(self, rules, time_limit=None, node_limit=None):
+        self.rules = rules
         self.budget = Budget(time_limit, node_limit)
         self.deepen = time_limit is not None or node_limit is not None
         self.evaluations = 0
@@ -39,12 +44,13 @@ class DepthFirstSearch:
         raise NotImplementedError
 
     def run(self, root, depth) -> Result:
-        """Search `root` to `depth` plies (None: to the end), iteratively deepening when a
+        """Search `root` (a State) to `depth` plies (None: to the end), iteratively deepening when a
         budget is set; the result of the deepest completed iteration, with `value` the
         returned value and `best_action`/`pv` from its line."""
+        self.root_player = root_mover(root)
         try:
             (deepest, finished), interrupted = run_deep(
-                lambda: self._iterate(root, depth), self.budget,
+                lambda: self._iterate(self.rules.root, depth), self.budget,
                 MAX_UNLIMITED_PLIES if depth is None else depth)
         except RecursionError:
             raise ValueError(f"{self.algorithm} went deeper than {MAX_UNLIMITED_PLIES:,} plies: "
@@ -59,9 +65,10 @@ class DepthFirstSearch:
         if deepest is not None:
             result.value, line, limit = deepest
             stats.depth = 0 if limit == UNLIMITED_DEPTH else limit   # 0: to the end
+            course_action = self.rules.course_action
             while line is not None:
                 action, line = line
-                result.pv.append(action)
+                result.pv.append(course_action(action))
             result.best_action = result.pv[0] if result.pv else None
         return result
 

@@ -38,14 +38,21 @@ depth, or to any larger one when no horizon was touched below it (always so with
 depth limit).  A stored value was computed by the same sums in the same order as a
 re-search would compute it, so the table changes no value, not even by rounding: Star1
 and Star2 stay exactly equal to plain expectimax.  `stats.tt_hits` counts the answers.
+
+A compiled game's kernel (framework.kernel.Rules) runs the search over packed states
+unless an `evaluate=` function (which takes States) is given: the same nodes, values and
+line as on the course interface.
 """
 from __future__ import annotations
 
 import math
 
+from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
 from framework.search.result import Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
+
+CHECK_EVERY = 128          # nodes between looks at the clock in the search without a table
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
@@ -70,7 +77,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     pruning = "star2" if star2 else "star1" if star1 else "off"
     if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
         pruning = "off: the game declares no finite utility bounds"
-    searcher = _Expectimax(evaluate or game.evaluate, offset, low, high, pruning,
+    searcher = _Expectimax(Rules(game, root, evaluate), offset, low, high, pruning,
                            time_limit, node_limit, tt_size if tt else 0)
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
@@ -90,9 +97,9 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
 
     algorithm = "expectimax"
 
-    def __init__(self, evaluate, offset, low, high, pruning, time_limit, node_limit, tt_size):
-        super().__init__(time_limit, node_limit)
-        self.evaluate = evaluate
+    def __init__(self, rules, offset, low, high, pruning, time_limit, node_limit, tt_size):
+        super().__init__(rules, time_limit, node_limit)
+        self.evaluate = rules.evaluate
         self.offset = offset
         self.low = low
         self.high = high
@@ -108,13 +115,15 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         return self.evaluations + self.unproven_hits
 
     def search_to(self, root, limit):
-        player = root_mover(root)
+        player = self.root_player
         self.unlimited = limit == UNLIMITED_DEPTH
         if self.pruning in ("star1", "star2"):
             try:
                 return self._pruned_search(self.pruning == "star2")(root, player, limit, -INF, INF)
             except _OutsideBounds as err:
                 self.pruning = f"off: {err}"
+        if self.table is None:
+            return self._exact_search(root, player, limit)
         return self._plain_search()(root, player, limit)
 
     def _table_functions(self):
@@ -156,27 +165,30 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         offset = self.offset
         tt_probe, tt_store = self._table_functions()
         marks = self.horizon_marks
+        rules = self.rules
+        terminal, utility, chance, outcomes = rules.terminal, rules.utility, rules.chance, rules.outcomes
+        player_of, actions, result = rules.player, rules.actions, rules.result
 
         def value(state, player, depth):
             tick()
-            if state.terminal_test():
-                return state.utility(player) - offset, None
+            if terminal(state):
+                return utility(state, player) - offset, None
             if depth == 0:
                 return horizon(state, player), None
             if tt_probe is not None:
                 if (known := tt_probe(state, player, depth)) is not None:
                     return known
                 before = marks()
-            if state.is_chance():
+            if chance(state):
                 total = 0
-                for outcome, probability in state.chance_outcomes():
-                    total += probability * value(state.result(outcome), player, depth - 1)[0]
+                for outcome, probability in outcomes(state):
+                    total += probability * value(result(state, outcome), player, depth - 1)[0]
                 answer = total, None
             else:
-                mover = state.player()
+                mover = player_of(state)
                 best, best_line = -INF, None
-                for action in state.actions():
-                    v, line = value(state.result(action), mover, depth - 1)
+                for action in actions(state):
+                    v, line = value(result(state, action), mover, depth - 1)
                     if v > best:
                         best, best_line = v, (action, line)
                 answer = (best if mover == player else -best), best_line
@@ -185,3 +197,63 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             return answer
 
         return value
+
+    def _exact_search(self, root, player, limit):
+        """Plain expectimax without a table, the same nodes in the same order as
+        `_plain_search`: (value for `player`, line) of `root` searched `limit` plies deep.
+        Leaves are scored in their parent's loop and nodes counted there; the budget is
+        looked at every CHECK_EVERY nodes and exactly at the node limit."""
+        budget, horizon, offset, rules = self.budget, self._horizon, self.offset, self.rules
+        terminal, utility, chance, children = rules.terminal, rules.utility, rules.chance, rules.children
+        player_of = rules.player
+        nodes = budget.nodes
+        check_at = nodes
+        last_line = None                      # principal line of the node searched last
+
+        def value(state, player, depth):
+            """The value for `player` of the non-terminal `state`, depth >= 1."""
+            nonlocal nodes, last_line, check_at
+            if chance(state):
+                total = 0
+                for probability, child in children(state):
+                    nodes += 1
+                    if nodes >= check_at:
+                        check_at = budget.check_counted(nodes, CHECK_EVERY)
+                    if terminal(child):
+                        total += probability * (utility(child, player) - offset)
+                    elif depth == 1:
+                        total += probability * horizon(child, player)
+                    else:
+                        total += probability * value(child, player, depth - 1)
+                last_line = None
+                return total
+            mover = player_of(state)
+            best, best_line = -INF, None
+            for action, child in children(state):
+                nodes += 1
+                if nodes >= check_at:
+                    check_at = budget.check_counted(nodes, CHECK_EVERY)
+                line = None
+                if terminal(child):
+                    v = utility(child, mover) - offset
+                elif depth == 1:
+                    v = horizon(child, mover)
+                else:
+                    v = value(child, mover, depth - 1)
+                    line = last_line
+                if v > best:
+                    best, best_line = v, (action, line)
+            last_line = best_line
+            return best if mover == player else -best
+
+        nodes += 1
+        if nodes >= check_at:
+            check_at = budget.check_counted(nodes, CHECK_EVERY)
+        if terminal(root):
+            answer = utility(root, player) - offset, None
+        elif limit == 0:
+            answer = horizon(root, player), None
+        else:
+            answer = value(root, player, limit), last_line
+        budget.nodes = nodes
+        return answer

@@ -19,12 +19,15 @@ vector outside them (at the depth limit) makes the search restart without prunin
 With or without pruning the root vector and the chosen action are the same.
 
 Depth counts every edge as a ply; with a time or node budget the search deepens
-iteratively and returns the deepest completed iteration (see `depth_first`).
+iteratively and returns the deepest completed iteration (see `depth_first`).  A compiled
+game's kernel runs the search over packed states (framework.kernel.Rules) unless an
+`evaluate=` function is given.
 """
 from __future__ import annotations
 
 import math
 
+from framework.kernel import Rules
 from framework.search.depth_first import DepthFirstSearch, root_mover
 from framework.search.result import Result
 
@@ -66,7 +69,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         limit_sum = None
     else:
         pruning = "shallow"
-    searcher = _MaxN(game.num_players, evaluate or game.evaluate, limit_sum, pruning,
+    searcher = _MaxN(game.num_players, Rules(game, root, evaluate), limit_sum, pruning,
                      time_limit, node_limit)
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
@@ -81,10 +84,10 @@ class _MaxN(DepthFirstSearch):
 
     algorithm = "maxn"
 
-    def __init__(self, num_players, evaluate, limit_sum, pruning, time_limit, node_limit):
-        super().__init__(time_limit, node_limit)
+    def __init__(self, num_players, rules, limit_sum, pruning, time_limit, node_limit):
+        super().__init__(rules, time_limit, node_limit)
         self.players = range(num_players)
-        self.evaluate = evaluate
+        self.evaluate = rules.evaluate
         self.limit_sum = limit_sum
         self.pruning = pruning
 
@@ -104,33 +107,39 @@ class _MaxN(DepthFirstSearch):
     def _chance(self, state, depth, value_of):
         """Mean vector over the outcomes; `value_of(child, depth)` gives a child's vector."""
         total = [0] * len(self.players)
-        for outcome, probability in state.chance_outcomes():
-            vector = value_of(state.result(outcome), depth - 1)
+        result = self.rules.result
+        for outcome, probability in self.rules.outcomes(state):
+            vector = value_of(result(state, outcome), depth - 1)
             for p, v in enumerate(vector):
                 total[p] += probability * v
         return tuple(total)
+
+    def _rule_functions(self):
+        r = self.rules
+        return r.terminal, r.returns, r.chance, r.player, r.actions, r.result
 
     def _plain_search(self):
         """value(state, depth) -> (vector, principal line or None)."""
         tick = self.budget.tick
         horizon = self._horizon
         chance = self._chance
+        terminal, returns, chance_node, player_of, actions, result = self._rule_functions()
 
         def vector_of(state, depth):
             return value(state, depth)[0]
 
         def value(state, depth):
             tick()
-            if state.terminal_test():
-                return state.returns(), None
+            if terminal(state):
+                return returns(state), None
             if depth == 0:
                 return horizon(state), None
-            if state.is_chance():
+            if chance_node(state):
                 return chance(state, depth, vector_of), None
-            mover = state.player()
+            mover = player_of(state)
             best, best_line, best_own = None, None, -math.inf
-            for action in state.actions():
-                vector, line = value(state.result(action), depth - 1)
+            for action in actions(state):
+                vector, line = value(result(state, action), depth - 1)
                 if vector[mover] > best_own:
                     best, best_line, best_own = vector, (action, line), vector[mover]
             return best, best_line
@@ -145,6 +154,7 @@ class _MaxN(DepthFirstSearch):
         horizon = self._horizon
         chance = self._chance
         limit_sum = self.limit_sum
+        terminal, returns, chance_node, player_of, actions, result = self._rule_functions()
 
         def checked(vector):
             if min(vector) < 0 or sum(vector) > limit_sum:
@@ -156,20 +166,20 @@ class _MaxN(DepthFirstSearch):
 
         def value(state, depth, parent_best, parent_mover):
             tick()
-            if state.terminal_test():         # utilities meet the bounds by declaration
-                return state.returns(), None
+            if terminal(state):               # utilities meet the bounds by declaration
+                return returns(state), None
             if depth == 0:
                 return checked(horizon(state)), None
-            if state.is_chance():
+            if chance_node(state):
                 return chance(state, depth, vector_of), None
-            mover = state.player()
+            mover = player_of(state)
             if parent_mover == mover or parent_best <= 0:
                 enough = limit_sum            # only a maximal value ends the search early
             else:
                 enough = limit_sum - parent_best
             best, best_line, best_own = None, None, -math.inf
-            for action in state.actions():
-                vector, line = value(state.result(action), depth - 1, best_own, mover)
+            for action in actions(state):
+                vector, line = value(result(state, action), depth - 1, best_own, mover)
                 own = vector[mover]
                 if own > best_own:
                     best, best_line, best_own = vector, (action, line), own

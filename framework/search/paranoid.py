@@ -11,12 +11,15 @@ name); `Result.value` is then that player's guaranteed value, and `extra["player
 it.
 
 Depth counts every edge as a ply; with a time or node budget the search deepens
-iteratively and returns the deepest completed iteration (see `depth_first`).
+iteratively and returns the deepest completed iteration (see `depth_first`).  A compiled
+game's kernel runs the search over packed states (framework.kernel.Rules) unless an
+`evaluate=` function is given.
 """
 from __future__ import annotations
 
 import math
 
+from framework.kernel import Rules
 from framework.search.depth_first import DepthFirstSearch, root_mover
 from framework.search.result import Result
 
@@ -30,7 +33,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None,
     game.require(chance=False, algorithm="paranoid")
     root = game.initial_state() if state is None else state
     me = root_mover(root) if player is None else player_index(game, player)
-    searcher = _Paranoid(me, evaluate or game.evaluate, time_limit, node_limit)
+    searcher = _Paranoid(me, Rules(game, root, evaluate), time_limit, node_limit)
     result = searcher.run(root, depth)
     result.extra["player"] = game.player_names[me]
     return result
@@ -55,10 +58,10 @@ class _Paranoid(DepthFirstSearch):
 
     algorithm = "paranoid"
 
-    def __init__(self, me, evaluate, time_limit, node_limit):
-        super().__init__(time_limit, node_limit)
+    def __init__(self, me, rules, time_limit, node_limit):
+        super().__init__(rules, time_limit, node_limit)
         self.me = me
-        self.evaluate = evaluate
+        self.evaluate = rules.evaluate
 
     def _horizon(self, state):
         self.horizon_reached()
@@ -68,17 +71,19 @@ class _Paranoid(DepthFirstSearch):
         tick = self.budget.tick
         horizon = self._horizon
         me = self.me
+        r = self.rules
+        terminal, utility, player_of, actions, result = r.terminal, r.utility, r.player, r.actions, r.result
 
         def value(state, depth, alpha, beta):
             tick()
-            if state.terminal_test():
-                return state.utility(me), None
+            if terminal(state):
+                return utility(state, me), None
             if depth == 0:
                 return horizon(state), None
-            if state.player() == me:
+            if player_of(state) == me:
                 best, best_line = -INF, None
-                for action in state.actions():
-                    v, line = value(state.result(action), depth - 1, alpha, beta)
+                for action in actions(state):
+                    v, line = value(result(state, action), depth - 1, alpha, beta)
                     if v > best:
                         best, best_line = v, (action, line)
                         if v > alpha:
@@ -88,8 +93,8 @@ class _Paranoid(DepthFirstSearch):
                             alpha = v
             else:
                 best, best_line = INF, None
-                for action in state.actions():
-                    v, line = value(state.result(action), depth - 1, alpha, beta)
+                for action in actions(state):
+                    v, line = value(result(state, action), depth - 1, alpha, beta)
                     if v < best:
                         best, best_line = v, (action, line)
                         if v < beta:

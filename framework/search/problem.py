@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 
+from framework.kernel import kernel_of
 from framework.search.result import Budget, BudgetExceeded, Result, Stats, reraise_interrupt
 
 
@@ -25,7 +26,9 @@ class SearchProblem(Protocol):
 
 class GameProblem:
     """A compiled 1-player game as a search problem: the goal is a terminal state with a
-    positive utility, every move costs 1."""
+    positive utility, every move costs 1.  With the game's kernel (framework.kernel) the
+    searchers walk packed states and raw actions (the same states, equal and hashed
+    alike, in the same order) and `course_plan` turns a plan back into course actions."""
 
     def __init__(self, game):
         if game.num_players != 1:
@@ -35,6 +38,9 @@ class GameProblem:
             raise ValueError(f"single-agent search needs a deterministic game; {game.name!r} "
                              "has chance nodes (use expectimax or mcts)")
         self.game = game
+        self.kernel = kernel_of(game.initial_state())
+        if self.kernel is not None:
+            self.is_goal, self.successors = self._kernel_goal, self._kernel_successors
 
     def initial_state(self):
         return self.game.initial_state()
@@ -46,6 +52,18 @@ class GameProblem:
         if state.terminal_test():
             return []
         return [(action, state.result(action), 1) for action in state.actions()]
+
+    def _kernel_goal(self, state) -> bool:
+        return self.kernel.terminal(state) and self.kernel.utility(state, 0) > 0
+
+    def _kernel_successors(self, state):
+        if self.kernel.terminal(state):
+            return []
+        return [(action, child, 1) for action, child in self.kernel.children(state)]
+
+    def course_plan(self, plan: list) -> list:
+        """The course-interface actions of a plan found over successors()."""
+        return plan if self.kernel is None else [self.kernel.action(a) for a in plan]
 
     def action_text(self, action) -> str:
         return self.game.action_text(action)
@@ -135,6 +153,8 @@ class SearchRun:
         if not valid:
             where = "ends outside the goal" if failed_at is None else f"fails at step {failed_at + 1}"
             raise RuntimeError(f"{self.algorithm} found a plan that {where} on replay")
+        if hasattr(self.problem, "course_plan"):
+            plan = self.problem.course_plan(plan)
         return Result(self.algorithm, best_action=plan[0] if plan else None, pv=plan, stats=stats,
                       cost=cost, extra={"valid": True, "solved": True, "length": len(plan)})
 

@@ -166,6 +166,17 @@ class Budget:
             at = self.node_limit + 1
         return at
 
+    def check_counted(self, nodes: int, every: int) -> int:
+        """For a search counting its own nodes: take `nodes` as the count, raise
+        BudgetExceeded when the node or time limit is spent, else give the count at which
+        to look again (`next_check`)."""
+        self.nodes = nodes
+        if self.node_limit is not None and nodes > self.node_limit:
+            raise BudgetExceeded("node limit")
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise BudgetExceeded("time limit")
+        return self.next_check(nodes, every)
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 

@@ -25,6 +25,9 @@ class StarPruningMixin:
         low, high = self.low, self.high
         tt_probe, tt_store = self._table_functions()
         marks = self.horizon_marks
+        rules = self.rules
+        terminal, utility, chance_node, outcomes = rules.terminal, rules.utility, rules.chance, rules.outcomes
+        player_of, actions_of, result = rules.player, rules.actions, rules.result
 
         def outside(v):
             return _OutsideBounds(f"value {v + offset} outside the utility bounds "
@@ -32,8 +35,8 @@ class StarPruningMixin:
 
         def value(state, player, depth, alpha, beta):
             tick()
-            if state.terminal_test():
-                v = state.utility(player) - offset
+            if terminal(state):
+                v = utility(state, player) - offset
             elif depth == 0:
                 v = horizon(state, player)
             else:
@@ -41,10 +44,10 @@ class StarPruningMixin:
                     if (known := tt_probe(state, player, depth)) is not None:
                         return known
                     before = marks()
-                if state.is_chance():
+                if chance_node(state):
                     answer = chance(state, player, depth, alpha, beta), None
                 else:
-                    mover = state.player()
+                    mover = player_of(state)
                     if mover == player:
                         answer = decision(state, player, depth, alpha, beta, None)
                     else:
@@ -60,14 +63,14 @@ class StarPruningMixin:
         def decision_for(state, player, depth, alpha, beta, first):
             """A decision node's value for `player`, whoever moves there (as in `value`);
             `first` is (value for the mover, line) of its first move, searched by a probe."""
-            mover = state.player()
+            mover = player_of(state)
             if mover == player:
                 return decision(state, player, depth, alpha, beta, first)
             v, line = decision(state, mover, depth, -beta, -alpha, first)
             return -v, line
 
         def decision(state, player, depth, alpha, beta, first):
-            actions = state.actions()
+            actions = actions_of(state)
             best, best_line = -INF, None
             if first is not None:             # exact, or a bound that fails the same way
                 best, line = first
@@ -79,7 +82,7 @@ class StarPruningMixin:
                     alpha = best
                 actions = actions[1:]
             for action in actions:
-                v, line = value(state.result(action), player, depth - 1, alpha, beta)
+                v, line = value(result(state, action), player, depth - 1, alpha, beta)
                 if v > best:
                     best, best_line = v, (action, line)
                     if v > alpha:
@@ -92,7 +95,7 @@ class StarPruningMixin:
         def star1(state, player, depth, alpha, beta):
             """A chance node by Star1: the unsearched outcomes lie in [low, high]."""
             known, unsearched = 0, 1          # value so far, probability not yet searched
-            for outcome, p in state.chance_outcomes():
+            for outcome, p in outcomes(state):
                 unsearched -= p
                 fail_low = (alpha - known - high * unsearched) / p   # outcome value at or
                 fail_high = (beta - known - low * unsearched) / p    # beyond these: cut
@@ -102,7 +105,7 @@ class StarPruningMixin:
                 if fail_high <= low:
                     self.cutoffs += 1
                     return known + low * (p + unsearched)
-                v = value(state.result(outcome), player, depth - 1,
+                v = value(result(state, outcome), player, depth - 1,
                           fail_low if fail_low > low else low,
                           fail_high if fail_high < high else high)[0]
                 if v <= fail_low:
@@ -116,10 +119,10 @@ class StarPruningMixin:
 
         def star2(state, player, depth, alpha, beta):
             """A chance node by Star2: probe, then Star1 with each outcome's own bounds."""
-            outcomes = state.chance_outcomes()
-            count = len(outcomes)
-            children = [state.result(outcome) for outcome, _ in outcomes]
-            probabilities = [probability for _, probability in outcomes]
+            pairs = outcomes(state)
+            count = len(pairs)
+            children = [result(state, outcome) for outcome, _ in pairs]
+            probabilities = [probability for _, probability in pairs]
             lows, highs, firsts = [low] * count, [high] * count, [None] * count
             first_marks = [0] * count         # horizon marks of each first-move probe
             cut = probe(children, probabilities, player, depth, alpha, beta, lows, highs, firsts,
@@ -175,7 +178,7 @@ class StarPruningMixin:
             for i, child in enumerate(children):
                 p, lo, hi = probabilities[i], lows[i], highs[i]
                 v = None                          # the outcome's exact value, when known
-                if depth == 1 or child.terminal_test():
+                if depth == 1 or terminal(child):
                     v = value(child, player, depth - 1, lo, hi)[0]
                 elif tt_probe is not None and (known := tt_probe(child, player, depth - 1)) is not None:
                     tick()
@@ -184,12 +187,12 @@ class StarPruningMixin:
                     lows[i] = highs[i] = v
                     sum_low += p * (v - lo)
                     sum_high += p * (v - hi)
-                elif child.is_chance():
+                elif chance_node(child):
                     continue
                 else:
                     tick()
-                    mover = child.player()
-                    first = child.result(child.actions()[0])
+                    mover = player_of(child)
+                    first = result(child, actions_of(child)[0])
                     before = marks()
                     if mover == player:       # the first move's value bounds the child below
                         target = min(hi, (beta - sum_low + p * lo) / p)
