@@ -39,11 +39,16 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
     return load_yaml(path, **options)
 
 
+# What `plyspec plan` runs when no --algo/--config is given: cheapest plans, with the
+# strongest admissible heuristic (fewest steps when actions have no costs).
+AUTO = ("astar", "lmcut")
+
+
 def plan(task: Task, algorithm: str = "bfs", **kw):
     """Searches `task` with a shared single-agent searcher by name; returns its Result."""
     from framework.search.registry import searcher
     return searcher(algorithm)(task, **kw)
 
 
-__all__ = ["load", "ground", "plan", "PlanningProblem", "Task", "DEFAULT_MAX_OPERATORS",
+__all__ = ["load", "ground", "plan", "AUTO", "PlanningProblem", "Task", "DEFAULT_MAX_OPERATORS",
            "PROBLEMS_DIR"]

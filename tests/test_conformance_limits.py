@@ -62,12 +62,30 @@ def test_every_game_searcher_survives_a_5000_ply_line(name):
         assert result.value == 1 and len(result.pv) == 5000
 
 
-@pytest.mark.parametrize("name", sorted(set(PLANNING_SEARCHERS) - {"iddfs"}))   # iddfs: quadratic
+# iddfs: quadratic; lama-first plans grounded tasks only (its heuristics read the
+# operators): it walks a 5,000-step chain task in the next test
+@pytest.mark.parametrize("name", sorted(set(PLANNING_SEARCHERS) - {"iddfs", "lama-first"}))
 def test_every_single_agent_searcher_survives_a_5000_step_plan(name):
     solo = framework.load_text(COUNTDOWN.replace("[A, B]", "[A]").replace("winner: mover", "goal: left == 0")
                                .replace("terminal: left == 0\n", ""))
     result = searcher(name)(GameProblem(solo))
     assert result.extra["valid"] and len(result.pv) == 5000
+
+
+def test_lama_first_survives_a_5000_step_plan(tmp_path):
+    import planners
+    n = 5000
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain chain) (:predicates (at ?x) (next ?x ?y))\n"
+        " (:action step :parameters (?x ?y) :precondition (and (at ?x) (next ?x ?y))"
+        " :effect (and (at ?y) (not (at ?x)))))")
+    objects = " ".join(f"c{i}" for i in range(n + 1))
+    links = " ".join(f"(next c{i} c{i + 1})" for i in range(n))
+    (tmp_path / "p.pddl").write_text(f"(define (problem p) (:domain chain) (:objects {objects})\n"
+                                     f" (:init (at c0) {links}) (:goal (at c{n})))")
+    task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl"))
+    result = searcher("lama-first")(task)
+    assert result.extra["valid"] and len(result.pv) == n
 
 
 def test_perft_and_tree_size_are_iterative():
@@ -122,7 +140,7 @@ def test_ctrl_c_during_plan_exits_cleanly_with_what_it_has():
     import subprocess
     import sys
     process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/problems/hanoi.yaml",
-                                "--set", "disks=14", "--progress", "--json"], cwd=SPECS.parent,
+                                "--set", "disks=14", "--algo", "bfs", "--progress", "--json"], cwd=SPECS.parent,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = process.stderr.readline()                     # the search is under way
     assert first.startswith("[bfs] expanded"), first

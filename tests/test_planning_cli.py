@@ -78,7 +78,7 @@ def test_progress_lines_go_to_stderr(capsys, monkeypatch):
     folder = require_pddl() / "gripper"
     main(["plan", str(folder / "domain.pddl"), str(folder / "task02.pddl"), "--progress"])
     captured = capsys.readouterr()
-    assert "[bfs] expanded" in captured.err and "[bfs]" not in captured.out
+    assert "[astar] expanded" in captured.err and "[astar]" not in captured.out
 
 
 PUZZLE = """\

@@ -48,8 +48,8 @@ def add_parser(sub):
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
                         "(fast, not optimal), lazy-gbfs (lazy, with h_FF's preferred operators, "
                         "as LAMA's first search without landmarks), wastar (g + W*h, see --weight), "
-                        "lama-first (see --config); auto = bfs, or astar with hmax when actions "
-                        "have costs: cheapest plans of small problems (default: auto)")
+                        "lama-first (see --config); auto = astar with lmcut (cheapest plans: fewest "
+                        "steps when actions have no costs; bfs on a puzzle) (default: auto)")
     p.add_argument("--config", choices=sorted(CONFIGS), default=None,
                    help="a ready configuration instead of --algo/--heuristic: lama-first "
                         "(satisficing: lazy greedy search with h_FF and landmark count in "
@@ -149,7 +149,7 @@ def _prepare(args, started: float) -> dict:
                                   f"`plyspec play {args.files[0]}`; `plan` takes planning problems "
                                   "and 1-player puzzles")
         return {"name": game.name, "problem": GameProblem(game), "options": game.options,
-                "validate": None, "unit_cost": True, "info": {}}
+                "validate": None, "info": {}}
     problem = planners.load(*files, **options)
     if args.emit_pddl:
         return {"name": problem.name, "lifted": problem}
@@ -162,7 +162,7 @@ def _prepare(args, started: float) -> dict:
     if args.time is not None:                 # --time covers reading, grounding and search
         args.time = max(args.time - (time.perf_counter() - started), 1e-9)
     return {"name": problem.name, "problem": task, "options": problem.options,
-            "validate": lambda plan: validate_plan(problem, plan), "unit_cost": task.unit_cost,
+            "validate": lambda plan: validate_plan(problem, plan),
             "info": info}
 
 
@@ -207,9 +207,12 @@ def run(args) -> int:
         return _emit_pddl(target["lifted"], Path(args.emit_pddl))
     problem, info = target["problem"], target["info"]
     algorithm = args.algo
-    if algorithm == "auto":
-        algorithm = "bfs" if target["unit_cost"] else "astar"
-    heuristic = args.heuristic or (DEFAULT_HEURISTIC.get(algorithm) if info else None)
+    heuristic = args.heuristic
+    if algorithm == "auto":                  # a puzzle (a game spec) has no heuristic: bfs
+        from planners import AUTO
+        algorithm, auto_heuristic = AUTO if info else ("bfs", None)
+        heuristic = heuristic or auto_heuristic
+    heuristic = heuristic or (DEFAULT_HEURISTIC.get(algorithm) if info else None)
     progress, tty = (None, False)
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)
