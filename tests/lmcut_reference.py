@@ -2,7 +2,7 @@
 reference planners/lmcut.py is checked against (tests/test_lmcut.py,
 benchmarks/bench_lmcut.py): every round recomputes h_max from scratch by a fixpoint over
 all operators, hangs each reached operator from its precondition of highest h_max (ties:
-the highest fact index), grows the goal zone backwards through zero-cost operators,
+the lowest fact index), grows the goal zone backwards through zero-cost operators,
 explores forwards from the state to the cut and charges its cheapest cost to the
 operators of the cut (an operator's conditional-effect copies share its cost).
 `first_states` gives the states both are tried on."""
@@ -39,7 +39,7 @@ def reference_lmcut(relaxation, state) -> float:
             return INF
         if h[goal] == 0:
             return total
-        supporter = [max(p, key=lambda q: (h[q], q)) if max(h[q] for q in p) < INF else None
+        supporter = [max(p, key=lambda q: (h[q], -q)) if max(h[q] for q in p) < INF else None
                      for p in pre]
         zone, todo = {goal}, [goal]
         while todo:
