@@ -11,7 +11,7 @@ masks (`classes`, cost -> mask).  Per state, while h_max(GOAL) > 0:
 1. h_max by cost levels: the facts of one level enable the operators all of whose
    preconditions are now reached (the complement of what the unreached facts need); each
    enabled operator hangs from its supporter, its precondition of highest h_max (ties:
-   the highest fact index), and fires at level + its cost;
+   the lowest fact index), and fires at level + its cost;
 2. the goal zone: the facts from which GOAL is reached through zero-cost operators
    hanging from them;
 3. the cut: the operators hanging from facts reached from the state without entering the
@@ -21,9 +21,13 @@ masks (`classes`, cost -> mask).  Per state, while h_max(GOAL) > 0:
    (nothing below it changes).
 
 Every loop runs over facts (tens to hundreds), each step an AND/OR of operator masks.
-The tie-breaking makes the value a function of the state alone (a from-scratch
-reference with the same rule gives the same numbers; tests/test_lmcut.py).  The sum of
-the charges is admissible; a relaxed-unreachable goal gives `inf`.
+The tie-breaking makes the value a function of the state and the order alone (a
+from-scratch reference with the same rule gives the same numbers; tests/test_lmcut.py).
+Which order pays depends on the domain (A* expansions, lowest first / highest first:
+openstacks task02 341 / 6799, freecell task02 16873 / 2551), so by default the first
+`SAMPLE` states evaluated get the larger of both values and decide: the order whose sum
+was larger serves every later state.  The sum of the charges is admissible under either
+order, and so is their maximum; a relaxed-unreachable goal gives `inf`.
 """
 from __future__ import annotations
 
@@ -34,10 +38,15 @@ from operator import eq, gt, not_, or_
 from framework.runtime import bits
 
 INF = float("inf")
+SAMPLE = 20                       # states that choose the tie-breaking order
 
 
 class LandmarkCut:
-    def __init__(self, relaxation):
+    def __init__(self, relaxation, descending: bool | None = None):
+        """`descending`: ties go to the highest fact index (else the lowest); None:
+        the first `SAMPLE` states choose (module docstring)."""
+        self.descending = descending
+        self.sampled, self.sums = 0, [0, 0]   # sampled states; their values' sums by order
         facts = relaxation.facts
         self.start, self.goal = facts, facts + 1
         pre = [p or [self.start] for p in relaxation.pre] + [relaxation.goal or [self.start]]
@@ -68,7 +77,21 @@ class LandmarkCut:
     def __call__(self, state: int) -> float:
         start = bits(self.relaxed(state))
         start.append(self.start)
-        run = _Run(self, start)
+        if self.descending is not None:
+            return self._value(start, self.descending)
+        lowest = self._value(start, False)
+        if lowest == INF:                 # (reachability does not depend on the order)
+            return INF
+        highest = self._value(start, True)
+        self.sums[0] += lowest
+        self.sums[1] += highest
+        self.sampled += 1
+        if self.sampled == SAMPLE:
+            self.descending = self.sums[1] > self.sums[0]
+        return max(lowest, highest)
+
+    def _value(self, start: list, descending: bool) -> float:
+        run = _Run(self, start, descending)
         if run.hmax[self.goal] == INF:
             return INF
         classes, pre, shared = run.classes, self.pre, self.shared
@@ -96,8 +119,8 @@ class _Run:
     """The justification graph of one state under the current costs: h_max per fact,
     the operators hanging from each fact, the operators enabled at each level."""
 
-    def __init__(self, lmcut: LandmarkCut, start: list):
-        self.lm, self.start = lmcut, start
+    def __init__(self, lmcut: LandmarkCut, start: list, descending: bool):
+        self.lm, self.start, self.descending = lmcut, start, descending
         self.reached = None               # the reached facts outside the state
         size = lmcut.size
         self.classes = dict(lmcut.classes)
@@ -134,7 +157,7 @@ class _Run:
     def _explore(self, level, new, enabled, pending, layer):
         """h_max by levels: `new` facts reached at `level` (whose facts so far are
         `layer`), `enabled` operators so far, `pending` level -> operators firing then.
-        Once a level is complete, its operators hang from their highest-index
+        Once a level is complete, its operators hang from their lowest-index (or highest)
         precondition of that level."""
         lm = self.lm
         needs, every, classes = lm.needs, lm.every, self.classes
@@ -179,11 +202,11 @@ class _Run:
 
     def _hang(self, layer: list, fresh: int):
         """Hang the operators `fresh`, enabled at the level of the facts `layer`, from
-        their highest-index precondition of that level."""
+        their lowest-index precondition of that level (highest-index if descending)."""
         needs, hangs = self.lm.needs, self.hangs
         level = self.hmax[layer[0]]
         self.enabled_at[level] = self.enabled_at.get(level, 0) | fresh
-        for fact in sorted(layer, reverse=True):
+        for fact in sorted(layer, reverse=self.descending):
             mask = fresh & needs[fact]
             if mask:
                 hangs[fact] |= mask

@@ -2,8 +2,8 @@
 reference planners/lmcut.py is checked against (tests/test_lmcut.py,
 benchmarks/bench_lmcut.py): every round recomputes h_max from scratch by a fixpoint over
 all operators, hangs each reached operator from its precondition of highest h_max (ties:
-the highest fact index), grows the goal zone backwards through zero-cost operators,
-explores forwards from the state to the cut and charges its cheapest cost to the
+the lowest fact index, the highest if `descending`), grows the goal zone backwards
+through zero-cost operators, explores forwards from the state to the cut and charges its cheapest cost to the
 operators of the cut (an operator's conditional-effect copies share its cost).
 `first_states` gives the states both are tried on."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from framework.runtime import bits
 INF = float("inf")
 
 
-def reference_lmcut(relaxation, state) -> float:
+def reference_lmcut(relaxation, state, descending: bool = False) -> float:
     start, goal = relaxation.facts, relaxation.facts + 1
     pre = [p or [start] for p in relaxation.pre] + [relaxation.goal or [start]]
     eff = [list(a) for a in relaxation.add] + [[goal]]
@@ -39,7 +39,8 @@ def reference_lmcut(relaxation, state) -> float:
             return INF
         if h[goal] == 0:
             return total
-        supporter = [max(p, key=lambda q: (h[q], q)) if max(h[q] for q in p) < INF else None
+        tie = 1 if descending else -1
+        supporter = [max(p, key=lambda q: (h[q], tie * q)) if max(h[q] for q in p) < INF else None
                      for p in pre]
         zone, todo = {goal}, [goal]
         while todo:

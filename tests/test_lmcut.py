@@ -11,7 +11,7 @@ import planners
 from conftest import ROOT
 from framework.search.registry import searcher
 from planners.heuristics import INF, Relaxation
-from planners.lmcut import LandmarkCut
+from planners.lmcut import SAMPLE, LandmarkCut
 from tests.lmcut_reference import first_states, reference_lmcut
 from tests.planning_support import ipc_task
 
@@ -33,9 +33,11 @@ SAMPLE_TASKS = ["blocks/task04", "gripper/task02", "logistics/task02", "miconic/
 def test_lmcut_equals_the_reference_on_the_samples(name):
     task = sample(name)
     relaxation = Relaxation(task)
-    lmcut = LandmarkCut(relaxation)
-    values = [(lmcut(s), reference_lmcut(relaxation, s)) for s in first_states(task, 40)]
-    assert all(ours == theirs for ours, theirs in values), values
+    states = first_states(task, 40)
+    for descending in (False, True):
+        lmcut = LandmarkCut(relaxation, descending)
+        values = [(lmcut(s), reference_lmcut(relaxation, s, descending)) for s in states]
+        assert all(ours == theirs for ours, theirs in values), (descending, values)
 
 
 @pytest.mark.parametrize("domain,number", [("depot", 1), ("freecell", 1), ("rovers", 2),
@@ -43,9 +45,29 @@ def test_lmcut_equals_the_reference_on_the_samples(name):
 def test_lmcut_equals_the_reference_on_ipc_tasks(domain, number):
     task = ipc_task(domain, number)
     relaxation = Relaxation(task)
+    for descending in (False, True):
+        lmcut = LandmarkCut(relaxation, descending)
+        for state in first_states(task, 15):
+            assert lmcut(state) == reference_lmcut(relaxation, state, descending)
+
+
+@pytest.mark.parametrize("domain,number", [("freecell", 1), ("openstacks", 1)])
+def test_the_sampled_states_get_the_larger_value_and_choose_the_order(domain, number):
+    task = ipc_task(domain, number)
+    relaxation = Relaxation(task)
     lmcut = LandmarkCut(relaxation)
-    for state in first_states(task, 15):
-        assert lmcut(state) == reference_lmcut(relaxation, state)
+    states = first_states(task, SAMPLE + 10)
+    both = [[reference_lmcut(relaxation, s, d) for d in (False, True)] for s in states]
+    finite = [pair for pair in both if pair[0] < INF]
+    assert len(finite) >= SAMPLE
+    lows, highs = zip(*finite[:SAMPLE])
+    chosen = sum(highs) > sum(lows)
+    seen = 0
+    for state, pair in zip(states, both):
+        value = lmcut(state)
+        assert value == (max(pair) if seen < SAMPLE else pair[chosen])
+        seen += pair[0] < INF
+    assert lmcut.descending is chosen
 
 
 @pytest.mark.parametrize("name", ["gripper/task01", "scanalyzer/task01", "lamps/task01",
