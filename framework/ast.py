@@ -6,8 +6,10 @@ frozen dataclasses; `GameSpec` is the whole game.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from framework.records import dataclass   # dataclasses.dataclass, made cheaply
 
 
 @dataclass(frozen=True)

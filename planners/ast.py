@@ -8,8 +8,9 @@ case-insensitive, while YAML specs are case-sensitive.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from framework.records import dataclass   # dataclasses.dataclass, made cheaply
 from framework.errors import SpecError
 
 ROOT_TYPE = "object"

@@ -8,8 +8,9 @@ single-agent searcher runs on it; its actions are operator indices.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from framework.records import dataclass   # dataclasses.dataclass, made cheaply
 from planners.heuristics import Relaxation, make_heuristic
 from planners.axioms import compile_axioms, with_axioms
 from planners.successors import compile_successors

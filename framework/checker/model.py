@@ -8,8 +8,9 @@ raises errors with: `err`, `check_name` (a name's spelling) and `describe` (a ty
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from framework.records import dataclass   # dataclasses.dataclass, made cheaply
 from framework import ast, builtins
 from framework.errors import SpecError
 

@@ -13,8 +13,10 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field, asdict
+from dataclasses import field, asdict
 from typing import Any
+
+from framework.records import dataclass   # dataclasses.dataclass, made cheaply
 
 
 @dataclass
