@@ -6,10 +6,9 @@ frozen dataclasses; `GameSpec` is the whole game.
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
-from framework.records import dataclass   # dataclasses.dataclass, made cheaply
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 
 
 @dataclass(frozen=True)

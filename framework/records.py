@@ -16,17 +16,21 @@ checks every generated behaviour against `dataclasses.dataclass`.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 import reprlib
+import sys
 import types
-from dataclasses import MISSING, Field
 from operator import attrgetter
 
-_SIMPLE = {"init", "repr", "eq", "frozen"}
+_SIMPLE = {"init", "repr", "eq", "frozen", "slots"}
 _UNSUPPORTED = ("ClassVar", "InitVar", "KW_ONLY")
 _RESERVED = {"self", "_F", "_setattr"}
 _PLACEHOLDER = re.compile(r"_[pf][0-9]+")
+
+
+class _Missing:
+    def __repr__(self):
+        return "MISSING"
 
 
 class _Factory:
@@ -34,7 +38,59 @@ class _Factory:
         return "<factory>"
 
 
-_HAS_FACTORY = _Factory()
+MISSING, _HAS_FACTORY = _Missing(), _Factory()
+
+
+class FieldSpec:
+    """What `field(...)` says of one field; `dataclasses.Field` objects are made from it only
+    when something asks for `__dataclass_fields__` (so `dataclasses` is not imported before)."""
+
+    def __init__(self, default=MISSING, default_factory=MISSING, init=True, repr=True,
+                 hash=None, compare=True, metadata=None, kw_only=MISSING):
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.default, self.default_factory, self.init, self.repr = default, default_factory, init, repr
+        self.hash, self.compare, self.metadata, self.kw_only = hash, compare, metadata, kw_only
+        self.name = self.type = None
+
+    def real(self):
+        """The `dataclasses.Field` of this field (its name and type set)."""
+        import dataclasses
+        options = {k: getattr(self, k) for k in ("init", "repr", "hash", "compare", "metadata")}
+        if self.default is not MISSING:
+            options["default"] = self.default
+        if self.default_factory is not MISSING:
+            options["default_factory"] = self.default_factory
+        f = dataclasses.field(kw_only=self.kw_only is True, **options)
+        f.name, f.type, f._field_type = self.name, self.type, dataclasses._FIELD
+        return f
+
+    @classmethod
+    def of(cls, f) -> FieldSpec:
+        """The spec of a `dataclasses.Field` (given by `dataclasses.field` in a class body)."""
+        import dataclasses
+        def own(v):
+            return MISSING if v is dataclasses.MISSING else v
+        return cls(own(f.default), own(f.default_factory), f.init, f.repr, f.hash, f.compare,
+                   f.metadata, own(f.kw_only))
+
+
+def field(*, default=MISSING, default_factory=MISSING, init=True, repr=True, hash=None,
+          compare=True, metadata=None, kw_only=MISSING) -> FieldSpec:
+    """`dataclasses.field`, for the classes of `dataclass` below."""
+    return FieldSpec(default, default_factory, init, repr, hash, compare, metadata, kw_only)
+
+
+class _LazyFields:
+    """`__dataclass_fields__`: the `dataclasses.Field` objects, made on first access."""
+
+    def __init__(self, owner, specs):
+        self.owner, self.specs = owner, specs
+
+    def __get__(self, obj, cls=None):
+        fields = {f.name: f.real() for f in self.specs}
+        type.__setattr__(self.owner, "__dataclass_fields__", fields)
+        return fields
 
 
 class _Params:
@@ -49,31 +105,75 @@ def dataclass(cls=None, /, **options):
     """`@dataclass`, `@dataclass(frozen=True, eq=False, ...)`: as `@dataclasses.dataclass`."""
     if cls is None:
         return lambda c: dataclass(c, **options)
-    params = {"init": True, "repr": True, "eq": True, "frozen": False}
-    if set(options) - _SIMPLE:
-        return dataclasses.dataclass(cls, **options)
+    params = {"init": True, "repr": True, "eq": True, "frozen": False, "slots": False}
     params.update(options)
-    fields = _fields(cls, params["frozen"])
+    fields = None if set(options) - _SIMPLE else _fields(cls, params["frozen"])
+    if params.pop("slots") and fields is not None:
+        if cls.__bases__ != (object,) or "__slots__" in cls.__dict__:
+            fields = None
+        else:
+            cls = _slotted(cls, fields, params["frozen"])
     if fields is None:
+        import dataclasses
+        for name, value in list(cls.__dict__.items()):
+            if isinstance(value, FieldSpec):
+                setattr(cls, name, value.real())
         return dataclasses.dataclass(cls, **options)
     _build(cls, fields, **params)
     return cls
 
 
+def _slotted(cls, fields, frozen):
+    """The class again, with `__slots__` for its fields (as `dataclass(slots=True)` does)."""
+    names = tuple(f.name for f in fields)
+    body = {k: v for k, v in cls.__dict__.items() if k not in names + ("__dict__", "__weakref__")}
+    new = type(cls)(cls.__name__, cls.__bases__, {**body, "__slots__": names})
+    new.__qualname__ = cls.__qualname__
+    if frozen:
+        def __getstate__(self):
+            return [getattr(self, name) for name in names]
+
+        def __setstate__(self, state):
+            for name, value in zip(names, state):
+                object.__setattr__(self, name, value)
+        new.__getstate__, new.__setstate__ = __getstate__, __setstate__
+    return new
+
+
+def replace(obj, /, **changes):
+    """`dataclasses.replace`."""
+    names = getattr(type(obj), "__record_fields__", None)
+    if names is None or type(obj).__dict__.get("__record_fields__") is None:
+        import dataclasses
+        return dataclasses.replace(obj, **changes)
+    for name in names:
+        if name not in changes:
+            changes[name] = getattr(obj, name)
+    return obj.__class__(**changes)
+
+
+def asdict(obj) -> dict:
+    """`dataclasses.asdict`."""
+    import dataclasses
+    return dataclasses.asdict(obj)
+
+
 def _fields(cls, frozen):
-    """The class's dataclasses.Field objects, or None when this module cannot build it."""
-    if type(cls) is not type or any(hasattr(b, "__dataclass_fields__") for b in cls.__mro__[1:]):
+    """The class's FieldSpecs, or None when this module cannot build it."""
+    if type(cls) is not type or any("__dataclass_fields__" in vars(b) for b in cls.__mro__[1:]):
         return None
     if "__init__" in cls.__dict__ or frozen and ("__setattr__" in cls.__dict__
                                                  or "__delattr__" in cls.__dict__):
         return None
     fields, defaulted = [], False
+    real = getattr(sys.modules.get("dataclasses"), "Field", ())
     for name, ann in cls.__dict__.get("__annotations__", {}).items():
         if (not isinstance(ann, str) or any(word in ann for word in _UNSUPPORTED)
                 or name in _RESERVED or _PLACEHOLDER.fullmatch(name)):
             return None
         default = cls.__dict__.get(name, MISSING)
-        f = default if isinstance(default, Field) else dataclasses.field(default=default)
+        f = (default if isinstance(default, FieldSpec) else FieldSpec.of(default)
+             if real and isinstance(default, real) else FieldSpec(default=default))
         if not f.init or f.kw_only is True or not (f.hash is None or f.hash is True):
             return None
         if f.default is not MISSING and f.default.__class__.__hash__ is None:
@@ -82,7 +182,7 @@ def _fields(cls, frozen):
         if defaulted and not has_default:
             return None
         defaulted = defaulted or has_default
-        f.name, f.type, f._field_type, f.kw_only = name, ann, dataclasses._FIELD, False
+        f.name, f.type, f.kw_only = name, ann, False
         fields.append(f)
     return fields
 
@@ -113,12 +213,14 @@ def _build(cls, fields, init, repr, eq, frozen):
     if eq and not frozen and not explicit_hash:
         cls.__hash__ = None
     for f in fields:
-        if isinstance(cls.__dict__.get(f.name), Field):
-            if f.default is MISSING:
-                delattr(cls, f.name)
-            else:
-                setattr(cls, f.name, f.default)
-    cls.__dataclass_fields__ = {f.name: f for f in fields}
+        if "__slots__" in cls.__dict__:
+            break                                   # the fields are slots, defaults in __init__
+        if f.name in cls.__dict__ and f.default is MISSING:
+            delattr(cls, f.name)
+        elif f.default is not MISSING:
+            setattr(cls, f.name, f.default)
+    cls.__dataclass_fields__ = _LazyFields(cls, fields)
+    cls.__record_fields__ = names
     cls.__dataclass_params__ = _Params(init, repr, eq, frozen)
     if "__match_args__" not in cls.__dict__:
         cls.__match_args__ = names
@@ -181,12 +283,14 @@ def _repr(names: tuple):
 def _frozen(cls, names: tuple):
     def __setattr__(self, name, value):
         if type(self) is cls or name in names:
-            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+            from dataclasses import FrozenInstanceError
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
 
     def __delattr__(self, name):
         if type(self) is cls or name in names:
-            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+            from dataclasses import FrozenInstanceError
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     return __setattr__, __delattr__
 

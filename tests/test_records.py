@@ -5,25 +5,26 @@ from __future__ import annotations
 import copy
 import dataclasses
 import inspect
-from dataclasses import field
+import pickle
 
 import pytest
 
+from framework import records
 from framework.records import dataclass as record
 
 NOPOS = ("file", 1)
 
 
 def bodies():
-    """Fresh class bodies (a decorator changes its class): name -> (options, make)."""
-    def frozen_node():
+    """Fresh class bodies (a decorator changes its class): name -> (options, make(field))."""
+    def frozen_node(field):
         class Node:
             value: int | float
             args: tuple = ()
             pos: tuple = field(default=NOPOS, compare=False, repr=False)
         return Node
 
-    def mutable():
+    def mutable(field):
         class Spec:
             """A spec."""
             name: str
@@ -32,7 +33,7 @@ def bodies():
             count: int = 0
         return Spec
 
-    def own_repr_and_post_init():
+    def own_repr_and_post_init(field):
         class Pos:
             file: str | None = None
             line: int | None = None
@@ -44,7 +45,7 @@ def bodies():
                 object.__setattr__(self, "seen", True)
         return Pos
 
-    def own_hash():
+    def own_hash(field):
         class Keyed:
             key: str
             note: str = ""
@@ -53,7 +54,7 @@ def bodies():
                 return hash(self.key)
         return Keyed
 
-    def empty():
+    def empty(field):
         class Empty:
             pass
         return Empty
@@ -62,17 +63,18 @@ def bodies():
             "mutable_no_eq": ({"eq": False}, mutable),
             "post_init": ({"frozen": True}, own_repr_and_post_init),
             "own_hash": ({"frozen": True}, own_hash),
-            "empty": ({"frozen": True}, empty)}
+            "empty": ({"frozen": True}, empty),
+            "slots": ({"frozen": True, "slots": True}, frozen_node)}
 
 
-def both(name):
+def both(name, field=records.field):
+    """The class made by dataclasses (with dataclasses.field) and by records (with `field`)."""
     options, make = bodies()[name]
-    theirs, ours = dataclasses.dataclass(**options)(make()), record(**options)(make())
-    return theirs, ours
+    return dataclasses.dataclass(**options)(make(dataclasses.field)), record(**options)(make(field))
 
 
 def instances(cls, name):
-    if name == "frozen_node":
+    if name in ("frozen_node", "slots"):
         return [cls(1), cls(1, (2,), pos=("f", 3)), cls(2.5, args=(cls(1),))]
     if name.startswith("mutable"):
         return [cls("a"), cls("a", [1], {"x": 1}, 3), cls(name="b", count=2)]
@@ -92,9 +94,10 @@ def hash_or_error(obj):
         return str(err).replace(type(obj).__qualname__, "X")
 
 
+@pytest.mark.parametrize("field", [records.field, dataclasses.field])
 @pytest.mark.parametrize("name", sorted(bodies()))
-def test_record_behaves_as_dataclass(name):
-    theirs, ours = both(name)
+def test_record_behaves_as_dataclass(name, field):
+    theirs, ours = both(name, field)
     assert ours.__doc__ == theirs.__doc__
     assert ours.__match_args__ == theirs.__match_args__
     assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
@@ -103,33 +106,41 @@ def test_record_behaves_as_dataclass(name):
              for f in dataclasses.fields(ours)]
             == [(f.name, f.type, f.default, f.default_factory, f.repr, f.compare, f.hash, f.kw_only)
                 for f in dataclasses.fields(theirs)])
-    assert ({k: v for k, v in vars(ours).items() if not k.startswith("__")}.keys()
-            == {k: v for k, v in vars(theirs).items() if not k.startswith("__")}.keys())
+    names = [f.name for f in dataclasses.fields(ours)]
+    assert ({k: repr(v) for k, v in vars(ours).items() if not k.startswith("__")}
+            == {k: repr(v) for k, v in vars(theirs).items() if not k.startswith("__")})
+    assert ours.__slots__ == theirs.__slots__ if name == "slots" else "__slots__" not in vars(ours)
     assert (ours.__hash__ is None) == (theirs.__hash__ is None)
     a, b = instances(theirs, name), instances(ours, name)
     assert [repr(x) for x in a] == [repr(x) for x in b]
-    assert [repr(vars(x)) for x in a] == [repr(vars(x)) for x in b]
+    state = (lambda x: repr(vars(x))) if name != "slots" else (lambda x: repr(x.__getstate__()))
+    assert [state(x) for x in a] == [state(x) for x in b]
     assert [[x == y for y in a] for x in a] == [[x == y for y in b] for x in b]
     assert [hash_or_error(x) for x in a] == [hash_or_error(x) for x in b]
     assert [repr(dataclasses.asdict(x)) for x in a] == [repr(dataclasses.asdict(x)) for x in b]
-    assert ([repr(vars(dataclasses.replace(x))) for x in a]
-            == [repr(vars(dataclasses.replace(x))) for x in b])
+    assert ([state(dataclasses.replace(x)) for x in a] == [state(dataclasses.replace(x)) for x in b]
+            == [state(records.replace(x)) for x in b])
+    if names:
+        assert state(records.replace(b[0], **{names[0]: 7})) == state(dataclasses.replace(b[0], **{names[0]: 7}))
     again = ours(*[getattr(b[0], f.name) for f in dataclasses.fields(ours)])
     assert (again == b[0]) == (theirs(*[getattr(a[0], f.name) for f in dataclasses.fields(theirs)]) == a[0])
     assert b[0] != 1 and (b[0] == 1) == (a[0] == 1)
     for x in b:
-        assert vars(copy.deepcopy(x)) == vars(x) == vars(copy.copy(x))
+        assert state(copy.deepcopy(x)) == state(x) == state(copy.copy(x))
 
 
-@pytest.mark.parametrize("name", ["frozen_node", "post_init", "own_hash", "empty"])
+@pytest.mark.parametrize("name", ["frozen_node", "post_init", "own_hash", "empty", "slots"])
 def test_frozen_record_refuses_assignment_as_dataclass_does(name):
     theirs, ours = both(name)
+    # (a field, and for classes with a __dict__ any other name)
+    tried = [f.name for f in dataclasses.fields(ours)][:1] + (["x"] if name != "slots" else [])
     for cls in (theirs, ours):
         obj = instances(cls, name)[0]
-        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'x'"):
-            obj.x = 1
-        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'x'"):
-            del obj.x
+        for attr in tried:
+            with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot assign to field '{attr}'"):
+                setattr(obj, attr, 1)
+            with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot delete field '{attr}'"):
+                delattr(obj, attr)
 
 
 def test_a_subclass_of_a_record_is_frozen_too():
@@ -141,6 +152,34 @@ def test_a_subclass_of_a_record_is_frozen_too():
     assert Sub(1, extra=2).extra == 2 and Sub(1) == Sub(1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         Sub(1).value = 2
+
+
+class Shipped:
+    """A module-level record (pickle finds it by name)."""
+    a: int
+    b: tuple = ()
+
+
+def test_records_pickle():
+    for options in ({"frozen": True}, {"frozen": True, "slots": True}, {}):
+        globals()["Shipped"] = cls = record(**options)(type("Shipped", (), {
+            "__annotations__": {"a": "int", "b": "tuple"}, "b": (), "__qualname__": "Shipped",
+            "__module__": __name__}))
+        obj = cls(1, (2, 3))
+        assert pickle.loads(pickle.dumps(obj)) == obj
+
+
+def test_the_plan_path_does_not_import_dataclasses():
+    """A record does not need the dataclasses module (nor `inspect`, which it imports)
+    until something asks for its `dataclasses.fields`."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    out = subprocess.run([sys.executable, "-c", "import planners.task, planners.validate, "
+                          "planners.pddl_reader, framework.search.result, sys; "
+                          "print('dataclasses' in sys.modules, 'inspect' in sys.modules)"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
 
 
 def test_what_record_does_not_cover_is_dataclasses_own_work():

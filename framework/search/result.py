@@ -13,10 +13,9 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import field, asdict
 from typing import Any
 
-from framework.records import dataclass   # dataclasses.dataclass, made cheaply
+from framework.records import asdict, dataclass, field   # the dataclasses module's, made cheaply
 
 
 @dataclass
