@@ -1,18 +1,24 @@
-"""`dataclass`: `dataclasses.dataclass`, made cheaply, for the classes on the start-up path.
+"""`dataclass`, `field`, `replace`, `asdict`: the `dataclasses` module's, made cheaply, for
+the classes on the start-up path.
 
 `dataclasses.dataclass` compiles every generated method with its own `exec` and builds the
 class docstring with `inspect.signature`: about 1 ms per class, and the AST, the planning
-task and the search results are some 40 classes, a third of what `plyspec plan` and
-`plyspec check` spend before doing any work.  `framework.records.dataclass` makes the same class (the same
-`__init__`, `__repr__`, `__eq__`, `__hash__`, frozen `__setattr__` / `__delattr__`,
-`__match_args__`, docstring, class-level defaults and the `__dataclass_fields__` that
-`dataclasses.fields`, `replace`, `asdict` and `is_dataclass` read) with one `exec` per class.
-It covers the common subset (init, repr, eq, frozen; per field default, default_factory,
-repr, compare, hash); a class needing more (a dataclass base, ClassVar / InitVar / KW_ONLY,
-order, slots, kw_only, init=False fields, an own `__setattr__`, a mutable default, a
-non-default field after a default one, annotations that are not strings) is handed to
-`dataclasses.dataclass` itself, which also raises its errors.  tests/test_records.py
-checks every generated behaviour against `dataclasses.dataclass`.
+task and the search results are some 40 classes; importing `dataclasses` also imports
+`inspect` (~10 ms).  Together that was a third of what `plyspec plan` spent on a small task.
+`framework.records.dataclass` makes the same class (the same `__init__` signature and
+behaviour, `__repr__`, `__eq__`, `__hash__`, frozen `__setattr__` / `__delattr__`,
+`__match_args__`, docstring, class-level defaults, `__slots__`) without compiling per class:
+an `__init__` is compiled once per shape (number of fields, which have defaults) over
+placeholder names and renamed (`CodeType.replace`), the other methods are closures.  The
+`dataclasses` module is imported only when something asks for `__dataclass_fields__`
+(`dataclasses.fields`, `asdict`, `is_dataclass`...): a lazy class attribute then makes the
+real `dataclasses.Field` objects.  The common subset is covered (init, repr, eq, frozen,
+slots; per field default, default_factory, repr, compare, hash); a class needing more (a
+dataclass base, ClassVar / InitVar / KW_ONLY, order, kw_only, init=False fields, an own
+`__init__` or frozen `__setattr__`, a mutable default, a non-default field after a default
+one, annotations that are not strings) is handed to `dataclasses.dataclass` itself, which
+also raises its errors.  tests/test_records.py checks every behaviour against
+`dataclasses.dataclass`.
 """
 from __future__ import annotations
 
@@ -206,7 +212,7 @@ def _build(cls, fields, init, repr, eq, frozen):
     if frozen:
         made["__setattr__"], made["__delattr__"] = _frozen(cls, names)
     for name, fn in made.items():
-        fn.__name__, fn.__qualname__ = name, f"{cls.__qualname__}.{name}"
+        fn.__name__, fn.__qualname__, fn.__module__ = name, f"{cls.__qualname__}.{name}", cls.__module__
         setattr(cls, name, fn)
     if "__init__" in made:
         cls.__init__.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
