@@ -13,7 +13,6 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any
 
 from framework.records import asdict, dataclass, field   # the dataclasses module's, made cheaply
 
