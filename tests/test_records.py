@@ -200,7 +200,10 @@ def test_what_record_does_not_cover_is_dataclasses_own_work():
 def test_the_start_up_classes_are_records():
     """The AST and planning classes are built by `framework.records` (no compilation per
     class), not by `dataclasses.dataclass` (one exec per method)."""
-    from framework import ast
-    from planners import ast as pddl_ast, formula
-    for cls in (ast.Pos, ast.Num, ast.Call, ast.GameSpec, pddl_ast.Atom, formula.Junction):
+    from framework import ast, game
+    from framework.builtins.base import Builtin
+    from framework.search.result import Result
+    from planners import ast as pddl_ast, formula, task
+    for cls in (ast.Pos, ast.Num, ast.Call, ast.GameSpec, pddl_ast.Atom, formula.Junction,
+                task.Operator, task.Task, Result, Builtin, game.Game):
         assert type(cls.__dataclass_params__).__module__ == "framework.records", cls
