@@ -239,8 +239,8 @@ _TEMPLATES = {}     # the source of an __init__ over placeholder names -> its co
 
 def _init(fields, frozen, post_init):
     """`__init__(self, <fields>)`: a code object compiled once per shape (number of fields,
-    which have defaults or factories, frozen, __post_init__) over the names _p0, _p1, ...,
-    renamed to the fields' names: no compilation per class."""
+    which have factories, frozen, __post_init__) over the names _p0, _p1, ..., renamed to
+    the fields' names, with the defaults as `__defaults__`: no compilation per class."""
     params, body, space, defaults = [], [], {"_setattr": object.__setattr__, "_F": _HAS_FACTORY}, []
     for i, f in enumerate(fields):
         value = f"_p{i}"
@@ -250,8 +250,7 @@ def _init(fields, frozen, post_init):
             defaults.append(_HAS_FACTORY)
         elif f.default is not MISSING:
             defaults.append(f.default)
-        params.append(f"_p{i}" + ("=None" if f.default is not MISSING
-                                  or f.default_factory is not MISSING else ""))
+        params.append(f"_p{i}")         # (defaults live in __defaults__, not in the code)
         body.append(f"_setattr(self, '_p{i}', {value})" if frozen else f"self._p{i} = {value}")
     if post_init:
         body.append("self.__post_init__()")
