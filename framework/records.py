@@ -22,7 +22,6 @@ also raises its errors.  tests/test_records.py checks every behaviour against
 """
 from __future__ import annotations
 
-import re
 import reprlib
 import sys
 import types
@@ -31,7 +30,6 @@ from operator import attrgetter
 _SIMPLE = {"init", "repr", "eq", "frozen", "slots"}
 _UNSUPPORTED = ("ClassVar", "InitVar", "KW_ONLY")
 _RESERVED = {"self", "_F", "_setattr"}
-_PLACEHOLDER = re.compile(r"_[pf][0-9]+")
 
 
 class _Missing:
@@ -175,7 +173,7 @@ def _fields(cls, frozen):
     real = getattr(sys.modules.get("dataclasses"), "Field", ())
     for name, ann in cls.__dict__.get("__annotations__", {}).items():
         if (not isinstance(ann, str) or any(word in ann for word in _UNSUPPORTED)
-                or name in _RESERVED or _PLACEHOLDER.fullmatch(name)):
+                or name in _RESERVED or name[:2] in ("_p", "_f") and name[2:].isdigit()):
             return None
         default = cls.__dict__.get(name, MISSING)
         f = (default if isinstance(default, FieldSpec) else FieldSpec.of(default)

@@ -187,6 +187,13 @@ def test_what_record_does_not_cover_is_dataclasses_own_work():
         class Mutable:
             x: list = []
 
+    class Placeholders:                 # the names record's own __init__ template uses
+        self_: int
+        _p0: int
+        _f1: int = 0
+    made = record(frozen=True)(Placeholders)
+    assert (made(1, 2)._p0, made(1, 2, _f1=3)._f1) == (2, 3)
+
     class Base:
         x: int
     base = record(Base)
