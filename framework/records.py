@@ -8,8 +8,9 @@ task and the search results are some 40 classes; importing `dataclasses` also im
 `framework.records.dataclass` makes the same class (the same `__init__` signature and
 behaviour, `__repr__`, `__eq__`, `__hash__`, frozen `__setattr__` / `__delattr__`,
 `__match_args__`, docstring, class-level defaults, `__slots__`) without compiling per class:
-an `__init__` is compiled once per shape (number of fields, which have defaults) over
-placeholder names and renamed (`CodeType.replace`), the other methods are closures.  The
+`__init__`, `__eq__` and `__hash__` are compiled once per shape (number of fields...) over
+placeholder names and renamed (`CodeType.replace`: the byte code `dataclasses` generates),
+`__repr__` and the frozen `__setattr__` are closures.  The
 `dataclasses` module is imported only when something asks for `__dataclass_fields__`
 (`dataclasses.fields`, `asdict`, `is_dataclass`...): a lazy class attribute then makes the
 real `dataclasses.Field` objects.  The common subset is covered (init, repr, eq, frozen,
@@ -25,11 +26,10 @@ from __future__ import annotations
 import reprlib
 import sys
 import types
-from operator import attrgetter
 
 _SIMPLE = {"init", "repr", "eq", "frozen", "slots"}
 _UNSUPPORTED = ("ClassVar", "InitVar", "KW_ONLY")
-_RESERVED = {"self", "_F", "_setattr"}
+_RESERVED = {"self", "other", "hash", "NotImplemented", "__class__", "_F", "_setattr"}
 
 
 class _Missing:
@@ -199,14 +199,19 @@ def _build(cls, fields, init, repr, eq, frozen):
     if repr and "__repr__" not in cls.__dict__:
         made["__repr__"] = reprlib.recursive_repr()(_repr(tuple(f.name for f in fields if f.repr)))
     if eq and "__eq__" not in cls.__dict__:
-        key = _key(tuple(f.name for f in fields if f.compare))
-        made["__eq__"] = lambda self, other: (key(self) == key(other)
-                                              if other.__class__ is self.__class__ else NotImplemented)
+        compared = [f.name for f in fields if f.compare]
+        mine = "".join(f"self._p{i}," for i in range(len(compared)))
+        made["__eq__"] = _template(
+            f"def __eq__(self, other):\n  if other.__class__ is self.__class__:\n"
+            f"    return ({mine})==({mine.replace('self.', 'other.')})\n  return NotImplemented",
+            compared)
     own_hash = cls.__dict__.get("__hash__", MISSING)
     explicit_hash = not (own_hash is MISSING or (own_hash is None and "__eq__" in cls.__dict__))
     if eq and frozen and not explicit_hash:
-        hashed = _key(tuple(f.name for f in fields if f.hash or f.hash is None and f.compare))
-        made["__hash__"] = lambda self: hash(hashed(self))
+        hashed = [f.name for f in fields if f.hash or f.hash is None and f.compare]
+        made["__hash__"] = _template("def __hash__(self):\n  return hash(("
+                                     + "".join(f"self._p{i}," for i in range(len(hashed))) + "))",
+                                     hashed)
     if frozen:
         made["__setattr__"], made["__delattr__"] = _frozen(cls, names)
     for name, fn in made.items():
@@ -232,7 +237,7 @@ def _build(cls, fields, init, repr, eq, frozen):
         cls.__doc__ = cls.__name__ + "(" + ", ".join(_shown(f) for f in fields) + ")"
 
 
-_TEMPLATES = {}     # the source of an __init__ over placeholder names -> its code object
+_TEMPLATES = {}     # the source of a method over placeholder names -> its code object
 
 
 def _init(fields, frozen, post_init):
@@ -253,27 +258,26 @@ def _init(fields, frozen, post_init):
     if post_init:
         body.append("self.__post_init__()")
     text = f"def __init__(self, {', '.join(params)}):\n  " + "\n  ".join(body or ["pass"])
+    return _template(text, [f.name for f in fields], space, tuple(defaults) or None)
+
+
+def _template(text: str, names: list, space=None, defaults=None):
+    """The function `text` defines over the placeholders _p0, _p1, ... (parameters,
+    attributes and attribute-name strings), with `names` in their place: `text` is compiled
+    once per process, the class's function is its code object with the names replaced, so
+    it runs the very byte code `dataclasses` would generate for the class."""
     if text not in _TEMPLATES:
         scope = {}
         exec(text, scope)
-        _TEMPLATES[text] = scope["__init__"].__code__
+        _TEMPLATES[text] = scope[text[4:text.index("(")]].__code__
     code = _TEMPLATES[text]
-    rename = {f"_p{i}": f.name for i, f in enumerate(fields)}
+    rename = {f"_p{i}": name for i, name in enumerate(names)}
     code = code.replace(co_varnames=tuple(rename.get(n, n) for n in code.co_varnames),
                         co_names=tuple(rename.get(n, n) for n in code.co_names),
                         co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c
                                         for c in code.co_consts))
-    return types.FunctionType(code, space, "__init__", tuple(defaults) or None)
-
-
-def _key(names: tuple):
-    """self -> the tuple of its attributes `names` (what a dataclass compares and hashes)."""
-    if not names:
-        return lambda self: ()
-    if len(names) == 1:
-        get = attrgetter(names[0])
-        return lambda self: (get(self),)
-    return attrgetter(*names)
+    return types.FunctionType(code, space if space is not None else {"__builtins__": __builtins__},
+                              code.co_name, defaults)
 
 
 def _repr(names: tuple):

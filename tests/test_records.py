@@ -105,6 +105,9 @@ def test_record_behaves_as_dataclass(name, field):
             == [(m, getattr(theirs, m).__qualname__, getattr(theirs, m).__module__) for m in METHODS if vars(theirs).get(m)])
     assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
     assert dataclasses.is_dataclass(ours)
+    for method in ("__eq__", "__hash__"):           # the very byte code dataclasses writes
+        if vars(theirs).get(method) and vars(ours).get(method):
+            assert vars(ours)[method].__code__.co_code == vars(theirs)[method].__code__.co_code
     assert ([(f.name, f.type, f.default, f.default_factory, f.repr, f.compare, f.hash, f.kw_only)
              for f in dataclasses.fields(ours)]
             == [(f.name, f.type, f.default, f.default_factory, f.repr, f.compare, f.hash, f.kw_only)
