@@ -23,9 +23,14 @@ also raises its errors.  tests/test_records.py checks every behaviour against
 """
 from __future__ import annotations
 
+import atexit
+import marshal
+import os
 import reprlib
 import sys
 import types
+
+from framework.files import cache_dir
 
 _SIMPLE = {"init", "repr", "eq", "frozen", "slots"}
 _UNSUPPORTED = ("ClassVar", "InitVar", "KW_ONLY")
@@ -238,6 +243,48 @@ def _build(cls, fields, init, repr, eq, frozen):
 
 
 _TEMPLATES = {}     # the source of a method over placeholder names -> its code object
+_NEW = []           # templates compiled by this process, not yet in the cache file
+
+
+def _cache_file() -> str:
+    return os.path.join(cache_dir(), "record-templates.marshal")
+
+
+def _load_templates() -> None:
+    """The templates compiled by earlier processes of this very Python build (its byte
+    code), from plyspec's private cache folder; any failure only costs compiling them."""
+    try:
+        with open(_cache_file(), "rb") as f:
+            version, templates = marshal.load(f)
+        if version == sys.version and all(isinstance(k, str) and isinstance(v, types.CodeType)
+                                          for k, v in templates.items()):
+            _TEMPLATES.update(templates)
+    except Exception:       # absent, damaged, foreign: compiled again
+        pass
+
+
+def _store_templates() -> None:
+    """At exit, when this process compiled templates: the cache file, written atomically."""
+    if not _NEW:
+        return
+    try:
+        folder = cache_dir()
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        tmp = os.path.join(folder, f".record-templates.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                marshal.dump((sys.version, _TEMPLATES), f)
+            os.replace(tmp, _cache_file())
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except Exception:       # a read-only or full disk only costs speed
+        pass
+
+
+_load_templates()
+atexit.register(_store_templates)
 
 
 def _init(fields, frozen, post_init):
@@ -270,6 +317,7 @@ def _template(text: str, names: list, space=None, defaults=None):
         scope = {}
         exec(text, scope)
         _TEMPLATES[text] = scope[text[4:text.index("(")]].__code__
+        _NEW.append(text)
     code = _TEMPLATES[text]
     rename = {f"_p{i}": name for i, name in enumerate(names)}
     code = code.replace(co_varnames=tuple(rename.get(n, n) for n in code.co_varnames),

@@ -217,3 +217,25 @@ def test_the_start_up_classes_are_records():
     for cls in (ast.Pos, ast.Num, ast.Call, ast.GameSpec, pddl_ast.Atom, formula.Junction,
                 task.Operator, task.Task, Result, Builtin, game.Game):
         assert type(cls.__dataclass_params__).__module__ == "framework.records", cls
+
+
+def test_templates_are_compiled_once_per_python_build(tmp_path):
+    """A later process loads the compiled templates from the cache folder; a damaged cache
+    file is ignored (compiled again, then replaced)."""
+    import os
+    import subprocess
+    import sys
+    from conftest import ROOT
+    env = dict(os.environ, PLYSPEC_CACHE=str(tmp_path))
+    code = ("import framework.records as r, planners.ast as a\n"
+            "print(len(r._NEW), a.Atom('p', (), None) == a.Atom('p', (), None), repr(a.Atom('p', (), None)))")
+
+    def run():
+        return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                              capture_output=True, text=True, check=True).stdout.split(maxsplit=1)
+    first, second = run(), run()
+    assert int(first[0]) > 0 and second[0] == "0" and first[1] == second[1]
+    (tmp_path / "record-templates.marshal").write_bytes(b"damaged")
+    third = run()
+    assert int(third[0]) > 0 and third[1] == first[1] and run()[0] == "0"
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
