@@ -32,6 +32,16 @@ def read_text(path) -> str:
         raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path)) from None
 
 
+def cache_dir() -> str:
+    """The folder of plyspec's caches (parsers, record templates; not created here):
+    `$PLYSPEC_CACHE`, else `$XDG_CACHE_HOME/plyspec`, else `~/.cache/plyspec`."""
+    explicit = os.environ.get("PLYSPEC_CACHE")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "plyspec")
+
+
 def write_atomic(path, text: str, *, force: bool = False) -> None:
     """Writes `text` to `path` atomically (SpecError if it is a link, or exists without `force`)."""
     path = os.fspath(path)

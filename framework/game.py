@@ -23,8 +23,9 @@ convert to and from the canonical text form the CLI prints and accepts.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 
 CHANCE = -1
 

@@ -34,9 +34,9 @@ positions, counted), and `compiled_agrees_with_interpreter` compares the two.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
 from framework.runtime import IllegalAction
 
 

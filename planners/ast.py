@@ -8,8 +8,7 @@ case-insensitive, while YAML specs are case-sensitive.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 from framework.errors import SpecError
 
 ROOT_TYPE = "object"

@@ -17,9 +17,9 @@ What the grounder needs, as Fast Downward's translator does it:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from itertools import product
 
+from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
 from framework.errors import LimitError
 from planners.ast import Atom, Equality, Literal, Param, Pos, Term
 

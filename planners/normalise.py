@@ -18,10 +18,9 @@ instantiates, as Fast Downward's translator does:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from itertools import product
 
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 from framework.errors import LimitError
 from planners.ast import Atom, Equality, Literal, Param, PlanningProblem, Pos, Term
 from planners.formula import (DerivedRule, Junction, Quantified, clauses, conjunction,

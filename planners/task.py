@@ -8,8 +8,7 @@ single-agent searcher runs on it; its actions are operator indices.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 from planners.heuristics import Relaxation, make_heuristic
 from planners.axioms import compile_axioms, with_axioms
 from planners.successors import compile_successors

@@ -9,9 +9,9 @@ step by evaluating their rule bodies over every binding of the head.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from itertools import product
 
+from framework.records import dataclass   # dataclasses.dataclass, made cheaply
 from planners.ast import Equality, FunctionTerm, Literal, PlanningProblem
 from planners.check import subtypes
 from planners.formula import Junction, Negation, strata

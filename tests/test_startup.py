@@ -50,6 +50,18 @@ def test_plan_on_pddl_imports_neither_lark_nor_the_game_side():
         assert not any(m == heavy or m.startswith(heavy + ".") for m in loaded), heavy
 
 
+def test_plan_imports_neither_dataclasses_nor_inspect_nor_typing():
+    """The planning AST, task and search results are `framework.records` classes: the
+    `dataclasses` module (and `inspect`, which it imports) loads only when something asks
+    for `dataclasses.fields` of one of them; `SearchProblem` is no `typing.Protocol`."""
+    loaded = _modules_after("from framework.cli import main\n"
+                            "main(['plan', 'planners/pddl/blocks/domain.pddl', "
+                            "'planners/pddl/blocks/task01.pddl', '--algo', 'gbfs', '--heuristic', "
+                            "'hff', '--json'])")
+    assert "planners.task" in loaded and "framework.search.result" in loaded
+    assert "dataclasses" not in loaded and "inspect" not in loaded and "typing" not in loaded
+
+
 def test_a_pddl_syntax_error_still_uses_lark_for_its_message(tmp_path):
     domain = tmp_path / "d.pddl"
     domain.write_text("(define (domain d)\n  (:predicates (p))\n  (:action a :effect (p) ?y))\n")

@@ -19,8 +19,9 @@ A `Builtin` holds, for one function name of the spec language:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
+
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ be captured by the definition's quantifiers.  No spec name contains `·`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
+from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
 from framework import ast
 from framework.checker.model import (BUILTINS, DIRECTION_SETS, RESERVED_NAMES, check_name, err)
 from framework.errors import did_you_mean

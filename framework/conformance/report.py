@@ -2,7 +2,7 @@
 `SpecReport`, with the text and JSON renderings `plyspec test` prints."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "n/a"
 _SHOWN = 24          # actions of a long counterexample shown at each end in the text report

@@ -21,17 +21,10 @@ from pathlib import Path
 
 from lark import Lark, __version__ as LARK_VERSION
 
+from framework.files import cache_dir
+
 # options that are objects, not data: passed again when a cached parser is loaded
 _RUNTIME_OPTIONS = ("postlex", "transformer", "lexer_callbacks")
-
-
-def cache_dir() -> Path:
-    """The folder holding cached parsers (not created here)."""
-    explicit = os.environ.get("PLYSPEC_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "plyspec"
 
 
 def cached_lark(grammar: str, **options) -> Lark:
@@ -40,7 +33,7 @@ def cached_lark(grammar: str, **options) -> Lark:
     data_options = sorted((k, repr(v)) for k, v in options.items() if k not in runtime)
     key = hashlib.sha256(repr((grammar, data_options, sorted(runtime), LARK_VERSION,
                                sys.version_info[:2])).encode()).hexdigest()[:32]
-    folder = cache_dir()
+    folder = Path(cache_dir())
     path = folder / f"lark-{key}.pickle"
     try:
         with open(path, "rb") as f:         # (Lark.load takes no runtime options: its _load does)

@@ -9,14 +9,15 @@ the start state and reached the goal (`Result.extra["valid"]`).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 
 from framework.kernel import kernel_of
 from framework.search.result import Budget, BudgetExceeded, Result, Stats, reraise_interrupt
 
 
-@runtime_checkable
-class SearchProblem(Protocol):
+class SearchProblem:
+    """The interface the single-agent searchers use (duck-typed: nothing inherits it; not a
+    `typing.Protocol`, so that `plyspec plan` does not import `typing` at start-up)."""
+
     def initial_state(self) -> Any: ...
     def is_goal(self, state) -> bool: ...
     def successors(self, state) -> Iterable[tuple[Any, Any, float]]:
