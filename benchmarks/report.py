@@ -104,7 +104,9 @@ def render(rows, lines, startup, command, load_before, load_after, cpu=False) ->
     out.append("```")
     if startup:
         out += ["", "Start-up (benchmarks/bench_startup.py, whole processes, in the same run):", "",
-                "```text", *[line for line in startup if line.strip()], "```"]
+                # `output`, not `text`: its lines name commands (tests/test_docs.py runs the
+                # `plyspec ...` lines of text blocks)
+                "```output", *[line for line in startup if line.strip()], "```"]
     else:
         out += ["", "Start-up: benchmarks/bench_startup.py is not in this checkout; not measured."]
     out += ["", END]
