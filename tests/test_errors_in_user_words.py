@@ -99,3 +99,15 @@ def test_a_line_break_still_separates_two_effects():
     assert _counts(two) == _counts(NIM)
     error = error_of(NIM.replace("then: heap[h] -= n", "then: |\n      heap[h] -= n heap[h] += 0"))
     assert error.message.startswith("unexpected `heap`")
+
+
+@pytest.mark.parametrize("word, key, part", [("pre", "if", "precondition"),
+                                             ("effect", "then", "effects"),
+                                             ("Preconditions", "if", "precondition")])
+def test_the_planning_words_for_an_actions_keys_name_the_game_keys(word, key, part):
+    """A user who knows the planning format (or PDDL) writes `pre:` / `effect:` in a game."""
+    text = NIM.replace(f"    {key}:", f"    {word}:", 1)
+    assert text != NIM
+    error = error_of(text)
+    assert f"unknown key `{word}`" in str(error)
+    assert f"writes its {part} under `{key}:`" in str(error)

@@ -35,6 +35,10 @@ SECTIONS = {
     "max_moves": "the game ends after this many moves", "prefer": "`longest`: only the moves with the most steps",
 }
 ACTION_KEYS = {"if", "then", "chance", "probability", "noisy"}
+# the planning format's (and PDDL's) words for a game action's keys
+ACTION_KEY_SYNONYMS = {"pre": "if", "precondition": "if", "preconditions": "if",
+                       "requires": "if", "when": "if", "effect": "then", "effects": "then",
+                       "do": "then", "add": "then", "del": "then"}
 VARIABLE_KEYS = {"type", "initial", "per", "size"}
 BOARD_KEYS = {"width", "height", "cells", "initial"}
 
@@ -222,7 +226,11 @@ def _action(R: YamlReader, key_node, node, what="action") -> ast.Action:
         items = {k: (kn, v) for k, kn, v in R.mapping(node, f"{what} `{name}`")}
         for k, (kn, _) in items.items():
             if k not in ACTION_KEYS:
+                synonym = ACTION_KEY_SYNONYMS.get(k.lower())
                 raise R.error(kn, f"unknown key `{k}` in {what} `{name}`",
+                              f"a game action writes its {'precondition' if synonym == 'if' else 'effects'} "
+                              f"under `{synonym}:` (keys: if, then, chance, probability, noisy)"
+                              if synonym else
                               did_you_mean(k, ACTION_KEYS) or "keys: if, then, chance, probability, noisy")
         pre = R.expr(items["if"][1], f"precondition of `{name}`") if "if" in items else None
         effects = R.effects(items["then"][1], f"effects of `{name}`") if "then" in items else ()
