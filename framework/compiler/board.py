@@ -120,17 +120,20 @@ class BoardMixin:
                              f'    """Whether a {dirs} ray crosses inner cells and then an outer cell from a cell of target."""',
                              "    outer &= ~inner",
                              "    target &= FULL"]
-                    for step, back in self.ray_steps(dirs):
-                        lines += [f"    run = outer {back} & inner    # step {step}",
-                                  "    while run:",
-                                  f"        run = run {back}",
-                                  "        if run & target:",
-                                  "            return True",
-                                  "        run &= inner"]
+                    lines += self.ray_shift_lines(dirs, ["        if run & target:", "            return True"])
                     lines.append("    return False")
                     self.helpers[name] = "\n".join(lines) + "\n"
                 return f"{name}({inner}, {outer}, {target})"
         return None
+
+    def ray_shift_lines(self, dirs, on_run: list) -> list:
+        """Helper lines walking every ray of `dirs` back from `outer` across `inner` cells,
+        one step a loop turn, with the lines `on_run` run at each step (on `run`)."""
+        lines = []
+        for step, back in self.ray_steps(dirs):
+            lines += [f"    run = outer {back} & inner    # step {step}", "    while run:",
+                      f"        run = run {back}", *on_run, "        run &= inner"]
+        return lines
 
     def ray_steps(self, dirs):
         """[((dx, dy), the shift that moves a bit one step against the direction)]."""
@@ -150,12 +153,7 @@ class BoardMixin:
                      f'    """Cells from which a {dirs} ray crosses inner cells and then an outer cell."""',
                      "    outer &= ~inner",
                      "    found = 0"]
-            for step, back in self.ray_steps(dirs):
-                lines += [f"    run = outer {back} & inner    # step {step}",
-                          "    while run:",
-                          f"        run = run {back}",
-                          "        found |= run",
-                          "        run &= inner"]
+            lines += self.ray_shift_lines(dirs, ["        found |= run"])
             lines.append("    return found & FULL")
             self.helpers[name] = "\n".join(lines) + "\n"
         code = f"{name}({inner}, {outer})"
