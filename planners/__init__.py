@@ -42,6 +42,9 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
 # What `plyspec plan` runs when no --algo/--config is given: cheapest plans, with the
 # strongest admissible heuristic (fewest steps when actions have no costs).
 AUTO = ("astar", "lmcut")
+# the heuristic of a searcher given none
+DEFAULT_HEURISTIC = {"astar": "hmax", "wastar": "hff", "gbfs": "hff", "lazy-gbfs": "hff",
+                     "lama-first": "hff+lmcount"}
 
 
 def plan(task: Task, algorithm: str = "bfs", **kw):
@@ -50,5 +53,5 @@ def plan(task: Task, algorithm: str = "bfs", **kw):
     return searcher(algorithm)(task, **kw)
 
 
-__all__ = ["load", "ground", "plan", "AUTO", "PlanningProblem", "Task", "DEFAULT_MAX_OPERATORS",
+__all__ = ["load", "ground", "plan", "AUTO", "DEFAULT_HEURISTIC", "PlanningProblem", "Task", "DEFAULT_MAX_OPERATORS",
            "PROBLEMS_DIR"]

@@ -17,8 +17,6 @@ from framework.cli.parallel_options import add_parallel_options
 ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "wastar", "gbfs", "lazy-gbfs",
               "lama-first"]
 HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
-DEFAULT_HEURISTIC = {"astar": "hmax", "wastar": "hff", "gbfs": "hff", "lazy-gbfs": "hff",
-                     "lama-first": "hff+lmcount"}
 CONFIGS = {"lama-first": "lama-first", "optimal": "astar"}
 
 
@@ -212,7 +210,9 @@ def run(args) -> int:
         from planners import AUTO
         algorithm, auto_heuristic = AUTO if info else ("bfs", None)
         heuristic = heuristic or auto_heuristic
-    heuristic = heuristic or (DEFAULT_HEURISTIC.get(algorithm) if info else None)
+    if info and not heuristic:
+        from planners import DEFAULT_HEURISTIC
+        heuristic = DEFAULT_HEURISTIC.get(algorithm)
     progress, tty = (None, False)
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)

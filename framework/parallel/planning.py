@@ -67,7 +67,7 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
         time_limit = max(time_limit - budget.elapsed(), 1e-9)     # the budget covers grounding too
     if algorithm == "auto":
         algorithm, heuristic = planners.AUTO[0], heuristic or planners.AUTO[1]
-    heuristic = heuristic or {"astar": "hmax", "wastar": "hff", "gbfs": "hff"}.get(algorithm)
+    heuristic = heuristic or planners.DEFAULT_HEURISTIC.get(algorithm)
     result = searcher(algorithm)(task, time_limit=time_limit, node_limit=node_limit, heuristic=heuristic)
     plan = [task.action_text(a) for a in result.pv]
     solved = bool(result.extra.get("solved"))
