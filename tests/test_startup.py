@@ -10,7 +10,11 @@ from conftest import ROOT
 
 
 def _modules_after(code: str) -> set:
-    out = subprocess.run([sys.executable, "-c", code + "\nimport sys, json; print(json.dumps(sorted(sys.modules)))"],
+    """The modules `code` itself imports: those the interpreter already had when `-c` began
+    (site's `.pth` files, which on some machines import `typing` or `ssl`) are not counted."""
+    prologue = "import sys\n_before = set(sys.modules)\n"
+    epilogue = "\n_new = sorted(set(sys.modules) - _before)\nimport json; print(json.dumps(_new))"
+    out = subprocess.run([sys.executable, "-c", prologue + code + epilogue],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     return set(json.loads(out.splitlines()[-1]))
 
