@@ -147,7 +147,7 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
         status = "memory" if memory_out else "unsolved" if proc.returncode in (0, 11, 12) \
             else "error"
         return {**row, "status": status, "solved": False,
-                "stderr": stderr.strip().splitlines()[-1:] if stderr.strip() else []}
+                "stderr": stderr.strip().splitlines()[-8:] if stderr.strip() else []}
     return {**row, "status": "solved", "solved": True, **validate(domain, task, plan)}
 
 

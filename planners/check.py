@@ -64,7 +64,7 @@ class _Checker:
         the text.  Uses are checked only once the declarations they rely on are sound."""
         p = self.problem
         self.all_of([*((self.type_name, obj.type, obj.pos) for obj in p.objects),
-                     *((self.params, d.params) for d in (*p.predicates, *p.functions))])
+                     *((self.signature, d.params) for d in (*p.predicates, *p.functions))])
         self.all_of([*((self.action, action) for action in p.actions),
                      *((self.atom, atom, {}) for atom in p.init),
                      *((self.function_term, value.term, {}) for value in p.function_values),
@@ -130,6 +130,12 @@ class _Checker:
                 self.formula(part, params)
         else:
             self.formula(formula.body, {**params, **self.params(formula.params)})
+
+    def signature(self, params):
+        """A predicate's or function's parameters: only their types matter, so a name may
+        repeat (IPC files declare `(in ?obj ?obj)`, as Fast Downward accepts)."""
+        for param in params:
+            self.type_name(param.type, param.pos)
 
     def params(self, params) -> dict:
         seen = _unique(params, "parameter")

@@ -112,6 +112,24 @@ def test_unknown_predicate_in_pddl_gets_a_hint(tmp_path):
     assert str(err.value).startswith(f"{domain}:2:")
 
 
+def test_a_predicate_may_repeat_a_parameter_name_but_an_action_may_not(tmp_path):
+    """Only a predicate's types matter: IPC's logistics00 declares `(in ?obj ?obj)`, which
+    Fast Downward accepts; in an action two parameters of one name are a mistake."""
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem p) (:domain d) (:objects a b) (:init (at a b))"
+                       " (:goal (in a b)))")
+    domain = tmp_path / "d.pddl"
+    action = " (:action load :parameters (?o ?p) :precondition (at ?o ?p) :effect (in ?o ?p)))"
+    domain.write_text("(define (domain d) (:predicates (at ?obj ?obj) (in ?obj ?obj))\n" + action)
+    task = planners.ground(planners.load(domain, problem))
+    assert [task.action_text(op) for op in planners.plan(task).pv] == ["(load a b)"]
+    domain.write_text("(define (domain d) (:predicates (at ?x ?y) (in ?x ?y))\n"
+                      + action.replace("(?o ?p)", "(?o ?o)"))
+    with pytest.raises(SpecError, match="duplicate parameter `o`") as err:
+        planners.load(domain, problem)
+    assert str(err.value).startswith(f"{domain}:2:")
+
+
 def test_ground_operator_limit_is_a_clear_error():
     with pytest.raises(ValueError, match="max_operators"):
         ipc_task("logistics", 1, max_operators=10)
