@@ -178,8 +178,9 @@ def _progress_printer(algorithm: str):
     tty = sys.stderr.isatty()
 
     def report(stats):
-        line = (f"[{algorithm}] expanded {stats.expanded:,}  generated {stats.nodes:,}  "
-                f"depth {stats.depth}  {stats.time_s:.1f} s")
+        depth = f"depth {stats.depth}  " if stats.depth else ""
+        line = (f"[{algorithm}] expanded {stats.expanded:,}  reached {stats.nodes:,}  "
+                f"{depth}{stats.time_s:.1f} s")
         sys.stderr.write(("\r" + line + "\033[K") if tty else line + "\n")
         sys.stderr.flush()
     return report, tty

@@ -27,6 +27,7 @@ def best_first(algorithm: str, problem, state=None, *, g_weight: float, h_weight
         return run.no_plan(reason="the heuristic proves the start a dead end")
     best_g = {start: 0}
     parents = {start: None}
+    run.reached = parents
     estimates = {start: h_start}
     order = count()
     queue = [(h_weight * h_start, h_start, next(order), 0, 0, start)]

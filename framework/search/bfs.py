@@ -18,6 +18,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
     if problem.is_goal(start):
         return run.solved([])
     parents = {start: None}
+    run.reached = parents
     successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
     layer = [start]
     try:

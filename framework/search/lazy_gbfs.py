@@ -54,6 +54,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
     lists = len(evaluators)
     successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
     parents = {}
+    run.reached = parents
     queues = [[] for _ in range(2 * lists)]    # regular lists, then preferred lists
     priority = [0] * (2 * lists)
     order = count()

@@ -121,7 +121,8 @@ class SearchRun:
     """Budget, statistics, progress and the final `Result` of one single-agent search.
 
     `tick()` is called once per expanded state; `progress`, when given, is called with
-    the current `Stats` about once a second."""
+    the current `Stats` about once a second.  A searcher that keeps its reached states in a
+    container sets `reached` to it, so that progress reports count them during the search."""
 
     PROGRESS_EVERY = 1.0
 
@@ -132,6 +133,7 @@ class SearchRun:
         self.start = self.problem.initial_state() if state is None else state
         self.budget = Budget(time_limit, node_limit)
         self.generated = 0
+        self.reached = ()
         self.depth = 0
         self.progress = progress
         self._next_report = self.budget.start + self.PROGRESS_EVERY
@@ -139,12 +141,12 @@ class SearchRun:
 
     def _tick_with_progress(self):
         self.budget.tick()
-        if self.budget.nodes % 512 == 0 and time.perf_counter() >= self._next_report:
+        if self.budget.nodes & 63 == 0 and time.perf_counter() >= self._next_report:
             self._next_report = time.perf_counter() + self.PROGRESS_EVERY
             self.progress(self.stats())
 
     def stats(self) -> Stats:
-        return Stats(nodes=self.generated, expanded=self.budget.nodes, depth=self.depth,
+        return Stats(nodes=self.generated or len(self.reached), expanded=self.budget.nodes, depth=self.depth,
                      time_s=self.budget.elapsed())
 
     def solved(self, plan: list) -> Result:
