@@ -3,8 +3,9 @@ search (Richter & Westphal 2010, as Fast Downward's `lama-first` alias runs it):
 
     lazy greedy best-first search over two heuristics in alternation, h_FF and landmark
     count (`planners.lmcount`, fact landmarks of the delete relaxation with natural,
-    greedy-necessary and reasonable orderings), with the preferred operators of both
-    (each heuristic's own list plus a boosted list of preferred successors).
+    greedy-necessary and reasonable orderings), each heuristic with its own list and a
+    boosted list of the successors reached by h_FF's preferred operators (landmark count
+    offers none, as in Fast Downward's alias).
 
 Action costs are handled as LAMA's first search does: both heuristics count every
 operator as 1 (cost type `one`), which finds a first plan fastest; the plan's real cost

@@ -102,6 +102,7 @@ class LandmarkGraph:
     `landmarks`: the mask of landmark facts; `goal`: the goal landmarks;
     `parents[p]`: the mask of landmarks ordered before p (natural, greedy-necessary and
     reasonable orderings); `gn_children[p]`: the landmarks q with p ->gn q;
+    `reasonable[g]`: the landmarks p with p ->r g;
     `cost[p]`: the cost of the cheapest relaxed operator achieving p (0 for facts only
     rules derive or nothing achieves); `achievers[p]`: the relaxed operators adding p;
     `derived`: the landmarks only rules (axioms) achieve, which become true in the same
@@ -124,6 +125,7 @@ class LandmarkGraph:
         self.achievers = relaxation.achievers
         self.parents = [0] * size
         self.gn_children = [0] * size
+        self.reasonable = [0] * size
         self.cost = [0] * size
         self.derived = 0
         for q in self.facts:
@@ -161,3 +163,4 @@ class LandmarkGraph:
             for g in bits(deleted & self.goal & self.landmarks):
                 if g < n and not self.parents[p] >> g & 1:
                     self.parents[g] |= 1 << p
+                    self.reasonable[g] |= 1 << p

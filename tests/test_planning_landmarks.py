@@ -92,12 +92,13 @@ def test_landmark_count_starts_at_the_unreached_landmarks_and_ends_at_zero(name)
     parent = None
     for state in states:
         value, preferred = lmcount.evaluate(state, parent)
-        accepted = lmcount.accepted[state]
-        assert value >= (graph.landmarks & ~accepted).bit_count()
-        assert preferred <= {op for op, _, _ in task.successors(state)}
+        past, future = lmcount.past[state], lmcount.future[state]
+        assert future & ~past == graph.landmarks & ~past      # not yet reached: future
+        assert task.is_goal(state) or value == future.bit_count()
+        assert preferred == ()                                # FD's lama-first: pref=false
         parent = state
     assert task.is_goal(states[-1])
-    assert lmcount.accepted[states[-1]] == graph.landmarks and value == 0
+    assert lmcount.past[states[-1]] == graph.landmarks and value == 0
 
 
 def test_a_landmark_true_again_is_not_counted_twice_and_a_lost_goal_is_required_again():
@@ -110,13 +111,13 @@ def test_a_landmark_true_again_is_not_counted_twice_and_a_lost_goal_is_required_
     for state in states:
         lmcount.evaluate(state, parent)
         parent = state
-    accepted = lmcount.accepted[states[-1]]
+    accepted = lmcount.past[states[-1]]
     # from the goal, undo the last step (blocks steps can be undone): a goal fact it added
-    # is accepted but false again
+    # is past but false again
     back = next(t for _, t, _ in task.successors(states[-1]) if t == states[-2])
     value, _ = lmcount.evaluate(back, states[-1])
     lost = accepted & goal & ~lmcount.relaxation.relaxed(back)
-    assert lost and value == lost.bit_count()
+    assert lost and value == (lost | lmcount.future[states[-1]]).bit_count()
 
 
 @pytest.mark.parametrize("name", TASKS)
@@ -221,7 +222,7 @@ def test_lazy_search_gives_a_path_dependent_evaluator_the_parent_it_came_from():
     assert again and all(state in evaluated for state, _ in again)
 
 
-def test_a_state_reached_by_two_paths_keeps_the_landmarks_both_accepted():
+def test_a_state_reached_by_two_paths_keeps_the_landmarks_past_on_both():
     _, task = _load("gripper/task01")
     first = {child: op for op, child, _ in task.successors(task.initial)}
     parents = {}
@@ -234,10 +235,86 @@ def test_a_state_reached_by_two_paths_keeps_the_landmarks_both_accepted():
         lmcount = LandmarkCount(task, unit=True)
         for parent, child in zip((None, *path), path):
             lmcount.evaluate(child, parent)
-        return lmcount, lmcount.accepted[path[-1]]
+        return lmcount, lmcount.past[path[-1]]
 
     _, by_one = along(task.initial, one, state)
     _, by_two = along(task.initial, two, state)
     both, _ = along(task.initial, one, state)
     both.evaluate(two, task.initial)
-    assert both.reached(state, two) == by_one & by_two == both.accepted[state]
+    assert both.reached(state, two) == by_one & by_two == both.past[state]
+
+
+def _progress_reference(graph, true, parent_status, stored):
+    """Fast Downward's landmark progression written landmark by landmark over Python sets
+    (LandmarkStatusManager: basic, goals, greedy-necessary, reasonable), the reference
+    `LandmarkCount.reached` is checked against.  Returns (past, future)."""
+    ids = list(graph.facts)
+    if parent_status is None:
+        past = {q for q in ids if q in true}
+        future = {q for q in ids if q not in true or graph.reasonable[q]}
+    else:
+        parent_past, parent_future = parent_status
+        past, future = stored if stored else (set(ids), set())
+        past, future = set(past), set(future)
+        for q in ids:
+            if q in parent_future and (q in past or q not in future) and q not in true:
+                future.add(q)
+                if q not in parent_past:
+                    past.discard(q)
+    for q in ids:
+        if graph.goal >> q & 1 and q not in true:
+            future.add(q)
+    for tail in ids:
+        for head in bits(graph.gn_children[tail]):
+            if head not in past and tail not in future and tail not in true:
+                future.add(tail)
+    for head in ids:
+        for tail in bits(graph.reasonable[head]):
+            if tail not in past:
+                future.add(head)
+    return past, future
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_landmark_progression_follows_fast_downwards_rules_on_random_walks(name):
+    """Random walks that revisit states (blocks steps undo): past/future equal the
+    landmark-by-landmark reference, intersections over paths included."""
+    import random
+    _, task = _load(name)
+    lmcount = LandmarkCount(task, unit=True)
+    graph, rng, status = lmcount.graph, random.Random(7), {}
+    relaxed = lmcount.relaxation.relaxed
+    for walk in range(4):
+        parent, state = None, task.initial
+        for _ in range(40):
+            true = set(bits(relaxed(state) & graph.landmarks))
+            status[state] = _progress_reference(graph, true, status.get(parent), status.get(state)) \
+                if parent is not None else status.get(state) or _progress_reference(graph, true, None, None)
+            lmcount.reached(state, parent)
+            past, future = status[state]
+            assert (lmcount.past[state], lmcount.future[state]) == \
+                (sum(1 << q for q in past), sum(1 << q for q in future)), (walk, state)
+            moves = [child for _, child, _ in task.successors(state)]
+            if not moves:
+                break
+            parent, state = state, rng.choice(moves)
+
+
+def test_a_goal_reached_before_its_reasonable_predecessor_is_future_again(tmp_path):
+    """p ->r g when every achiever of the landmark p deletes the goal g: g made true while
+    p is not yet past stays future (FD's reasonable-ordering progression), and h counts it."""
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain r) (:predicates (start) (g) (p) (h))\n"
+        " (:action make-g :precondition (start) :effect (g))\n"
+        " (:action make-p :precondition (start) :effect (and (p) (not (g))))\n"
+        " (:action make-h :precondition (p) :effect (h)))")
+    (tmp_path / "t.pddl").write_text(
+        "(define (problem t) (:domain r) (:init (start)) (:goal (and (g) (h))))")
+    task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "t.pddl"))
+    lmcount = LandmarkCount(task, unit=True)
+    by_name = {task.action_text(op): child for op, child, _ in task.successors(task.initial)}
+    g_fact = next(f for f in lmcount.graph.facts if str(task.facts[f]) == "(g)")
+    assert lmcount.graph.reasonable[g_fact]
+    assert lmcount.evaluate(task.initial)[0] == 3                    # g, p, h
+    value, _ = lmcount.evaluate(by_name["(make-g)"], task.initial)
+    assert lmcount.future[by_name["(make-g)"]] >> g_fact & 1 and value == 3

@@ -5,7 +5,8 @@ parent's estimates and is evaluated only when it is taken out.
 With several heuristics (LAMA: h_FF and landmark count) there is one open list per
 heuristic, ordered by that heuristic's estimate, and one more per heuristic for the
 successors reached by a preferred operator (of any heuristic); the lists are taken from
-in alternation, the least used first, and whenever a state improves some heuristic's
+in alternation, the least used first (the earliest list on a tie, as Fast Downward's
+alternation open list), and whenever a state improves some heuristic's
 best estimate the preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
 (infinite) is dropped.  Plans are not necessarily cheapest.
 
@@ -100,7 +101,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
             live = [i for i in range(2 * lists) if queues[i]]
             if not live:
                 break
-            pick = min(live, key=lambda i: (priority[i], -i))
+            pick = min(live, key=lambda i: (priority[i], i))
             priority[pick] += 1
             _, _, child, parent, action = heappop(queues[pick])
             pending.append((child, (parent, action)))
