@@ -36,21 +36,28 @@ class _Checker:
 
     def _complete_types(self):
         """Declares implicit parent types (PDDL allows `truck - vehicle` without declaring
-        `vehicle`) and refuses duplicates and cycles."""
-        declared = _unique([t for t in self.problem.types if t.name != ROOT_TYPE], "type")
-        for t in list(declared.values()):
-            if t.parent != ROOT_TYPE and t.parent not in declared:
-                declared[t.parent] = TypeDef(t.parent, ROOT_TYPE, t.pos)
-                self.problem.types.append(declared[t.parent])
-        for t in declared.values():
-            seen = {t.name}
-            parent = t.parent
-            while parent != ROOT_TYPE:
-                if parent in seen:
-                    raise t.pos.error(f"type `{t.name}` is its own ancestor (a cycle in the type "
-                                      "hierarchy)")
-                seen.add(parent)
-                parent = declared[parent].parent
+        `vehicle`) and refuses cycles.  A type may be declared more than once with other
+        parents (IPC's storage declares `area - object` and `area crate - surface`): it
+        then has them all, as Fast Downward reads it."""
+        parents: dict[str, list] = {}
+        for t in self.problem.types:
+            if t.name != ROOT_TYPE:
+                parents.setdefault(t.name, []).append(t)
+        for name, defs in list(parents.items()):
+            for t in defs:
+                if t.parent != ROOT_TYPE and t.parent not in parents:
+                    parents[t.parent] = [TypeDef(t.parent, ROOT_TYPE, t.pos)]
+                    self.problem.types.append(parents[t.parent][0])
+        for name, defs in parents.items():
+            seen, todo = set(), [t.parent for t in defs]
+            while todo:
+                parent = todo.pop()
+                if parent == name:
+                    raise defs[0].pos.error(f"type `{name}` is its own ancestor (a cycle in "
+                                            "the type hierarchy)")
+                if parent != ROOT_TYPE and parent not in seen:
+                    seen.add(parent)
+                    todo += [t.parent for t in parents[parent]]
 
     def type_name(self, name: str, pos: Pos):
         for member in either_members(name) or ():
@@ -205,15 +212,18 @@ def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
     """type -> the set of that type and all its descendants; an `either` type used by a
     parameter -> the union of its members' sets."""
     below = {ROOT_TYPE: {ROOT_TYPE}}
+    parents: dict[str, set] = {}
     for t in problem.types:
         below.setdefault(t.name, set()).add(t.name)
-    for t in problem.types:
-        parent = t.parent
-        while True:
-            below.setdefault(parent, {parent}).add(t.name)
-            if parent == ROOT_TYPE:
-                break
-            parent = next(x.parent for x in problem.types if x.name == parent)
+        parents.setdefault(t.name, set()).add(t.parent)
+    for name in parents:
+        seen, todo = set(), list(parents[name])
+        while todo:                               # every ancestor, along every parent
+            parent = todo.pop()
+            if parent not in seen:
+                seen.add(parent)
+                below.setdefault(parent, {parent}).add(name)
+                todo += parents.get(parent, ())
     params = [p for d in (*problem.predicates, *problem.functions, *problem.actions,
                           *problem.derived, *(e for a in problem.actions for e in a.effects))
               for p in d.params]

@@ -130,6 +130,25 @@ def test_a_predicate_may_repeat_a_parameter_name_but_an_action_may_not(tmp_path)
     assert str(err.value).startswith(f"{domain}:2:")
 
 
+def test_a_type_declared_twice_has_both_parents(tmp_path):
+    """IPC's storage declares `area - object` and later `area crate - surface`: an `area`
+    is then a `surface` too (as Fast Downward reads it); a cycle is still refused."""
+    types = "(:types hoist surface area - object storearea - area area crate - surface)"
+    domain = tmp_path / "d.pddl"
+    domain.write_text(f"(define (domain d) (:requirements :typing) {types}\n"
+                      " (:predicates (clear ?s - surface) (used ?a - area))\n"
+                      " (:action use :parameters (?s - surface) :precondition (clear ?s)"
+                      " :effect (not (clear ?s))))")
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem p) (:domain d) (:objects s1 - storearea c - crate)"
+                       " (:init (clear s1) (clear c)) (:goal (and (not (clear s1)) (not (clear c)))))")
+    task = planners.ground(planners.load(domain, problem))
+    assert sorted(task.action_text(op) for op in planners.plan(task).pv) == ["(use c)", "(use s1)"]
+    domain.write_text(domain.read_text().replace("storearea - area", "storearea - area surface - storearea"))
+    with pytest.raises(SpecError, match="its own ancestor"):
+        planners.load(domain, problem)
+
+
 def test_ground_operator_limit_is_a_clear_error():
     with pytest.raises(ValueError, match="max_operators"):
         ipc_task("logistics", 1, max_operators=10)
