@@ -37,6 +37,7 @@ from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
+_APPEND_NAME = re.compile(r"acts\.append\(ACTION_NAMES\[(\d+)\]\)")
 _WRITES_BOARD = re.compile(r"\bb_\w+\s*[|&^+\-]?=(?!=)")
 
 
@@ -112,21 +113,16 @@ class KernelMixin:
         out("children = []")
         append = out.lines.append
         if self.has_chance:
-            out("if s[-2] is not None:")
-            out("    for action, probability in k_outcomes(s):")
-            body = _Source()
-            body.depth = out.depth + 2
-            body(f"{unpack} = s")
-            self.resolve_chance(body, None)
-            for line in _appending(body.lines, "probability"):
-                append(line)
-            out("    return children")
+            self.chance_children(out, unpack)
         out(f"{unpack} = s")
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        if not spec.pass_rule and not self.single and not any(a.params or self.is_compound(a) for a in self.c.actions):
+            self.fused_children(out, unpack)
+            return
         out("while True:                  # the moves, as k_actions makes them (s is not terminal)")
         moves = _Source()
         moves.depth = out.depth + 1
-        spec = self.c.spec
-        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
         self.legal(moves, "list", "acts or ['pass']" if spec.pass_rule else
                    f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
         for line in moves.lines:
@@ -144,6 +140,48 @@ class KernelMixin:
         for line in _appending(body.lines, "action"):
             append(line)
         out("return children")
+        out.dedent()
+        out()
+
+    def fused_children(self, out: _Source, unpack: str):
+        """k_children's moves when no action has parameters: each `acts.append(name)` of
+        the legal-move code (per mover) becomes that action's apply code in place (in a
+        `while True` block, each `return X` written `children.append((name, X)); break`),
+        followed by the fields unpacked again for the tests after it: no move list, no
+        dispatch."""
+        ret = f"return children or no_actions(POSITIONS[{len(self.positions) - 1}])"
+
+        def emit(o):
+            moves = _Source()
+            moves.depth = o.depth
+            self.legal_schemas(moves, "list", ret[7:])
+            for line in moves.lines:
+                text = line.lstrip()
+                pad = line[:len(line) - len(text)]
+                name = _APPEND_NAME.fullmatch(text)
+                if text == "acts = []":
+                    continue
+                if text == ret and o.lines[-1] == f"{pad}{unpack} = s":
+                    o.lines.pop()                  # no test reads the fields after the last move
+                if name is None:
+                    o.lines.append(line)
+                    continue
+                action = self.c.actions[int(name.group(1))]
+                body = _Source()
+                body.depth = len(pad) // 4 + 1
+                if action.chance:
+                    body(f"return {self.packed(f'{self.sig}, ({name.group(1)}, ()), False')}")
+                else:
+                    self.per_mover(body, lambda b: self.apply_body(b, action, {}))
+                tag = f"ACTION_NAMES[{name.group(1)}]"
+                if len(body.lines) == 1:                # one successor, written by no statement
+                    o.lines.append(f"{pad}children.append(({tag}, {body.lines[0].lstrip()[7:]}))")
+                    continue
+                o.lines.append(f"{pad}while True:")
+                o.lines += _appending(body.lines, tag, "break")
+                o.lines.append(f"{pad}{unpack} = s")
+
+        self.per_mover(out, emit)
         out.dedent()
         out()
 
@@ -338,13 +376,14 @@ def _given(code: str, call: str, value: bool) -> str:
     return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))
 
 
-def _appending(lines, tag):
-    """Apply-code lines with each `return X` written `children.append((tag, X)); continue`."""
+def _appending(lines, tag, then="continue"):
+    """Apply-code lines with each `return X` written `children.append((tag, X)); continue`
+    (or `then`)."""
     for line in lines:
         text = line.lstrip()
         if text.startswith("return "):
             pad = line[:len(line) - len(text)]
             yield f"{pad}children.append(({tag}, {text[7:]}))"
-            yield f"{pad}continue"
+            yield f"{pad}{then}"
         else:
             yield line

@@ -123,6 +123,8 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             except _OutsideBounds as err:
                 self.pruning = f"off: {err}"
         if self.table is None:
+            if self.rules.kernel is not None:
+                return self._kernel_search(root, player, limit)
             return self._exact_search(root, player, limit)
         return self._plain_search()(root, player, limit)
 
@@ -255,5 +257,81 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             answer = horizon(root, player), None
         else:
             answer = value(root, player, limit), last_line
+        budget.nodes = nodes
+        return answer
+
+    def _kernel_search(self, root, player, limit):
+        """`_exact_search` over the kernel's packed states (the same nodes, order, count,
+        budget checks and sums), with a function per kind of node and the packed fields
+        read by index: terminal s[-1]; at a decision node of a game with chance the
+        mover s[-3] and `pending` s[-2] (None, or a non-empty tuple: true at chance
+        nodes); without chance the mover s[-2] and no chance node (s[-1] is false)."""
+        budget, horizon, offset, rules = self.budget, self._horizon, self.offset, self.rules
+        utility, children = rules.utility, rules.children
+        who, pending = (-3, -2) if rules.kernel.chance is not None else (-2, -1)
+        nodes = budget.nodes
+        check_at = nodes
+        last_line = None                      # principal line of the decision node searched last
+
+        def chance(state, player, depth):
+            """The value for `player` of the chance node `state`, depth >= 1."""
+            nonlocal nodes, check_at
+            total = 0
+            deeper = depth - 1
+            for probability, child in children(state):
+                nodes += 1
+                if nodes >= check_at:
+                    check_at = budget.check_counted(nodes, CHECK_EVERY)
+                if child[-1]:
+                    total += probability * (utility(child, player) - offset)
+                elif not deeper:
+                    total += probability * horizon(child, player)
+                elif child[pending]:
+                    total += probability * chance(child, player, deeper)
+                else:
+                    total += probability * decide(child, player, deeper)
+            return total
+
+        def decide(state, player, depth):
+            """The value for `player` of the decision node `state`, depth >= 1; its line
+            in `last_line`."""
+            nonlocal nodes, check_at, last_line
+            mover = state[who]
+            best, best_line = -INF, None
+            deeper = depth - 1
+            for action, child in children(state):
+                nodes += 1
+                if nodes >= check_at:
+                    check_at = budget.check_counted(nodes, CHECK_EVERY)
+                if child[-1]:
+                    v = utility(child, mover) - offset
+                    if v > best:
+                        best, best_line = v, (action, None)
+                elif not deeper:
+                    v = horizon(child, mover)
+                    if v > best:
+                        best, best_line = v, (action, None)
+                elif child[pending]:
+                    v = chance(child, mover, deeper)
+                    if v > best:
+                        best, best_line = v, (action, None)
+                else:
+                    v = decide(child, mover, deeper)
+                    if v > best:
+                        best, best_line = v, (action, last_line)
+            last_line = best_line
+            return best if mover == player else -best
+
+        nodes += 1
+        if nodes >= check_at:
+            check_at = budget.check_counted(nodes, CHECK_EVERY)
+        if root[-1]:
+            answer = utility(root, player) - offset, None
+        elif limit == 0:
+            answer = horizon(root, player), None
+        elif root[pending]:
+            answer = chance(root, player, limit), None
+        else:
+            answer = decide(root, player, limit), last_line
         budget.nodes = nodes
         return answer
