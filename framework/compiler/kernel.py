@@ -173,7 +173,7 @@ class KernelMixin:
                     body(f"return {self.packed(f'{self.sig}, ({name.group(1)}, ()), False')}")
                 else:
                     self.per_mover(body, lambda b: self.apply_body(b, action, {}))
-                tag = f"ACTION_NAMES[{name.group(1)}]"
+                tag = repr(action.name)                 # ACTION_NAMES[i], a constant
                 if len(body.lines) == 1:                # one successor, written by no statement
                     o.lines.append(f"{pad}children.append(({tag}, {body.lines[0].lstrip()[7:]}))")
                     continue

@@ -262,73 +262,96 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
 
     def _kernel_search(self, root, player, limit):
         """`_exact_search` over the kernel's packed states (the same nodes, order, count,
-        budget checks and sums), with a function per kind of node and the packed fields
-        read by index: terminal s[-1]; at a decision node of a game with chance the
-        mover s[-3] and `pending` s[-2] (None, or a non-empty tuple: true at chance
-        nodes); without chance the mover s[-2] and no chance node (s[-1] is false)."""
-        budget, horizon, offset, rules = self.budget, self._horizon, self.offset, self.rules
-        utility, children = rules.utility, rules.children
+        budget checks and sums), with a function per kind of node, the packed fields read
+        by index and the rules bound as locals: terminal s[-1]; at a decision node of a
+        game with chance the mover s[-3] and `pending` s[-2] (None, or a non-empty tuple:
+        true at chance nodes); without chance the mover s[-2] and no chance node."""
+        budget, offset, rules = self.budget, self.offset, self.rules
         who, pending = (-3, -2) if rules.kernel.chance is not None else (-2, -1)
+        utility = rules.utility
+        if offset:
+            def utility(state, me, utility=rules.utility):
+                return utility(state, me) - offset
         nodes = budget.nodes
         check_at = nodes
         last_line = None                      # principal line of the decision node searched last
 
-        def chance(state, player, depth):
-            """The value for `player` of the chance node `state`, depth >= 1."""
+        def chance(state, player, depth, children=rules.children, utility=utility, horizon=self._horizon,
+                   check=budget.check_counted, pending=pending, who=who):
+            """The value for `player` of the chance node `state`, depth >= 1; a decision
+            node below it is searched here (its line is not kept: a chance node has none)."""
             nonlocal nodes, check_at
             total = 0
             deeper = depth - 1
+            last = deeper - 1
             for probability, child in children(state):
                 nodes += 1
                 if nodes >= check_at:
-                    check_at = budget.check_counted(nodes, CHECK_EVERY)
+                    check_at = check(nodes, CHECK_EVERY)
                 if child[-1]:
-                    total += probability * (utility(child, player) - offset)
+                    total += probability * utility(child, player)
                 elif not deeper:
                     total += probability * horizon(child, player)
                 elif child[pending]:
                     total += probability * chance(child, player, deeper)
-                else:
-                    total += probability * decide(child, player, deeper)
+                else:                                   # decide(child, player, deeper) inline
+                    mover = child[who]
+                    best = -INF
+                    for _, grandchild in children(child):
+                        nodes += 1
+                        if nodes >= check_at:
+                            check_at = check(nodes, CHECK_EVERY)
+                        if grandchild[-1]:
+                            v = utility(grandchild, mover)
+                        elif not last:
+                            v = horizon(grandchild, mover)
+                        elif grandchild[pending]:
+                            v = chance(grandchild, mover, last)
+                        else:
+                            v = decide(grandchild, mover, last)
+                        if v > best:
+                            best = v
+                    total += probability * (best if mover == player else -best)
             return total
 
-        def decide(state, player, depth):
+        def decide(state, player, depth, children=rules.children, utility=utility, horizon=self._horizon,
+                   check=budget.check_counted, pending=pending, who=who):
             """The value for `player` of the decision node `state`, depth >= 1; its line
             in `last_line`."""
             nonlocal nodes, check_at, last_line
             mover = state[who]
-            best, best_line = -INF, None
+            best, best_action, below = -INF, None, None
             deeper = depth - 1
             for action, child in children(state):
                 nodes += 1
                 if nodes >= check_at:
-                    check_at = budget.check_counted(nodes, CHECK_EVERY)
+                    check_at = check(nodes, CHECK_EVERY)
                 if child[-1]:
-                    v = utility(child, mover) - offset
+                    v = utility(child, mover)
                     if v > best:
-                        best, best_line = v, (action, None)
+                        best, best_action, below = v, action, None
                 elif not deeper:
                     v = horizon(child, mover)
                     if v > best:
-                        best, best_line = v, (action, None)
+                        best, best_action, below = v, action, None
                 elif child[pending]:
                     v = chance(child, mover, deeper)
                     if v > best:
-                        best, best_line = v, (action, None)
+                        best, best_action, below = v, action, None
                 else:
                     v = decide(child, mover, deeper)
                     if v > best:
-                        best, best_line = v, (action, last_line)
-            last_line = best_line
+                        best, best_action, below = v, action, last_line
+            last_line = best_action, below
             return best if mover == player else -best
 
         nodes += 1
         if nodes >= check_at:
             check_at = budget.check_counted(nodes, CHECK_EVERY)
         if root[-1]:
-            answer = utility(root, player) - offset, None
+            answer = utility(root, player), None
         elif limit == 0:
-            answer = horizon(root, player), None
+            answer = self._horizon(root, player), None
         elif root[pending]:
             answer = chance(root, player, limit), None
         else:
