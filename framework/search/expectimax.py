@@ -29,11 +29,14 @@ every value the search meets lies within [L, U].  Utilities do by declaration; a
 evaluation value outside the bounds makes the search restart without pruning (reported
 in `Result.extra["pruning"]`).
 
-Transposition table (`tt=True`, at most `tt_size` entries; cleared when full): chance
+Transposition table (`tt=True`: framework.search.tt's fixed-size table of `tt_size`
+slots, or `tt_mb` megabytes of them, 32 bytes a slot, with its replacement scheme): chance
 games revisit states (in Pig, rolling 2 then 3 or 3 then 2 gives the same turn total).
 Only *exact* values are stored (every value of the plain search; with pruning, a value
-strictly inside its window), keyed by the state, with the remaining depth and whether the
-subtree touched the depth horizon.  An entry answers a node searched to the same remaining
+strictly inside its window), keyed by the state's 64-bit hash, with the remaining depth,
+whether the subtree touched the depth horizon and the principal line below (a reference to
+the line the search built; a value that is not a float, such as a Fraction, is kept beside
+it as it is).  An entry answers a node searched to the same remaining
 depth, or to any larger one when no horizon was touched below it (always so without a
 depth limit).  A stored value was computed by the same sums in the same order as a
 re-search would compute it, so the table changes no value, not even by rounding: Star1
@@ -51,21 +54,24 @@ from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
 from framework.search.result import Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
+from framework.search.tt import EXACT, TranspositionTable
 
 CHECK_EVERY = 128          # nodes between looks at the clock in the search without a table
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           star1=True, star2=True, bounds=None, tt=True, tt_size=1_000_000) -> Result:
+           star1=True, star2=True, bounds=None, tt=True, tt_size=500_000, tt_mb=None) -> Result:
     """Expectimax value of `state` (default: the initial state) for the player to move.
 
     `star1` / `star2` switch the pruning (Star2 builds on Star1); `bounds=(L, U)`
     overrides the game's utility bounds (they must hold for evaluations too); `tt` the
-    transposition table of exact values (`tt_size` entries at most)."""
+    transposition table of exact values (`tt_size` entries, or `tt_mb` megabytes of them)."""
     game.require(players=(1, 2), algorithm="expectimax")
     if game.num_players == 2 and not (game.zero_sum or game.constant_sum is not None):
         raise ValueError(f"expectimax cannot search {game.name!r}: two-player games must be "
                          "zero-sum or constant-sum (use maxn or mcts for general-sum games)")
+    if tt_mb is not None and tt_mb <= 0:
+        raise ValueError(f"expectimax: tt_mb must be more than 0 (got {tt_mb})")
     if star2 and not star1:
         raise ValueError("star2 builds on star1: use star1=True, star2=True for Star2")
     root = game.initial_state() if state is None else state
@@ -78,7 +84,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
         pruning = "off: the game declares no finite utility bounds"
     searcher = _Expectimax(Rules(game, root, evaluate), offset, low, high, pruning,
-                           time_limit, node_limit, tt_size if tt else 0)
+                           time_limit, node_limit, None if not tt else TranspositionTable.from_megabytes(tt_mb)
+                           if tt_mb is not None else TranspositionTable(tt_size))
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
     result.stats.tt_hits = searcher.tt_hits
@@ -92,20 +99,31 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     return result
 
 
+_EXACT_INT = 1 << 53                    # ints a double holds exactly
+
+
+class _Boxed:
+    """A table entry's value that is not a float (a Fraction, a large int), with its line."""
+
+    __slots__ = ("value", "line")
+
+    def __init__(self, value, line):
+        self.value, self.line = value, line
+
+
 class _Expectimax(StarPruningMixin, DepthFirstSearch):
     """One search; values inside are offset by -c/2 so that negation swaps the players."""
 
     algorithm = "expectimax"
 
-    def __init__(self, rules, offset, low, high, pruning, time_limit, node_limit, tt_size):
+    def __init__(self, rules, offset, low, high, pruning, time_limit, node_limit, table):
         super().__init__(rules, time_limit, node_limit)
         self.evaluate = rules.evaluate
         self.offset = offset
         self.low = low
         self.high = high
         self.pruning = pruning
-        self.tt_size = tt_size
-        self.table = {} if tt_size else None     # state -> (depth, value for player 0, proven, line)
+        self.table = table                       # of values for player 0, lines as moves, or None
         self.tt_hits = 0
         self.unproven_hits = 0                   # table answers for subtrees with a horizon
         self.unlimited = False
@@ -131,27 +149,33 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
     def _table_functions(self):
         """(probe, store) over the table of exact values, or (None, None) without one.
         probe(state, player, depth) -> (value for player, line) or None;
-        store(state, player, depth, value, line, proven: no horizon below)."""
+        store(state, player, depth, value, line, proven: no horizon below).  Without a
+        depth limit every entry is proven and stored with an infinite depth."""
         table = self.table
         if table is None:
             return None, None
-        get = table.get
+        get, put = table.probe, table.store
         unlimited = self.unlimited
-        size = self.tt_size
+        table.new_search()
 
         def probe(state, player, depth):
             entry = get(state)
-            if entry is None or not (entry[0] == depth or (entry[2] and (unlimited or entry[0] <= depth))):
+            if entry is None or not (entry[0] == depth or (entry[4] and (unlimited or entry[0] <= depth))):
                 return None
             self.tt_hits += 1
-            if not entry[2]:
+            if not entry[4]:
                 self.unproven_hits += 1      # the answer stands for a subtree with a horizon
-            return (entry[1] if player == 0 else -entry[1]), entry[3]
+            v, line = entry[2], entry[3]
+            if type(line) is _Boxed:
+                v, line = line.value, line.line
+            return (v if player == 0 else -v), line
 
         def store(state, player, depth, v, line, proven):
-            if len(table) >= size:
-                table.clear()
-            table[state] = (depth, v if player == 0 else -v, proven, line)
+            if player:
+                v = -v
+            if not (type(v) is float or type(v) is int and -_EXACT_INT <= v <= _EXACT_INT):
+                v, line = 0.0, _Boxed(v, line)     # kept as it is, not as a double
+            put(state, INF if unlimited else depth, EXACT, v, line, proven)
 
         return probe, store
 
