@@ -33,6 +33,8 @@ def _agree(kernel, state, packed):
         assert kernel.children(packed) == [(p, kernel.apply(packed, o)) for o, p in kernel.outcomes(packed)]
         return raw
     assert kernel.children(packed) == [(a, kernel.apply(packed, a)) for a in raw]
+    if kernel.successors is not None:
+        assert kernel.successors(packed) == [child for _, child in kernel.children(packed)]
     assert kernel.player(packed) == state.player()
     assert [kernel.action(a) for a in raw] == actions
     if kernel.outcomes is not None:   # perft walks chance games on the course interface

@@ -4,7 +4,7 @@ a pending chance action by its outcome, shared by `State.result` and `k_apply`."
 from __future__ import annotations
 
 from framework.compiler.common import _IDENT, _Source
-from framework.compiler.kernel import _appending
+from framework.compiler.children import _appending
 
 
 class ChanceMixin:

@@ -16,7 +16,8 @@ preference):
                   in two loops that build no child (perft's last two plies; not in a game
                   with a pass rule)
     k_children(s) [(a, k_apply(s, a))] over the moves of the non-terminal s, in one call
-                  (the moves generated and applied inline: the searchers' loops)
+                  (the moves generated and applied inline: the searchers' loops;
+                  framework/compiler/children.py writes it)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 
@@ -25,7 +26,8 @@ action awaiting its outcome, None at decision nodes) before `terminal`; there
     k_outcomes(s) the [(outcome, probability)] of the chance node s, as State.chance_outcomes()
                   (kept by `pending` when no chance action reads the state)
 and k_actions / k_apply at a chance node take its outcomes, as State.actions() / result()
-do, and k_children gives [(probability, successor)].  Perft runs chance games on the
+do, k_children gives [(probability, successor)], and k_successors(s) a decision node's
+successors without their actions.  Perft runs chance games on the
 course interface, so they get no k_count / k_leaves.
 """
 from __future__ import annotations
@@ -37,7 +39,6 @@ from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
-_APPEND_NAME = re.compile(r"acts\.append\(ACTION_NAMES\[(\d+)\]\)")
 _WRITES_BOARD = re.compile(r"\bb_\w+\s*[|&^+\-]?=(?!=)")
 
 
@@ -84,6 +85,8 @@ class KernelMixin:
         if not self.has_chance:
             self.leaves_function(out, unpack)
         self.children_function(out, unpack)
+        if self.has_chance:
+            self.children_function(out, unpack, successors=True)
         self.utility_function(out, kernel=True)
         out("def k_returns(s):")
         out(f"    {unpack} = s")
@@ -101,87 +104,6 @@ class KernelMixin:
         out("if terminal:")
         out("    return 0")
         self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
-        out.dedent()
-        out()
-
-    def children_function(self, out: _Source, unpack: str):
-        """k_children(s): [(action, successor)] of a decision node, [(probability,
-        successor)] of a chance node, in one call: the apply code inline in a loop over the
-        moves (outcomes), each `return X` of it written `children.append((tag, X)); continue`."""
-        out("def k_children(s):")
-        out.indent()
-        out("children = []")
-        append = out.lines.append
-        if self.has_chance:
-            self.chance_children(out, unpack)
-        out(f"{unpack} = s")
-        spec = self.c.spec
-        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
-        if not spec.pass_rule and not self.single and not any(a.params or self.is_compound(a) for a in self.c.actions):
-            self.fused_children(out, unpack)
-            return
-        out("while True:                  # the moves, as k_actions makes them (s is not terminal)")
-        moves = _Source()
-        moves.depth = out.depth + 1
-        self.legal(moves, "list", "acts or ['pass']" if spec.pass_rule else
-                   f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
-        for line in moves.lines:
-            text = line.lstrip()
-            if text.startswith("return "):       # the end of move generation (never in a loop)
-                pad = line[:len(line) - len(text)]
-                out.lines += [f"{pad}acts = {text[7:]}", f"{pad}break"]
-            else:
-                append(line)
-        out("for action in acts:")
-        body = _Source()
-        body.depth = out.depth + 1
-        body(f"{unpack} = s")
-        self.apply_dispatch(body)
-        for line in _appending(body.lines, "action"):
-            append(line)
-        out("return children")
-        out.dedent()
-        out()
-
-    def fused_children(self, out: _Source, unpack: str):
-        """k_children's moves when no action has parameters: each `acts.append(name)` of
-        the legal-move code (per mover) becomes that action's apply code in place (in a
-        `while True` block, each `return X` written `children.append((name, X)); break`),
-        followed by the fields unpacked again for the tests after it: no move list, no
-        dispatch."""
-        ret = f"return children or no_actions(POSITIONS[{len(self.positions) - 1}])"
-
-        def emit(o):
-            moves = _Source()
-            moves.depth = o.depth
-            self.legal_schemas(moves, "list", ret[7:])
-            for line in moves.lines:
-                text = line.lstrip()
-                pad = line[:len(line) - len(text)]
-                name = _APPEND_NAME.fullmatch(text)
-                if text == "acts = []":
-                    continue
-                if text == ret and o.lines[-1] == f"{pad}{unpack} = s":
-                    o.lines.pop()                  # no test reads the fields after the last move
-                if name is None:
-                    o.lines.append(line)
-                    continue
-                action = self.c.actions[int(name.group(1))]
-                body = _Source()
-                body.depth = len(pad) // 4 + 1
-                if action.chance:
-                    body(f"return {self.packed(f'{self.sig}, ({name.group(1)}, ()), False')}")
-                else:
-                    self.per_mover(body, lambda b: self.apply_body(b, action, {}))
-                tag = repr(action.name)                 # ACTION_NAMES[i], a constant
-                if len(body.lines) == 1:                # one successor, written by no statement
-                    o.lines.append(f"{pad}children.append(({tag}, {body.lines[0].lstrip()[7:]}))")
-                    continue
-                o.lines.append(f"{pad}while True:")
-                o.lines += _appending(body.lines, tag, "break")
-                o.lines.append(f"{pad}{unpack} = s")
-
-        self.per_mover(out, emit)
         out.dedent()
         out()
 
@@ -374,16 +296,3 @@ def _given(code: str, call: str, value: bool) -> str:
             return kept[0] if len(kept) == 1 else pyast.BoolOp(node.op, kept) if kept else pyast.Constant(not absorbing)
         return node
     return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))
-
-
-def _appending(lines, tag, then="continue"):
-    """Apply-code lines with each `return X` written `children.append((tag, X)); continue`
-    (or `then`)."""
-    for line in lines:
-        text = line.lstrip()
-        if text.startswith("return "):
-            pad = line[:len(line) - len(text)]
-            yield f"{pad}children.append(({tag}, {text[7:]}))"
-            yield f"{pad}{then}"
-        else:
-            yield line

@@ -300,8 +300,8 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         check_at = nodes
         last_line = None                      # principal line of the decision node searched last
 
-        def chance(state, player, depth, children=rules.children, utility=utility, horizon=self._horizon,
-                   check=budget.check_counted, pending=pending, who=who):
+        def chance(state, player, depth, children=rules.children, successors=rules.kernel.successors,
+                   utility=utility, horizon=self._horizon, check=budget.check_counted, pending=pending, who=who):
             """The value for `player` of the chance node `state`, depth >= 1; a decision
             node below it is searched here (its line is not kept: a chance node has none)."""
             nonlocal nodes, check_at
@@ -321,7 +321,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
                 else:                                   # decide(child, player, deeper) inline
                     mover = child[who]
                     best = -INF
-                    for _, grandchild in children(child):
+                    for grandchild in successors(child):
                         nodes += 1
                         if nodes >= check_at:
                             check_at = check(nodes, CHECK_EVERY)
