@@ -55,11 +55,11 @@ def expectimax_table_memory() -> str:
     from framework import load
     from framework.kernel import Rules
     from framework.search.expectimax import _Expectimax
-    from framework.search.tt import TranspositionTable
+    from framework.search.exact_table import ExactTable
     game = load(ROOT / "benchmarks" / "pig_openspiel.yaml", goal=20, horizon=7)
     rules = Rules(game, game.initial_state())
     tracemalloc.start()               # a plain search keeping every exact value: no pruning
-    table = TranspositionTable(8_192)
+    table = ExactTable(8_192)
     slots = tracemalloc.get_traced_memory()[0] / table.capacity
     searcher = _Expectimax(rules, 0, -1, 1, "off", None, None, table)
     searcher.run(game.initial_state(), None)
@@ -69,7 +69,7 @@ def expectimax_table_memory() -> str:
     lines = (used - slots * table.capacity) / entries
     return (f"memory: expectimax table {slots + lines:.0f} bytes/entry ({slots:.0f} a slot, {lines:.0f} for "
             f"the lines an entry keeps; {entries:,} entries in {table.capacity:,} slots; bounded by tt_size= "
-            "slots or --tt-mb, depth-preferred and always-replace slots)")
+            "slots or --tt-mb, one slot per hash, the newest entry kept)")
 
 
 def machine() -> str:

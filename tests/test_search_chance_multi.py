@@ -478,18 +478,18 @@ def test_expectimax_table_on_random_chance_trees_and_under_a_budget():
 
 
 def test_expectimax_table_is_bounded_and_replaces_without_changing_a_value(monkeypatch):
-    """The table is tt.py's fixed-size one: `tt_mb` sets its slots (32 bytes each), and a
+    """The table has a fixed number of slots: `tt_mb` sets them (32 bytes each), and a
     table far too small for the search (entries replaced all the time) still gives the
     plain value and line; Fraction values come back exact, not as doubles."""
-    from framework.search import tt as tt_module
+    from framework.search.exact_table import ExactTable
     made = []
-    monkeypatch.setattr(tt_module.TranspositionTable, "from_megabytes",
-                        classmethod(lambda cls, mb: made.append(mb) or cls(max(2, int(mb * (1 << 20)) // 32))))
+    monkeypatch.setattr(ExactTable, "from_megabytes",
+                        classmethod(lambda cls, mb: made.append(mb) or cls(max(1, int(mb * (1 << 20)) // 32))))
     game = spec("pig.yaml")
     for depth in (4, 8):
         reference = expectimax.search(game, depth=depth, tt=False, star1=False, star2=False)
         for mode in PRUNING_MODES:
-            for size in ({"tt_size": 2}, {"tt_size": 64}, {"tt_mb": 0.01}):
+            for size in ({"tt_size": 1}, {"tt_size": 61}, {"tt_mb": 0.01}):
                 result = expectimax.search(game, depth=depth, **size, **mode)
                 assert (result.value, result.pv) == (reference.value, reference.pv), (depth, mode, size)
     assert made == [0.01] * 2 * len(PRUNING_MODES)

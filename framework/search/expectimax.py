@@ -29,14 +29,12 @@ every value the search meets lies within [L, U].  Utilities do by declaration; a
 evaluation value outside the bounds makes the search restart without pruning (reported
 in `Result.extra["pruning"]`).
 
-Transposition table (`tt=True`: framework.search.tt's fixed-size table of `tt_size`
-slots, or `tt_mb` megabytes of them, 32 bytes a slot, with its replacement scheme): chance
-games revisit states (in Pig, rolling 2 then 3 or 3 then 2 gives the same turn total).
-Only *exact* values are stored (every value of the plain search; with pruning, a value
+Transposition table (`tt=True`: framework.search.exact_table, `tt_size` slots of 32 bytes
+or `tt_mb` megabytes of them, one slot per hash, the newest entry kept): chance games
+revisit states (in Pig, rolling 2 then 3 or 3 then 2 gives the same turn total).  Only
+*exact* values are stored (every value of the plain search; with pruning, a value
 strictly inside its window), keyed by the state's 64-bit hash, with the remaining depth,
-whether the subtree touched the depth horizon and the principal line below (a reference to
-the line the search built; a value that is not a float, such as a Fraction, is kept beside
-it as it is).  An entry answers a node searched to the same remaining
+whether the subtree touched the depth horizon and the principal line below.  An entry answers a node searched to the same remaining
 depth, or to any larger one when no horizon was touched below it (always so without a
 depth limit).  A stored value was computed by the same sums in the same order as a
 re-search would compute it, so the table changes no value, not even by rounding: Star1
@@ -54,13 +52,13 @@ from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
 from framework.search.result import Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
-from framework.search.tt import EXACT, TranspositionTable
+from framework.search.exact_table import ExactTable
 
 CHECK_EVERY = 128          # nodes between looks at the clock in the search without a table
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           star1=True, star2=True, bounds=None, tt=True, tt_size=500_000, tt_mb=None) -> Result:
+           star1=True, star2=True, bounds=None, tt=True, tt_size=262_144, tt_mb=None) -> Result:
     """Expectimax value of `state` (default: the initial state) for the player to move.
 
     `star1` / `star2` switch the pruning (Star2 builds on Star1); `bounds=(L, U)`
@@ -84,8 +82,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
         pruning = "off: the game declares no finite utility bounds"
     searcher = _Expectimax(Rules(game, root, evaluate), offset, low, high, pruning,
-                           time_limit, node_limit, None if not tt else TranspositionTable.from_megabytes(tt_mb)
-                           if tt_mb is not None else TranspositionTable(tt_size))
+                           time_limit, node_limit, None if not tt else ExactTable.from_megabytes(tt_mb)
+                           if tt_mb is not None else ExactTable(tt_size))
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
     result.stats.tt_hits = searcher.tt_hits
@@ -97,18 +95,6 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             other = 2 * offset - result.value
             result.values = (result.value, other) if root_mover(root) == 0 else (other, result.value)
     return result
-
-
-_EXACT_INT = 1 << 53                    # ints a double holds exactly
-
-
-class _Boxed:
-    """A table entry's value that is not a float (a Fraction, a large int), with its line."""
-
-    __slots__ = ("value", "line")
-
-    def __init__(self, value, line):
-        self.value, self.line = value, line
 
 
 class _Expectimax(StarPruningMixin, DepthFirstSearch):
@@ -150,32 +136,24 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         """(probe, store) over the table of exact values, or (None, None) without one.
         probe(state, player, depth) -> (value for player, line) or None;
         store(state, player, depth, value, line, proven: no horizon below).  Without a
-        depth limit every entry is proven and stored with an infinite depth."""
+        depth limit every entry is proven (and stored with depth 0)."""
         table = self.table
         if table is None:
             return None, None
         get, put = table.probe, table.store
         unlimited = self.unlimited
-        table.new_search()
 
         def probe(state, player, depth):
             entry = get(state)
-            if entry is None or not (entry[0] == depth or (entry[4] and (unlimited or entry[0] <= depth))):
+            if entry is None or not (entry[0] == depth or (entry[3] and (unlimited or entry[0] <= depth))):
                 return None
             self.tt_hits += 1
-            if not entry[4]:
+            if not entry[3]:
                 self.unproven_hits += 1      # the answer stands for a subtree with a horizon
-            v, line = entry[2], entry[3]
-            if type(line) is _Boxed:
-                v, line = line.value, line.line
-            return (v if player == 0 else -v), line
+            return (entry[1] if player == 0 else -entry[1]), entry[2]
 
         def store(state, player, depth, v, line, proven):
-            if player:
-                v = -v
-            if not (type(v) is float or type(v) is int and -_EXACT_INT <= v <= _EXACT_INT):
-                v, line = 0.0, _Boxed(v, line)     # kept as it is, not as a double
-            put(state, INF if unlimited else depth, EXACT, v, line, proven)
+            put(state, 0 if unlimited else depth, -v if player else v, line, proven)
 
         return probe, store
 
@@ -289,7 +267,9 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         budget checks and sums), with a function per kind of node, the packed fields read
         by index and the rules bound as locals: terminal s[-1]; at a decision node of a
         game with chance the mover s[-3] and `pending` s[-2] (None, or a non-empty tuple:
-        true at chance nodes); without chance the mover s[-2] and no chance node."""
+        true at chance nodes); without chance the mover s[-2] and no chance node.  A
+        decision node below a chance node is searched in the chance node's loop (`decide`
+        written again without its line: a call saved per node, most of Pig's nodes)."""
         budget, offset, rules = self.budget, self.offset, self.rules
         who, pending = (-3, -2) if rules.kernel.chance is not None else (-2, -1)
         utility = rules.utility
