@@ -48,20 +48,28 @@ def _captured(fn, *args) -> list:
 
 
 def expectimax_table_memory() -> str:
-    """Bytes an entry of expectimax's transposition table takes (tracemalloc, Pig)."""
+    """Bytes an entry of expectimax's transposition table takes (tracemalloc, Pig): the
+    slots of a table with room for every entry of a plain search, and what the search
+    leaves allocated with it (the principal lines the entries refer to), per entry filled."""
     import tracemalloc
     from framework import load
     from framework.kernel import Rules
     from framework.search.expectimax import _Expectimax
+    from framework.search.exact_table import ExactTable
     game = load(ROOT / "benchmarks" / "pig_openspiel.yaml", goal=20, horizon=7)
-    tracemalloc.start()               # a plain search keeping every exact value: no pruning, room for all
-    searcher = _Expectimax(Rules(game, game.initial_state()), 0, -1, 1, "off", None, None, 10_000_000)
+    rules = Rules(game, game.initial_state())
+    tracemalloc.start()               # a plain search keeping every exact value: no pruning
+    table = ExactTable(8_192)
+    slots = tracemalloc.get_traced_memory()[0] / table.capacity
+    searcher = _Expectimax(rules, 0, -1, 1, "off", None, None, table)
     searcher.run(game.initial_state(), None)
     used = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    entries = len(searcher.table)
-    return (f"memory: expectimax table {used / entries:.0f} bytes/entry ({entries:,} entries, "
-            "a dict keeping each state; bounded by tt_size= entries, cleared when full; no --tt-mb)")
+    entries = len(table)
+    lines = (used - slots * table.capacity) / entries
+    return (f"memory: expectimax table {slots + lines:.0f} bytes/entry ({slots:.0f} a slot, {lines:.0f} for "
+            f"the lines an entry keeps; {entries:,} entries in {table.capacity:,} slots; bounded by tt_size= "
+            "slots or --tt-mb, one slot per hash, the newest entry kept)")
 
 
 def machine() -> str:

@@ -19,12 +19,14 @@ class Kernel:
     player(s) (item getters; player of a decision node), estimate(s, me) (the spec's
     evaluation of a non-terminal state, as `game.evaluate`), view(s) (the State),
     children(s) ([(action, successor)], or at a chance node [(probability, successor)]).
-    A game with chance has `chance(s)` (the pending chance action: true at chance nodes)
-    and `outcomes(s)`, and no count/leaves/leaves2 (perft walks it on the course
-    interface); without chance both are None."""
+    A game with chance has `chance(s)` (the pending chance action: true at chance nodes),
+    `outcomes(s)` and `successors(s)` (a decision node's successors without their
+    actions), and no count/leaves/leaves2 (perft walks it on the course interface);
+    without chance these are None."""
 
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
-                 "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children")
+                 "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children",
+                 "successors")
 
     def __init__(self, namespace: dict, nfields: int, evaluate=None):
         self.actions, self.count, self.apply = namespace["k_actions"], namespace.get("k_count"), namespace["k_apply"]
@@ -32,7 +34,7 @@ class Kernel:
         self.leaves2 = namespace.get("k_leaves2")       # (near, far) of the last two plies, or None
         self.utility, self.returns, self.action = namespace["k_utility"], namespace["k_returns"], namespace["k_action"]
         self.outcomes = namespace.get("k_outcomes")
-        self.children = namespace["k_children"]
+        self.children, self.successors = namespace["k_children"], namespace.get("k_successors")
         self.chance = None if self.outcomes is None else itemgetter(nfields)
         self.terminal = itemgetter(nfields + (self.outcomes is not None))
         self.player = itemgetter(nfields - 1)

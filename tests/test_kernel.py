@@ -33,6 +33,8 @@ def _agree(kernel, state, packed):
         assert kernel.children(packed) == [(p, kernel.apply(packed, o)) for o, p in kernel.outcomes(packed)]
         return raw
     assert kernel.children(packed) == [(a, kernel.apply(packed, a)) for a in raw]
+    if kernel.successors is not None:
+        assert kernel.successors(packed) == [child for _, child in kernel.children(packed)]
     assert kernel.player(packed) == state.player()
     assert [kernel.action(a) for a in raw] == actions
     if kernel.outcomes is not None:   # perft walks chance games on the course interface
@@ -198,6 +200,44 @@ def test_chance_and_many_player_searchers_on_the_kernel(monkeypatch, path):
     _without_kernel(monkeypatch, game)
     slow = [{k: _outcome(run) for k, run in _runs(game, s).items()} for s in starts]
     assert fast == slow
+
+
+@pytest.mark.parametrize("spec, options, depths", [
+    ("pig.yaml", {"goal": 8, "turn_limit": 3}, [1, 2, 3, 5, 8, None]),
+    ("pig2.yaml", {}, [1, 2, 4, 6]),
+    ("../benchmarks/pig_openspiel.yaml", {"goal": 10, "horizon": 6}, [2, 4, None]),
+    ("gift", {"goal": 10, "horizon": 6}, [2, 3, 4, None]),
+    ("slippery_isolation.yaml", {}, [1, 2, 3]),
+    ("tictactoe.yaml", {}, [1, 3, 5]),
+    ("nim.yaml", {"heaps": [2, 3]}, [2, None])])
+def test_plain_expectimax_on_the_kernel_without_a_node_limit(monkeypatch, spec, options, depths):
+    """Expectimax without pruning or table runs its own recursion on the kernel (a
+    function per kind of node, a decision node below a chance node searched inline, the
+    budget looked at every CHECK_EVERY nodes): the same values, lines, node and
+    evaluation counts as on the course interface, cut at several depths and to the end,
+    from the start, from a position near the end of a random game and from the first
+    chance node of that game."""
+    from framework.search import expectimax
+    if spec == "gift":     # a 1 hands the turn total plus the goal to the opponent: won at once by holding
+        text = (SPECS.parent / "benchmarks" / "pig_openspiel.yaml").read_text()
+        text = text.replace("if d == 1 then total = 0", "if d == 1 then total += goal")
+        game = framework.load_text(text.replace("0..sides * horizon}", "0..goal + sides * horizon}"), **options)
+    else:
+        game = framework.load(SPECS / spec, **options)
+    assert game.kernel is not None
+    rng = random.Random(spec)
+    line = [game.initial_state()]
+    while not line[-1].terminal_test():
+        line.append(line[-1].result(rng.choice(line[-1].actions())))
+    starts = [line[0], line[max(0, len(line) - 7)]] + [s for s in line if s.is_chance()][:1]
+
+    def runs():
+        return [_outcome(lambda: expectimax.search(game, start, depth=depth, star1=False, star2=False, tt=False))
+                for start in starts for depth in depths]
+    fast = runs()
+    assert all(r[0] != "refused" for r in fast) and len({r[6] for r in fast}) >= len(depths)
+    _without_kernel(monkeypatch, game)
+    assert runs() == fast
 
 
 @pytest.mark.parametrize("goal, sides, horizon", [(10, 6, 5), (6, 3, 7)])

@@ -477,6 +477,28 @@ def test_expectimax_table_on_random_chance_trees_and_under_a_budget():
     assert result.value == expectimax.search(game, depth=result.stats.depth, tt=False).value
 
 
+def test_expectimax_table_is_bounded_and_replaces_without_changing_a_value(monkeypatch):
+    """The table has a fixed number of slots: `tt_mb` sets them (32 bytes each), and a
+    table far too small for the search (entries replaced all the time) still gives the
+    plain value and line; Fraction values come back exact, not as doubles."""
+    from framework.search.exact_table import ExactTable
+    made = []
+    monkeypatch.setattr(ExactTable, "from_megabytes",
+                        classmethod(lambda cls, mb: made.append(mb) or cls(max(1, int(mb * (1 << 20)) // 32))))
+    game = spec("pig.yaml")
+    for depth in (4, 8):
+        reference = expectimax.search(game, depth=depth, tt=False, star1=False, star2=False)
+        for mode in PRUNING_MODES:
+            for size in ({"tt_size": 1}, {"tt_size": 61}, {"tt_mb": 0.01}):
+                result = expectimax.search(game, depth=depth, **size, **mode)
+                assert (result.value, result.pv) == (reference.value, reference.pv), (depth, mode, size)
+    assert made == [0.01] * 2 * len(PRUNING_MODES)
+    with pytest.raises(ValueError, match="tt_mb must be more than 0"):
+        expectimax.search(game, depth=2, tt_mb=0)
+    exact = dice_pig(5, (2, 3), 4)
+    assert expectimax.search(exact, tt_size=8, star1=False, star2=False).value == pig_win_probability(5, (2, 3), 4)
+
+
 # ------------------------------------------------- max-n reads the declared sum bound
 def test_maxn_prunes_when_the_game_declares_a_bound_on_the_utility_sum(monkeypatch):
     game = spec("tictactoe3.yaml")        # the loader's cached Game: changes are undone below

@@ -89,8 +89,8 @@ def add_parser(sub):
                    help="mcts: keep at most N tree nodes (about 400 bytes each; default 1,000,000); "
                         "iterations go on without growing the tree")
     p.add_argument("--tt-mb", type=positive_number, dest="tt_mb", metavar="MB",
-                   help="alphabeta: transposition table size in megabytes (32 bytes an entry; "
-                        "default 500,000 entries = 16 MB)")
+                   help="alphabeta, expectimax: transposition table size in megabytes (32 bytes an "
+                        "entry; default 500,000 entries = 16 MB, expectimax 262,144 = 8 MB)")
     p.add_argument("--exploration", type=nonnegative_number, metavar="C",
                    help="mcts: UCT exploration constant c in mean + c*sqrt(ln N / n) (default sqrt(2) = 1.414)")
     p.add_argument("--player", metavar="PLAYER",

@@ -34,6 +34,7 @@ from framework.checker import Checked
 from framework.compiler.apply import ApplyMixin
 from framework.compiler.board import BoardMixin
 from framework.compiler.chance import ChanceMixin
+from framework.compiler.children import ChildrenMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
 from framework.compiler.compound import CompoundMixin
 from framework.compiler.effects import EffectsMixin
@@ -49,7 +50,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
-               StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChanceMixin):
+               StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

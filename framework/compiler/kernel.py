@@ -16,7 +16,8 @@ preference):
                   in two loops that build no child (perft's last two plies; not in a game
                   with a pass rule)
     k_children(s) [(a, k_apply(s, a))] over the moves of the non-terminal s, in one call
-                  (the moves generated and applied inline: the searchers' loops)
+                  (the moves generated and applied inline: the searchers' loops;
+                  framework/compiler/children.py writes it)
     k_utility(s, me), k_returns(s)  player me's utility, every player's (0 until terminal)
     k_action(a)   the course-interface action of raw action a
 
@@ -25,7 +26,8 @@ action awaiting its outcome, None at decision nodes) before `terminal`; there
     k_outcomes(s) the [(outcome, probability)] of the chance node s, as State.chance_outcomes()
                   (kept by `pending` when no chance action reads the state)
 and k_actions / k_apply at a chance node take its outcomes, as State.actions() / result()
-do, and k_children gives [(probability, successor)].  Perft runs chance games on the
+do, k_children gives [(probability, successor)], and k_successors(s) a decision node's
+successors without their actions.  Perft runs chance games on the
 course interface, so they get no k_count / k_leaves.
 """
 from __future__ import annotations
@@ -83,6 +85,8 @@ class KernelMixin:
         if not self.has_chance:
             self.leaves_function(out, unpack)
         self.children_function(out, unpack)
+        if self.has_chance:
+            self.children_function(out, unpack, successors=True)
         self.utility_function(out, kernel=True)
         out("def k_returns(s):")
         out(f"    {unpack} = s")
@@ -100,50 +104,6 @@ class KernelMixin:
         out("if terminal:")
         out("    return 0")
         self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
-        out.dedent()
-        out()
-
-    def children_function(self, out: _Source, unpack: str):
-        """k_children(s): [(action, successor)] of a decision node, [(probability,
-        successor)] of a chance node, in one call: the apply code inline in a loop over the
-        moves (outcomes), each `return X` of it written `children.append((tag, X)); continue`."""
-        out("def k_children(s):")
-        out.indent()
-        out("children = []")
-        append = out.lines.append
-        if self.has_chance:
-            out("if s[-2] is not None:")
-            out("    for action, probability in k_outcomes(s):")
-            body = _Source()
-            body.depth = out.depth + 2
-            body(f"{unpack} = s")
-            self.resolve_chance(body, None)
-            for line in _appending(body.lines, "probability"):
-                append(line)
-            out("    return children")
-        out(f"{unpack} = s")
-        out("while True:                  # the moves, as k_actions makes them (s is not terminal)")
-        moves = _Source()
-        moves.depth = out.depth + 1
-        spec = self.c.spec
-        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
-        self.legal(moves, "list", "acts or ['pass']" if spec.pass_rule else
-                   f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
-        for line in moves.lines:
-            text = line.lstrip()
-            if text.startswith("return "):       # the end of move generation (never in a loop)
-                pad = line[:len(line) - len(text)]
-                out.lines += [f"{pad}acts = {text[7:]}", f"{pad}break"]
-            else:
-                append(line)
-        out("for action in acts:")
-        body = _Source()
-        body.depth = out.depth + 1
-        body(f"{unpack} = s")
-        self.apply_dispatch(body)
-        for line in _appending(body.lines, "action"):
-            append(line)
-        out("return children")
         out.dedent()
         out()
 
@@ -336,15 +296,3 @@ def _given(code: str, call: str, value: bool) -> str:
             return kept[0] if len(kept) == 1 else pyast.BoolOp(node.op, kept) if kept else pyast.Constant(not absorbing)
         return node
     return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))
-
-
-def _appending(lines, tag):
-    """Apply-code lines with each `return X` written `children.append((tag, X)); continue`."""
-    for line in lines:
-        text = line.lstrip()
-        if text.startswith("return "):
-            pad = line[:len(line) - len(text)]
-            yield f"{pad}children.append(({tag}, {text[7:]}))"
-            yield f"{pad}continue"
-        else:
-            yield line

@@ -29,11 +29,12 @@ every value the search meets lies within [L, U].  Utilities do by declaration; a
 evaluation value outside the bounds makes the search restart without pruning (reported
 in `Result.extra["pruning"]`).
 
-Transposition table (`tt=True`, at most `tt_size` entries; cleared when full): chance
-games revisit states (in Pig, rolling 2 then 3 or 3 then 2 gives the same turn total).
-Only *exact* values are stored (every value of the plain search; with pruning, a value
-strictly inside its window), keyed by the state, with the remaining depth and whether the
-subtree touched the depth horizon.  An entry answers a node searched to the same remaining
+Transposition table (`tt=True`: framework.search.exact_table, `tt_size` slots of 32 bytes
+or `tt_mb` megabytes of them, one slot per hash, the newest entry kept): chance games
+revisit states (in Pig, rolling 2 then 3 or 3 then 2 gives the same turn total).  Only
+*exact* values are stored (every value of the plain search; with pruning, a value
+strictly inside its window), keyed by the state's 64-bit hash, with the remaining depth,
+whether the subtree touched the depth horizon and the principal line below.  An entry answers a node searched to the same remaining
 depth, or to any larger one when no horizon was touched below it (always so without a
 depth limit).  A stored value was computed by the same sums in the same order as a
 re-search would compute it, so the table changes no value, not even by rounding: Star1
@@ -51,21 +52,24 @@ from framework.kernel import Rules
 from framework.search.depth_first import UNLIMITED_DEPTH, DepthFirstSearch, root_mover
 from framework.search.result import Result
 from framework.search.star_pruning import INF, StarPruningMixin, _OutsideBounds
+from framework.search.exact_table import ExactTable
 
 CHECK_EVERY = 128          # nodes between looks at the clock in the search without a table
 
 
 def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, evaluate=None,
-           star1=True, star2=True, bounds=None, tt=True, tt_size=1_000_000) -> Result:
+           star1=True, star2=True, bounds=None, tt=True, tt_size=262_144, tt_mb=None) -> Result:
     """Expectimax value of `state` (default: the initial state) for the player to move.
 
     `star1` / `star2` switch the pruning (Star2 builds on Star1); `bounds=(L, U)`
     overrides the game's utility bounds (they must hold for evaluations too); `tt` the
-    transposition table of exact values (`tt_size` entries at most)."""
+    transposition table of exact values (`tt_size` entries, or `tt_mb` megabytes of them)."""
     game.require(players=(1, 2), algorithm="expectimax")
     if game.num_players == 2 and not (game.zero_sum or game.constant_sum is not None):
         raise ValueError(f"expectimax cannot search {game.name!r}: two-player games must be "
                          "zero-sum or constant-sum (use maxn or mcts for general-sum games)")
+    if tt_mb is not None and tt_mb <= 0:
+        raise ValueError(f"expectimax: tt_mb must be more than 0 (got {tt_mb})")
     if star2 and not star1:
         raise ValueError("star2 builds on star1: use star1=True, star2=True for Star2")
     root = game.initial_state() if state is None else state
@@ -78,7 +82,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     if pruning != "off" and not (math.isfinite(low) and math.isfinite(high)):
         pruning = "off: the game declares no finite utility bounds"
     searcher = _Expectimax(Rules(game, root, evaluate), offset, low, high, pruning,
-                           time_limit, node_limit, tt_size if tt else 0)
+                           time_limit, node_limit, None if not tt else ExactTable.from_megabytes(tt_mb)
+                           if tt_mb is not None else ExactTable(tt_size))
     result = searcher.run(root, depth)
     result.extra["pruning"] = searcher.pruning
     result.stats.tt_hits = searcher.tt_hits
@@ -97,15 +102,14 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
 
     algorithm = "expectimax"
 
-    def __init__(self, rules, offset, low, high, pruning, time_limit, node_limit, tt_size):
+    def __init__(self, rules, offset, low, high, pruning, time_limit, node_limit, table):
         super().__init__(rules, time_limit, node_limit)
         self.evaluate = rules.evaluate
         self.offset = offset
         self.low = low
         self.high = high
         self.pruning = pruning
-        self.tt_size = tt_size
-        self.table = {} if tt_size else None     # state -> (depth, value for player 0, proven, line)
+        self.table = table                       # of values for player 0, lines as moves, or None
         self.tt_hits = 0
         self.unproven_hits = 0                   # table answers for subtrees with a horizon
         self.unlimited = False
@@ -123,33 +127,33 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             except _OutsideBounds as err:
                 self.pruning = f"off: {err}"
         if self.table is None:
+            if self.rules.kernel is not None:
+                return self._kernel_search(root, player, limit)
             return self._exact_search(root, player, limit)
         return self._plain_search()(root, player, limit)
 
     def _table_functions(self):
         """(probe, store) over the table of exact values, or (None, None) without one.
         probe(state, player, depth) -> (value for player, line) or None;
-        store(state, player, depth, value, line, proven: no horizon below)."""
+        store(state, player, depth, value, line, proven: no horizon below).  Without a
+        depth limit every entry is proven (and stored with depth 0)."""
         table = self.table
         if table is None:
             return None, None
-        get = table.get
+        get, put = table.probe, table.store
         unlimited = self.unlimited
-        size = self.tt_size
 
         def probe(state, player, depth):
             entry = get(state)
-            if entry is None or not (entry[0] == depth or (entry[2] and (unlimited or entry[0] <= depth))):
+            if entry is None or not (entry[0] == depth or (entry[3] and (unlimited or entry[0] <= depth))):
                 return None
             self.tt_hits += 1
-            if not entry[2]:
+            if not entry[3]:
                 self.unproven_hits += 1      # the answer stands for a subtree with a horizon
-            return (entry[1] if player == 0 else -entry[1]), entry[3]
+            return (entry[1] if player == 0 else -entry[1]), entry[2]
 
         def store(state, player, depth, v, line, proven):
-            if len(table) >= size:
-                table.clear()
-            table[state] = (depth, v if player == 0 else -v, proven, line)
+            put(state, 0 if unlimited else depth, -v if player else v, line, proven)
 
         return probe, store
 
@@ -255,5 +259,106 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             answer = horizon(root, player), None
         else:
             answer = value(root, player, limit), last_line
+        budget.nodes = nodes
+        return answer
+
+    def _kernel_search(self, root, player, limit):
+        """`_exact_search` over the kernel's packed states (the same nodes, order, count,
+        budget checks and sums), with a function per kind of node, the packed fields read
+        by index and the rules bound as locals: terminal s[-1]; at a decision node of a
+        game with chance the mover s[-3] and `pending` s[-2] (None, or a non-empty tuple:
+        true at chance nodes); without chance the mover s[-2] and no chance node.  A
+        decision node below a chance node is searched in the chance node's loop (`decide`
+        written again without its line: a call saved per node, most of Pig's nodes)."""
+        budget, offset, rules = self.budget, self.offset, self.rules
+        who, pending = (-3, -2) if rules.kernel.chance is not None else (-2, -1)
+        utility = rules.utility
+        if offset:
+            def utility(state, me, utility=rules.utility):
+                return utility(state, me) - offset
+        nodes = budget.nodes
+        check_at = nodes
+        last_line = None                      # principal line of the decision node searched last
+
+        def chance(state, player, depth, children=rules.children, successors=rules.kernel.successors,
+                   utility=utility, horizon=self._horizon, check=budget.check_counted, pending=pending, who=who):
+            """The value for `player` of the chance node `state`, depth >= 1; a decision
+            node below it is searched here (its line is not kept: a chance node has none)."""
+            nonlocal nodes, check_at
+            total = 0
+            deeper = depth - 1
+            last = deeper - 1
+            for probability, child in children(state):
+                nodes += 1
+                if nodes >= check_at:
+                    check_at = check(nodes, CHECK_EVERY)
+                if child[-1]:
+                    total += probability * utility(child, player)
+                elif not deeper:
+                    total += probability * horizon(child, player)
+                elif child[pending]:
+                    total += probability * chance(child, player, deeper)
+                else:                                   # decide(child, player, deeper) inline
+                    mover = child[who]
+                    best = -INF
+                    for grandchild in successors(child):
+                        nodes += 1
+                        if nodes >= check_at:
+                            check_at = check(nodes, CHECK_EVERY)
+                        if grandchild[-1]:
+                            v = utility(grandchild, mover)
+                        elif not last:
+                            v = horizon(grandchild, mover)
+                        elif grandchild[pending]:
+                            v = chance(grandchild, mover, last)
+                        else:
+                            v = decide(grandchild, mover, last)
+                        if v > best:
+                            best = v
+                    total += probability * (best if mover == player else -best)
+            return total
+
+        def decide(state, player, depth, children=rules.children, utility=utility, horizon=self._horizon,
+                   check=budget.check_counted, pending=pending, who=who):
+            """The value for `player` of the decision node `state`, depth >= 1; its line
+            in `last_line`."""
+            nonlocal nodes, check_at, last_line
+            mover = state[who]
+            best, best_action, below = -INF, None, None
+            deeper = depth - 1
+            for action, child in children(state):
+                nodes += 1
+                if nodes >= check_at:
+                    check_at = check(nodes, CHECK_EVERY)
+                if child[-1]:
+                    v = utility(child, mover)
+                    if v > best:
+                        best, best_action, below = v, action, None
+                elif not deeper:
+                    v = horizon(child, mover)
+                    if v > best:
+                        best, best_action, below = v, action, None
+                elif child[pending]:
+                    v = chance(child, mover, deeper)
+                    if v > best:
+                        best, best_action, below = v, action, None
+                else:
+                    v = decide(child, mover, deeper)
+                    if v > best:
+                        best, best_action, below = v, action, last_line
+            last_line = best_action, below
+            return best if mover == player else -best
+
+        nodes += 1
+        if nodes >= check_at:
+            check_at = budget.check_counted(nodes, CHECK_EVERY)
+        if root[-1]:
+            answer = utility(root, player), None
+        elif limit == 0:
+            answer = self._horizon(root, player), None
+        elif root[pending]:
+            answer = chance(root, player, limit), None
+        else:
+            answer = decide(root, player, limit), last_line
         budget.nodes = nodes
         return answer
