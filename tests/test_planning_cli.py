@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -48,6 +49,24 @@ def test_budget_exhaustion_reports_no_plan(capsys):
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["plan"] == [] and not data["solved"] and data["reason"] == "node limit"
+
+
+def test_time_covers_a_heuristics_set_up(monkeypatch, capsys):
+    """--time bounds the whole run: a heuristic whose set-up outlasts it (a landmark graph
+    of a large task, here a set-up that sleeps) is stopped at the deadline."""
+    import time
+    from planners import lama
+
+    def slow_set_up(task):
+        time.sleep(30)
+    monkeypatch.setattr(lama, "evaluators", slow_set_up)
+    folder = Path(planners.__file__).with_name("pddl") / "gripper"
+    started = time.perf_counter()
+    assert main(["plan", str(folder / "domain.pddl"), str(folder / "task01.pddl"),
+                 "--config", "lama-first", "--time", "1", "--json"]) == 0
+    assert time.perf_counter() - started < 20
+    data = json.loads(capsys.readouterr().out)
+    assert not data["solved"] and data["reason"] == "time limit (while preparing the heuristics)"
 
 
 def test_spec_errors_exit_1_with_a_position(tmp_path, capsys):

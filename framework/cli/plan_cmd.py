@@ -61,7 +61,8 @@ def add_parser(sub):
                         "(admissible, lmcut stronger and slower), hadd, hff (default: hmax for "
                         "astar, hff for the others)")
     p.add_argument("--time", type=positive_number, default=None, metavar="S",
-                   help="give up after S seconds of search")
+                   help="give up after S seconds (reading, grounding, the heuristics' set-up "
+                        "and the search together)")
     p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
                    help="give up after expanding N states")
     p.add_argument("--depth", type=perft_depth, default=None, metavar="N",
@@ -201,7 +202,7 @@ def run(args) -> int:
         with alarm(args.time):               # --time covers reading and grounding the problem
             target = _prepare(args, started)
     except BudgetExceeded:
-        return _out_of_time_grounding(args, time.perf_counter() - started)
+        return _out_of_time(args, time.perf_counter() - started, "grounding")
     if args.emit_pddl:
         return _emit_pddl(target["lifted"], Path(args.emit_pddl))
     problem, info = target["problem"], target["info"]
@@ -218,10 +219,18 @@ def run(args) -> int:
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)
     weight = {} if args.weight is None else {"weight": args.weight}
+    # --time bounds the whole run: the search gets what grounding left (`_prepare` cut
+    # args.time down), and an alarm at the same deadline also stops a heuristic's set-up (a
+    # landmark graph, say), which runs before the search's own clock starts
+    remaining = args.time
     with best_so_far_on_interrupt():
-        result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
-                                     node_limit=args.nodes, heuristic=heuristic, progress=progress,
-                                     **weight)
+        try:
+            with alarm(remaining):
+                result = searcher(algorithm)(problem, depth=args.depth, time_limit=remaining,
+                                             node_limit=args.nodes, heuristic=heuristic,
+                                             progress=progress, **weight)
+        except BudgetExceeded:
+            return _out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
     if tty:
         sys.stderr.write("\r\033[K")
     plan = [problem.action_text(a) for a in result.pv]
@@ -256,15 +265,16 @@ def run(args) -> int:
     return 0 if (valid or not solved) else 1
 
 
-def _out_of_time_grounding(args, seconds: float) -> int:
-    """What `plan` prints when --time runs out before grounding ends (exit status 0, as a
-    search that runs out of time)."""
+def _out_of_time(args, seconds: float, phase: str) -> int:
+    """What `plan` prints when --time runs out before the search starts (while grounding or
+    preparing the heuristics; exit status 0, as a search that runs out of time)."""
+    reason = f"time limit (while {phase})"
     if args.json:
         print_json({"problem": str(args.files[-1]), "plan": [], "length": None, "cost": None,
                     "solved": False, "valid": False, "complete": False,
-                    "reason": "time limit (while grounding)", "time_s": round(seconds, 6)})
+                    "reason": reason, "time_s": round(seconds, 6)})
     else:
-        print(f"no plan: time limit (while grounding)\ntime: {seconds:.3f} s grounding")
+        print(f"no plan: {reason}\ntime: {seconds:.3f} s")
     return 0
 
 
