@@ -51,7 +51,7 @@ def add_parser(sub):
     p.add_argument("--config", choices=sorted(CONFIGS), default=None,
                    help="a ready configuration instead of --algo/--heuristic: lama-first "
                         "(satisficing: lazy greedy search with h_FF and landmark count in "
-                        "alternation and h_FF's preferred operators, as LAMA's first "
+                        "alternation and both heuristics' preferred operators, as LAMA's first "
                         "search; finds plans fast on IPC tasks, not cheapest ones), optimal "
                         "(cheapest plans: astar with lmcut)")
     p.add_argument("--weight", type=_weight, default=None, metavar="W",
