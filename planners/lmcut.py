@@ -105,12 +105,12 @@ class LandmarkCut:
                     cut |= shared.get(k, 0)
                 for k in bits(cut):      # a copy may hang lower than the cut does
                     low = min(low, max(map(run.hmax.__getitem__, pre[k])))
-            for c, mask in list(classes.items()):
-                moved = mask & cut
-                if moved:
-                    classes[c] = mask ^ moved
-                    left = c - charge if c - charge > 1e-9 else 0   # float costs: no dust
-                    classes[left] = classes.get(left, 0) | moved
+            moves = [(c, mask & cut) for c, mask in classes.items() if mask & cut]
+            for c, moved in moves:       # all out first: a class may also receive operators
+                classes[c] ^= moved
+            for c, moved in moves:
+                left = c - charge if c - charge > 1e-9 else 0       # float costs: no dust
+                classes[left] = classes.get(left, 0) | moved
             run.explore_from(low)
         return total
 
