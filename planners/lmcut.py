@@ -1,26 +1,31 @@
 """The landmark-cut heuristic (Helmert & Domshlak 2009), computed bit-parallel over
-operators.
+operators with an incremental h_max.
 
 The relaxed operators (from `heuristics.Relaxation`) get an artificial START fact (the
 precondition of operators that have none) and an artificial GOAL fact (added by a
 zero-cost operator needing every goal).  Sets of relaxed operators are Python ints (bit k:
 operator k), precomputed once per fact: the operators it is a precondition of (`needs`)
-and the operators adding it (`adds`); operators are grouped by their current cost into
-masks (`classes`, cost -> mask).  Per state, while h_max(GOAL) > 0:
+and the operators adding it (`adds`).  Per state:
 
 1. h_max by cost levels: the facts of one level enable the operators all of whose
    preconditions are now reached (the complement of what the unreached facts need); each
    enabled operator hangs from its supporter, its precondition of highest h_max (ties:
-   the lowest fact index), and fires at level + its cost;
+   the lowest fact index), and fires at level + its cost (`hangs`: fact -> operators);
+
+then while h_max(GOAL) > 0:
+
 2. the goal zone: the facts from which GOAL is reached through zero-cost operators
    hanging from them;
 3. the cut: the operators hanging from facts reached from the state without entering the
    zone, with an effect in the zone; the cheapest cost in the cut is charged to all of it
    (an operator's conditional-effect copies share its cost) and added to h;
-4. h_max is recomputed only above the lowest level the charged operators hang from
-   (nothing below it changes).
+4. h_max is repaired from the charged operators' effects only (costs only fall, so a
+   Dijkstra from the facts that got cheaper settles the new values): a fact settled lower
+   re-hangs the operators hanging from it on their (new) supporter and passes on the
+   ones that got cheaper.
 
-Every loop runs over facts (tens to hundreds), each step an AND/OR of operator masks.
+Steps 1-3 loop over facts (tens to hundreds), each step an AND/OR of operator masks;
+step 4 touches only the operators hanging from facts whose h_max fell.
 The tie-breaking makes the value a function of the state and the order alone (a
 from-scratch reference with the same rule gives the same numbers; tests/test_lmcut.py).
 Which order pays depends on the domain (A* expansions, lowest first / highest first:
@@ -32,8 +37,9 @@ order, and so is their maximum; a relaxed-unreachable goal gives `inf`.
 from __future__ import annotations
 
 from functools import reduce
-from itertools import compress, repeat
-from operator import eq, gt, not_, or_
+from heapq import heappop, heappush
+from itertools import compress
+from operator import not_, or_
 
 from framework.runtime import bits
 
@@ -49,10 +55,11 @@ class LandmarkCut:
         self.sampled, self.sums = 0, [0, 0]   # sampled states; their values' sums by order
         facts = relaxation.facts
         self.start, self.goal = facts, facts + 1
-        pre = [p or [self.start] for p in relaxation.pre] + [relaxation.goal or [self.start]]
-        add = list(relaxation.add) + [[self.goal]]
-        cost = list(relaxation.cost) + [0]
-        self.pre = pre
+        pre = [sorted(p) or [self.start] for p in relaxation.pre]
+        pre.append(sorted(relaxation.goal) or [self.start])
+        self.pre = (pre, [p[::-1] for p in pre])      # by order: max() keeps the first
+        self.add = [list(a) for a in relaxation.add] + [[self.goal]]
+        self.cost = list(relaxation.cost) + [0]
         self.relaxed = relaxation.relaxed
         self.size = facts + 2
         self.every = (1 << len(pre)) - 1
@@ -61,11 +68,11 @@ class LandmarkCut:
         for k, fact_list in enumerate(pre):
             for fact in fact_list:
                 self.needs[fact] |= 1 << k
-        for k, fact_list in enumerate(add):
+        for k, fact_list in enumerate(self.add):
             for fact in fact_list:
                 self.adds[fact] |= 1 << k
-        self.classes = {}
-        for k, c in enumerate(cost):
+        self.classes = {}                # cost -> operators
+        for k, c in enumerate(self.cost):
             self.classes[c] = self.classes.get(c, 0) | 1 << k
         self.shared = {}                 # operator -> mask of its copies (only if > 1)
         for copies in relaxation.copies:
@@ -91,95 +98,66 @@ class LandmarkCut:
         return max(lowest, highest)
 
     def _value(self, start: list, descending: bool) -> float:
-        run = _Run(self, start, descending)
-        if run.hmax[self.goal] == INF:
+        hmax, hangs = self._explore(start, descending)
+        goal = self.goal
+        if hmax[goal] == INF:
             return INF
-        classes, pre, shared = run.classes, self.pre, self.shared
+        cost, shared, add = self.cost[:], self.shared, self.add
+        pre = self.pre[descending]
+        zero = self.classes.get(0, 0)
+        initial = set(start)
+        reached = [f for f, h in enumerate(hmax) if h < INF and f not in initial]
+        reached.remove(goal)
         total = 0
-        while run.hmax[self.goal]:
-            cut, low = run.cut()
-            charge = min(c for c, mask in classes.items() if mask & cut)
+        while hmax[goal]:
+            cut = self._cut(hmax, hangs, start, reached, zero)
+            ops = bits(cut)
+            charge = min(map(cost.__getitem__, ops))
             total += charge
             if shared:
-                for k in bits(cut):
+                for k in ops:
                     cut |= shared.get(k, 0)
-                for k in bits(cut):      # a copy may hang lower than the cut does
-                    low = min(low, max(map(run.hmax.__getitem__, pre[k])))
-            for c, mask in list(classes.items()):
-                moved = mask & cut
-                if moved:
-                    classes[c] = mask ^ moved
-                    left = c - charge if c - charge > 1e-9 else 0   # float costs: no dust
-                    classes[left] = classes.get(left, 0) | moved
-            run.explore_from(low)
+                ops = bits(cut)
+            for k in ops:
+                left = cost[k] - charge
+                if left > 1e-9:           # float costs: no dust
+                    cost[k] = left
+                else:
+                    cost[k] = 0
+                    zero |= 1 << k
+            self._repair(hmax, hangs, cost, pre, add, ops)
         return total
 
-
-class _Run:
-    """The justification graph of one state under the current costs: h_max per fact,
-    the operators hanging from each fact, the operators enabled at each level."""
-
-    def __init__(self, lmcut: LandmarkCut, start: list, descending: bool):
-        self.lm, self.start, self.descending = lmcut, start, descending
-        self.reached = None               # the reached facts outside the state
-        size = lmcut.size
-        self.classes = dict(lmcut.classes)
-        self.hmax = [INF] * size
-        self.hangs = [0] * size
-        self.enabled_at = {}              # level -> operators enabled at that level
+    def _explore(self, start: list, descending: bool):
+        """h_max by levels from the facts `start`, and the operators hanging from each
+        fact: once a level is complete, the operators it enables hang from their
+        lowest-index (or highest) precondition of that level."""
+        needs, every, classes = self.needs, self.every, self.classes
+        need, add = needs.__getitem__, self.adds.__getitem__
+        size = self.size
+        hmax = [INF] * size
+        hangs = [0] * size
         initial = set(start)
-        self.unreached = [f for f in range(size) if f not in initial]
-        self._explore(0, start, 0, {}, [])
-
-    def explore_from(self, low):
-        """Recompute h_max above level `low` (costs fell for operators hanging at `low`
-        or above: no fact gets below `low`, and those at `low` stay there)."""
-        hmax, hangs, enabled_at = self.hmax, self.hangs, self.enabled_at
-        facts = range(len(hmax))
-        self.unreached = unreached = list(compress(facts, map(gt, hmax, repeat(low))))
-        for fact in unreached:
-            hmax[fact] = INF
-            hangs[fact] = 0
-        enabled, pending = 0, {}
-        for level, ops in list(enabled_at.items()):
-            if level > low:
-                del enabled_at[level]
-                continue
-            enabled |= ops
-            for c, mask in self.classes.items():
-                if level + c >= low:
-                    mask &= ops
-                    if mask:
-                        pending[level + c] = pending.get(level + c, 0) | mask
-        layer = list(compress(facts, map(eq, hmax, repeat(low))))
-        self._explore(low, [], enabled, pending, layer)
-
-    def _explore(self, level, new, enabled, pending, layer):
-        """h_max by levels: `new` facts reached at `level` (whose facts so far are
-        `layer`), `enabled` operators so far, `pending` level -> operators firing then.
-        Once a level is complete, its operators hang from their lowest-index (or highest)
-        precondition of that level."""
-        lm = self.lm
-        needs, every, classes = lm.needs, lm.every, self.classes
-        need, add = needs.__getitem__, lm.adds.__getitem__
-        hmax, unreached = self.hmax, self.unreached
-        fresh_here = 0
+        unreached = [f for f in range(size) if f not in initial]
+        level, new, enabled, pending, layer, fresh_here = 0, start, 0, {}, [], 0
         while True:
             if not new:
                 if fresh_here:
-                    self._hang(layer, fresh_here)
-                done = level
+                    for fact in sorted(layer, reverse=descending):
+                        mask = fresh_here & needs[fact]
+                        if mask:
+                            hangs[fact] = mask
+                            fresh_here ^= mask
+                            if not fresh_here:
+                                break
                 while pending and not new:
                     level = min(pending)
                     fired = pending.pop(level)
                     hit = list(map(fired.__and__, map(add, unreached)))
                     new = list(compress(unreached, hit))
                 if not new:
-                    self.unreached = unreached
-                    return
-                if level != done:
-                    layer = []
-                fresh_here = 0
+                    return hmax, hangs
+                layer = []
                 unreached = list(compress(unreached, map(not_, hit)))
             for fact in new:
                 hmax[fact] = level
@@ -200,51 +178,69 @@ class _Run:
                     new = list(compress(unreached, hit))
                     unreached = list(compress(unreached, map(not_, hit)))
 
-    def _hang(self, layer: list, fresh: int):
-        """Hang the operators `fresh`, enabled at the level of the facts `layer`, from
-        their lowest-index precondition of that level (highest-index if descending)."""
-        needs, hangs = self.lm.needs, self.hangs
-        level = self.hmax[layer[0]]
-        self.enabled_at[level] = self.enabled_at.get(level, 0) | fresh
-        for fact in sorted(layer, reverse=self.descending):
-            mask = fresh & needs[fact]
-            if mask:
-                hangs[fact] |= mask
-                fresh ^= mask
-                if not fresh:
-                    return
+    @staticmethod
+    def _repair(hmax, hangs, cost, pre, add, charged):
+        """h_max after the costs of the operators `charged` fell: a Dijkstra from their
+        effects that got cheaper; each fact settled lower re-hangs the operators hanging
+        from it and passes on those whose h_max fell."""
+        heap, before = [], {}
+        at = hmax.__getitem__
+        for k in charged:
+            reach = max(map(at, pre[k])) + cost[k]
+            for fact in add[k]:
+                if reach < hmax[fact]:
+                    if fact not in before:
+                        before[fact] = hmax[fact]
+                    hmax[fact] = reach
+                    heappush(heap, (reach, fact))
+        while heap:
+            value, fact = heappop(heap)
+            if value != hmax[fact]:
+                continue
+            was = before[fact]
+            for k in bits(hangs[fact]):
+                supporter = max(pre[k], key=at)
+                if supporter != fact:
+                    hangs[fact] ^= 1 << k
+                    hangs[supporter] |= 1 << k
+                level = hmax[supporter]
+                if level < was:
+                    reach = level + cost[k]
+                    for target in add[k]:
+                        if reach < hmax[target]:
+                            if target not in before:
+                                before[target] = hmax[target]
+                            hmax[target] = reach
+                            heappush(heap, (reach, target))
 
-    def cut(self) -> tuple[int, float]:
-        """(the operators leading from the state's side into the goal zone, the lowest
-        h_max they hang at)."""
-        lm, hmax, hangs, start = self.lm, self.hmax, self.hangs, self.start
-        adds, zero = lm.adds, self.classes.get(0, 0)
-        zone, wave = {lm.goal}, [lm.goal]
-        if self.reached is None:          # reachability does not change with costs
-            self.reached = {f for f, h in enumerate(hmax) if h < INF}.difference(start)
-            self.reached.discard(lm.goal)
-        rest = self.reached.copy()
+    def _cut(self, hmax, hangs, start, reached, zero) -> int:
+        """The operators leading from the state's side into the goal zone."""
+        adds, goal = self.adds, self.goal
+        zone, wave, rest = [goal], [goal], reached
         while wave:
             ops = 0
             for fact in wave:
                 ops |= adds[fact]
             ops &= zero
-            wave = [fact for fact in rest if hangs[fact] & ops] if ops else []
-            zone.update(wave)
-            rest.difference_update(wave)
+            if not ops:
+                break
+            hit = list(map(ops.__and__, map(hangs.__getitem__, rest)))
+            wave = list(compress(rest, hit))
+            rest = list(compress(rest, map(not_, hit)))
+            zone += wave
         touch = 0
         for fact in zone:
             touch |= adds[fact]
-        cut, wave, low = 0, start, INF
+        cut, wave = 0, start
         while wave:
             ops = 0
             for fact in wave:
                 ops |= hangs[fact]
-            if ops & touch:
-                cut |= ops & touch
-                low = min(low, *compress(map(hmax.__getitem__, wave),
-                                         map(touch.__and__, map(hangs.__getitem__, wave))))
+            cut |= ops & touch
             ops &= ~touch
-            wave = [fact for fact in rest if adds[fact] & ops] if ops else []
-            rest.difference_update(wave)
-        return cut, low
+            if not ops:
+                break
+            hit = list(map(ops.__and__, map(adds.__getitem__, rest)))
+            wave = list(compress(rest, hit))
+            rest = list(compress(rest, map(not_, hit)))
+        return cut
