@@ -110,7 +110,7 @@ class LandmarkCut:
         reached.remove(goal)
         total = 0
         while hmax[goal]:
-            cut = self._cut(hmax, hangs, start, reached, zero)
+            cut = self._cut(hmax, hangs, pre, start, reached, zero)
             ops = bits(cut)
             charge = min(map(cost.__getitem__, ops))
             total += charge
@@ -213,24 +213,28 @@ class LandmarkCut:
                             hmax[target] = reach
                             heappush(heap, (reach, target))
 
-    def _cut(self, hmax, hangs, start, reached, zero) -> int:
+    def _cut(self, hmax, hangs, pre, start, reached, zero) -> int:
         """The operators leading from the state's side into the goal zone."""
-        adds, goal = self.adds, self.goal
-        zone, wave, rest = [goal], [goal], reached
-        while wave:
+        adds, goal, at = self.adds, self.goal, hmax.__getitem__
+        zone, wave, seen = {goal}, [goal], 0
+        while wave:                       # the zone: supporters of zero-cost achievers
             ops = 0
             for fact in wave:
                 ops |= adds[fact]
-            ops &= zero
-            if not ops:
-                break
-            hit = list(map(ops.__and__, map(hangs.__getitem__, rest)))
-            wave = list(compress(rest, hit))
-            rest = list(compress(rest, map(not_, hit)))
-            zone += wave
+            ops &= zero & ~seen
+            seen |= ops
+            wave = []
+            while ops:
+                low = ops & -ops
+                ops ^= low
+                supporter = max(pre[low.bit_length() - 1], key=at)
+                if supporter not in zone and at(supporter) < INF:
+                    zone.add(supporter)
+                    wave.append(supporter)
         touch = 0
         for fact in zone:
             touch |= adds[fact]
+        rest = [fact for fact in reached if fact not in zone]
         cut, wave = 0, start
         while wave:
             ops = 0
