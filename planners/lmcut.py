@@ -183,35 +183,33 @@ class LandmarkCut:
         """h_max after the costs of the operators `charged` fell: a Dijkstra from their
         effects that got cheaper; each fact settled lower re-hangs the operators hanging
         from it and passes on those whose h_max fell."""
-        heap, before = [], {}
-        at = hmax.__getitem__
+        heap, before, at = [], hmax[:], hmax.__getitem__
         for k in charged:
             reach = max(map(at, pre[k])) + cost[k]
             for fact in add[k]:
                 if reach < hmax[fact]:
-                    if fact not in before:
-                        before[fact] = hmax[fact]
                     hmax[fact] = reach
                     heappush(heap, (reach, fact))
         while heap:
             value, fact = heappop(heap)
             if value != hmax[fact]:
                 continue
-            was = before[fact]
-            for k in bits(hangs[fact]):
+            was, ops = before[fact], hangs[fact]
+            while ops:
+                low = ops & -ops
+                ops ^= low
+                k = low.bit_length() - 1
                 supporter = max(pre[k], key=at)
                 if supporter != fact:
-                    hangs[fact] ^= 1 << k
-                    hangs[supporter] |= 1 << k
-                level = hmax[supporter]
-                if level < was:
-                    reach = level + cost[k]
-                    for target in add[k]:
-                        if reach < hmax[target]:
-                            if target not in before:
-                                before[target] = hmax[target]
-                            hmax[target] = reach
-                            heappush(heap, (reach, target))
+                    hangs[fact] ^= low
+                    hangs[supporter] |= low
+                    if hmax[supporter] >= was:
+                        continue
+                reach = hmax[supporter] + cost[k]
+                for target in add[k]:
+                    if reach < hmax[target]:
+                        hmax[target] = reach
+                        heappush(heap, (reach, target))
 
     def _cut(self, hmax, hangs, pre, start, reached, zero) -> int:
         """The operators leading from the state's side into the goal zone."""
