@@ -106,11 +106,13 @@ class LandmarkCut:
         pre = self.pre[descending]
         zero = self.classes.get(0, 0)
         initial = set(start)
-        reached = [f for f, h in enumerate(hmax) if h < INF and f not in initial]
+        reached = sorted((f for f, h in enumerate(hmax) if h < INF and f not in initial),
+                         key=hmax.__getitem__)
         reached.remove(goal)
+        hung = reduce(or_, hangs)
         total = 0
         while hmax[goal]:
-            cut = self._cut(hmax, hangs, pre, start, reached, zero)
+            cut = self._cut(hmax, hangs, pre, start, reached, zero, hung)
             ops = bits(cut)
             charge = min(map(cost.__getitem__, ops))
             total += charge
@@ -211,7 +213,7 @@ class LandmarkCut:
                         hmax[target] = reach
                         heappush(heap, (reach, target))
 
-    def _cut(self, hmax, hangs, pre, start, reached, zero) -> int:
+    def _cut(self, hmax, hangs, pre, start, reached, zero, hung) -> int:
         """The operators leading from the state's side into the goal zone."""
         adds, goal, at = self.adds, self.goal, hmax.__getitem__
         zone, wave, seen = {goal}, [goal], 0
@@ -232,17 +234,22 @@ class LandmarkCut:
         touch = 0
         for fact in zone:
             touch |= adds[fact]
-        rest = [fact for fact in reached if fact not in zone]
-        cut, wave = 0, start
-        while wave:
-            ops = 0
-            for fact in wave:
-                ops |= hangs[fact]
-            cut |= ops & touch
-            ops &= ~touch
-            if not ops:
+        free = ~touch
+        ops = reduce(or_, map(hangs.__getitem__, start)) & free
+        left = []
+        for fact in reached:              # by h_max: most hang on an earlier fact
+            if adds[fact] & ops:
+                if fact not in zone:
+                    ops |= hangs[fact] & free
+            else:
+                left.append(fact)
+        while left:
+            hit = list(map(ops.__and__, map(adds.__getitem__, left)))
+            if not any(hit):
                 break
-            hit = list(map(ops.__and__, map(adds.__getitem__, rest)))
-            wave = list(compress(rest, hit))
-            rest = list(compress(rest, map(not_, hit)))
-        return cut
+            for fact in compress(left, hit):
+                if fact not in zone:
+                    ops |= hangs[fact] & free
+            left = list(compress(left, map(not_, hit)))
+        beyond = reduce(or_, map(hangs.__getitem__, left), 0)
+        return touch & hung & ~reduce(or_, map(hangs.__getitem__, zone), beyond)
