@@ -38,20 +38,26 @@ from __future__ import annotations
 
 from functools import reduce
 from heapq import heappop, heappush
-from itertools import compress
-from operator import not_, or_
+from itertools import compress, repeat
+from operator import gt, le, not_, or_, sub
+from time import process_time
 
 from framework.runtime import bits
 
 INF = float("inf")
 SAMPLE = 20                       # states that choose the tie-breaking order
+TRIALS = 100                      # cuts timed per h_max update (repair, relevel)
 
 
 class LandmarkCut:
-    def __init__(self, relaxation, descending: bool | None = None):
+    def __init__(self, relaxation, descending: bool | None = None,
+                 repair: bool | None = None):
         """`descending`: ties go to the highest fact index (else the lowest); None:
-        the first `SAMPLE` states choose (module docstring)."""
-        self.descending = descending
+        the first `SAMPLE` states choose (module docstring).  `repair`: h_max is
+        repaired by a Dijkstra (else recomputed by levels); None: the faster on the
+        first `TRIALS` cuts of each."""
+        self.descending, self.repair = descending, repair
+        self.spent = [0.0, 0.0, 0]       # seconds of relevel, of repair; cuts timed
         self.sampled, self.sums = 0, [0, 0]   # sampled states; their values' sums by order
         facts = relaxation.facts
         self.start, self.goal = facts, facts + 1
@@ -98,21 +104,25 @@ class LandmarkCut:
         return max(lowest, highest)
 
     def _value(self, start: list, descending: bool) -> float:
-        hmax, hangs = self._explore(start, descending)
+        size = self.size
+        hmax, hangs = [INF] * size, [0] * size
+        initial = set(start)
+        classes = dict(self.classes)
+        self._explore(hmax, hangs, classes, descending, 0, start, 0, {}, [],
+                      [f for f in range(size) if f not in initial])
         goal = self.goal
         if hmax[goal] == INF:
             return INF
         cost, shared, add = self.cost[:], self.shared, self.add
         pre = self.pre[descending]
-        zero = self.classes.get(0, 0)
-        initial = set(start)
+        at = hmax.__getitem__
         reached = sorted((f for f, h in enumerate(hmax) if h < INF and f not in initial),
-                         key=hmax.__getitem__)
+                         key=at)
         reached.remove(goal)
         hung = reduce(or_, hangs)
         total = 0
         while hmax[goal]:
-            cut = self._cut(hmax, hangs, pre, start, reached, zero, hung)
+            cut = self._cut(hmax, hangs, pre, start, reached, classes.get(0, 0), hung)
             ops = bits(cut)
             charge = min(map(cost.__getitem__, ops))
             total += charge
@@ -122,44 +132,83 @@ class LandmarkCut:
                 ops = bits(cut)
             for k in ops:
                 left = cost[k] - charge
-                if left > 1e-9:           # float costs: no dust
-                    cost[k] = left
-                else:
-                    cost[k] = 0
-                    zero |= 1 << k
-            self._repair(hmax, hangs, cost, pre, add, ops)
+                cost[k] = left if left > 1e-9 else 0   # float costs: no dust
+            for c, mask in list(classes.items()):
+                moved = mask & cut
+                if moved:
+                    classes[c] = mask ^ moved
+                    left = c - charge if c - charge > 1e-9 else 0
+                    classes[left] = classes.get(left, 0) | moved
+            repair, spent = self.repair, self.spent
+            if repair is None:
+                repair, began = spent[2] % 2, process_time()
+            if repair:
+                self._repair(hmax, hangs, cost, pre, add, ops)
+            else:
+                low = min(max(map(at, pre[k])) for k in ops)
+                self._relevel(hmax, hangs, classes, descending, low)
+            if self.repair is None:
+                spent[repair] += process_time() - began
+                spent[2] += 1
+                if spent[2] == 2 * TRIALS:
+                    self.repair = spent[1] < spent[0]
         return total
 
-    def _explore(self, start: list, descending: bool):
-        """h_max by levels from the facts `start`, and the operators hanging from each
-        fact: once a level is complete, the operators it enables hang from their
-        lowest-index (or highest) precondition of that level."""
-        needs, every, classes = self.needs, self.every, self.classes
+    def _relevel(self, hmax, hangs, classes, descending, low):
+        """Recompute h_max above level `low` (costs fell for operators hanging at `low`
+        or above: no fact gets below `low`, and those at `low` stay there)."""
+        facts = range(self.size)
+        unreached = list(compress(facts, map(gt, hmax, repeat(low))))
+        enabled = reduce(or_, map(hangs.__getitem__, unreached), 0)
+        enabled = reduce(or_, hangs) & ~enabled
+        for fact in unreached:
+            hmax[fact] = INF
+            hangs[fact] = 0
+        pending, layer = {}, []
+        reach = max(classes) / 2          # operators hanging lower fire below `low`
+        for fact in compress(facts, map(le, map(abs, map(sub, hmax, repeat(low - reach))),
+                                        repeat(reach))):
+            ops, level = hangs[fact], hmax[fact]
+            if level == low:
+                layer.append(fact)
+            if ops:
+                for c, mask in classes.items():
+                    if level + c >= low:
+                        mask &= ops
+                        if mask:
+                            pending[level + c] = pending.get(level + c, 0) | mask
+        self._explore(hmax, hangs, classes, descending, low, [], enabled, pending, layer,
+                      unreached)
+
+    def _explore(self, hmax, hangs, classes, descending, level, new, enabled, pending,
+                 layer, unreached):
+        """h_max by levels: `new` facts reached at `level` (whose facts so far are
+        `layer`), `enabled` operators so far, `pending` level -> operators firing then.
+        Once a level is complete, the operators it enables hang from their lowest-index
+        (or highest) precondition of that level."""
+        needs, every = self.needs, self.every
         need, add = needs.__getitem__, self.adds.__getitem__
-        size = self.size
-        hmax = [INF] * size
-        hangs = [0] * size
-        initial = set(start)
-        unreached = [f for f in range(size) if f not in initial]
-        level, new, enabled, pending, layer, fresh_here = 0, start, 0, {}, [], 0
+        fresh_here = 0
         while True:
             if not new:
                 if fresh_here:
                     for fact in sorted(layer, reverse=descending):
                         mask = fresh_here & needs[fact]
                         if mask:
-                            hangs[fact] = mask
+                            hangs[fact] |= mask
                             fresh_here ^= mask
                             if not fresh_here:
                                 break
+                done = level
                 while pending and not new:
                     level = min(pending)
                     fired = pending.pop(level)
                     hit = list(map(fired.__and__, map(add, unreached)))
                     new = list(compress(unreached, hit))
                 if not new:
-                    return hmax, hangs
-                layer = []
+                    return
+                if level != done:
+                    layer = []
                 unreached = list(compress(unreached, map(not_, hit)))
             for fact in new:
                 hmax[fact] = level

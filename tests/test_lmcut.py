@@ -11,7 +11,7 @@ import planners
 from conftest import ROOT
 from framework.search.registry import searcher
 from planners.heuristics import INF, Relaxation
-from planners.lmcut import SAMPLE, LandmarkCut
+from planners.lmcut import SAMPLE, TRIALS, LandmarkCut
 from tests.lmcut_reference import first_states, reference_lmcut
 from tests.planning_support import ipc_task
 
@@ -29,26 +29,41 @@ SAMPLE_TASKS = ["blocks/task04", "gripper/task02", "logistics/task02", "miconic/
                 "psr-middle/task01", "openstacks-adl/task01", "either-transport/task02"]
 
 
+@pytest.mark.parametrize("repair", [False, True], ids=["relevel", "repair"])
 @pytest.mark.parametrize("name", SAMPLE_TASKS)
-def test_lmcut_equals_the_reference_on_the_samples(name):
+def test_lmcut_equals_the_reference_on_the_samples(name, repair):
     task = sample(name)
     relaxation = Relaxation(task)
     states = first_states(task, 40)
     for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending)
+        lmcut = LandmarkCut(relaxation, descending, repair)
         values = [(lmcut(s), reference_lmcut(relaxation, s, descending)) for s in states]
         assert all(ours == theirs for ours, theirs in values), (descending, values)
 
 
+@pytest.mark.parametrize("repair", [False, True], ids=["relevel", "repair"])
 @pytest.mark.parametrize("domain,number", [("depot", 1), ("freecell", 1), ("rovers", 2),
                                            ("parcprinter", 1), ("airport", 3)])
-def test_lmcut_equals_the_reference_on_ipc_tasks(domain, number):
+def test_lmcut_equals_the_reference_on_ipc_tasks(domain, number, repair):
     task = ipc_task(domain, number)
     relaxation = Relaxation(task)
     for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending)
+        lmcut = LandmarkCut(relaxation, descending, repair)
         for state in first_states(task, 15):
             assert lmcut(state) == reference_lmcut(relaxation, state, descending)
+
+
+def test_both_h_max_updates_serve_and_the_faster_is_kept():
+    """Unset, the update of h_max after a cut alternates between the Dijkstra repair and
+    the recomputation by levels for 2 * TRIALS cuts, then one is kept; the values stay
+    the reference's throughout."""
+    task = ipc_task("freecell", 1)
+    relaxation = Relaxation(task)
+    lmcut = LandmarkCut(relaxation, False)
+    for state in first_states(task, 120):
+        assert lmcut(state) == reference_lmcut(relaxation, state)
+    assert lmcut.spent[2] == 2 * TRIALS and lmcut.spent[0] > 0 and lmcut.spent[1] > 0
+    assert lmcut.repair is (lmcut.spent[1] < lmcut.spent[0])
 
 
 @pytest.mark.parametrize("domain,number", [("freecell", 1), ("openstacks", 1)])
