@@ -1,11 +1,12 @@
 """The landmark-cut heuristic (Helmert & Domshlak 2009), computed bit-parallel over
-operators with an incremental h_max.
+operators.
 
 The relaxed operators (from `heuristics.Relaxation`) get an artificial START fact (the
 precondition of operators that have none) and an artificial GOAL fact (added by a
 zero-cost operator needing every goal).  Sets of relaxed operators are Python ints (bit k:
 operator k), precomputed once per fact: the operators it is a precondition of (`needs`)
-and the operators adding it (`adds`).  Per state:
+and the operators adding it (`adds`); operators are grouped by their current cost into
+masks (`classes`, cost -> mask).  Per state:
 
 1. h_max by cost levels: the facts of one level enable the operators all of whose
    preconditions are now reached (the complement of what the unreached facts need); each
@@ -15,17 +16,23 @@ and the operators adding it (`adds`).  Per state:
 then while h_max(GOAL) > 0:
 
 2. the goal zone: the facts from which GOAL is reached through zero-cost operators
-   hanging from them;
+   hanging from them (the supporters of the zone's zero-cost achievers, per operator);
 3. the cut: the operators hanging from facts reached from the state without entering the
    zone, with an effect in the zone; the cheapest cost in the cut is charged to all of it
-   (an operator's conditional-effect copies share its cost) and added to h;
-4. h_max is repaired from the charged operators' effects only (costs only fall, so a
-   Dijkstra from the facts that got cheaper settles the new values): a fact settled lower
-   re-hangs the operators hanging from it on their (new) supporter and passes on the
-   ones that got cheaper.
+   (an operator's conditional-effect copies share its cost) and added to h.  The facts
+   reached are found in one sweep in h_max order (a fact is reached once an operator
+   hanging from a fact reached before adds it; most facts hang on an earlier one), then
+   in waves over the few left;
+4. h_max is updated, exactly, one of two ways: recomputed by levels above the lowest
+   level the charged operators hang from (nothing below it changes), or repaired by a
+   Dijkstra from the charged operators' effects, where a fact settled lower re-hangs the
+   operators hanging from it on their new supporter and passes on those that got
+   cheaper.  The repair wins when few operators hang from the facts that get cheaper
+   (elevators, depot), the levels when many do (freecell, scanalyzer): the first
+   `TRIALS` cuts of each (alternating by state) are timed and the faster serves the rest.
 
-Steps 1-3 loop over facts (tens to hundreds), each step an AND/OR of operator masks;
-step 4 touches only the operators hanging from facts whose h_max fell.
+Every loop runs over facts (tens to hundreds), each step an AND/OR of operator masks,
+except the repair's, over the operators it re-hangs.
 The tie-breaking makes the value a function of the state and the order alone (a
 from-scratch reference with the same rule gives the same numbers; tests/test_lmcut.py).
 Which order pays depends on the domain (A* expansions, lowest first / highest first:
@@ -39,14 +46,14 @@ from __future__ import annotations
 from functools import reduce
 from heapq import heappop, heappush
 from itertools import compress, repeat
-from operator import gt, le, not_, or_, sub
+from operator import eq, gt, not_, or_
 from time import process_time
 
 from framework.runtime import bits
 
 INF = float("inf")
 SAMPLE = 20                       # states that choose the tie-breaking order
-TRIALS = 100                      # cuts timed per h_max update (repair, relevel)
+TRIALS = 100                      # cuts timed per h_max update (levels, repair)
 
 
 class LandmarkCut:
@@ -54,11 +61,11 @@ class LandmarkCut:
                  repair: bool | None = None):
         """`descending`: ties go to the highest fact index (else the lowest); None:
         the first `SAMPLE` states choose (module docstring).  `repair`: h_max is
-        repaired by a Dijkstra (else recomputed by levels); None: the faster on the
-        first `TRIALS` cuts of each."""
+        repaired after a cut (else recomputed by levels); None: the faster on the first
+        `TRIALS` cuts of each."""
         self.descending, self.repair = descending, repair
-        self.spent = [0.0, 0.0, 0]       # seconds of relevel, of repair; cuts timed
         self.sampled, self.sums = 0, [0, 0]   # sampled states; their values' sums by order
+        self.spent = [0.0, 0.0, 0, 0, 0]      # seconds by levels, by repair; their cuts; states
         facts = relaxation.facts
         self.start, self.goal = facts, facts + 1
         pre = [sorted(p) or [self.start] for p in relaxation.pre]
@@ -77,7 +84,7 @@ class LandmarkCut:
         for k, fact_list in enumerate(self.add):
             for fact in fact_list:
                 self.adds[fact] |= 1 << k
-        self.classes = {}                # cost -> operators
+        self.classes = {}
         for k, c in enumerate(self.cost):
             self.classes[c] = self.classes.get(c, 0) | 1 << k
         self.shared = {}                 # operator -> mask of its copies (only if > 1)
@@ -104,95 +111,105 @@ class LandmarkCut:
         return max(lowest, highest)
 
     def _value(self, start: list, descending: bool) -> float:
-        size = self.size
-        hmax, hangs = [INF] * size, [0] * size
-        initial = set(start)
-        classes = dict(self.classes)
-        self._explore(hmax, hangs, classes, descending, 0, start, 0, {}, [],
-                      [f for f in range(size) if f not in initial])
-        goal = self.goal
+        run = _Run(self, start, descending)
+        hmax, goal, classes, shared = run.hmax, self.goal, run.classes, self.shared
         if hmax[goal] == INF:
             return INF
-        cost, shared, add = self.cost[:], self.shared, self.add
-        pre = self.pre[descending]
-        at = hmax.__getitem__
-        reached = sorted((f for f, h in enumerate(hmax) if h < INF and f not in initial),
-                         key=at)
-        reached.remove(goal)
-        hung = reduce(or_, hangs)
+        repair, spent = self.repair, self.spent
+        if repair is None:                # trials: levels and repair by turns
+            repair = spent[4] % 2
+            spent[4] += 1
         total = 0
         while hmax[goal]:
-            cut = self._cut(hmax, hangs, pre, start, reached, classes.get(0, 0), hung)
-            ops = bits(cut)
-            charge = min(map(cost.__getitem__, ops))
+            cut = run.cut()
+            charge = min(c for c, mask in classes.items() if mask & cut)
             total += charge
             if shared:
-                for k in ops:
+                for k in bits(cut):
                     cut |= shared.get(k, 0)
-                ops = bits(cut)
-            for k in ops:
-                left = cost[k] - charge
-                cost[k] = left if left > 1e-9 else 0   # float costs: no dust
-            for c, mask in list(classes.items()):
-                moved = mask & cut
-                if moved:
-                    classes[c] = mask ^ moved
-                    left = c - charge if c - charge > 1e-9 else 0
-                    classes[left] = classes.get(left, 0) | moved
-            repair, spent = self.repair, self.spent
-            if repair is None:
-                repair, began = spent[2] % 2, process_time()
+            began = process_time()
             if repair:
-                self._repair(hmax, hangs, cost, pre, add, ops)
+                run.repair(cut, charge)
             else:
-                low = min(max(map(at, pre[k])) for k in ops)
-                self._relevel(hmax, hangs, classes, descending, low)
+                run.relevel(cut, charge)
             if self.repair is None:
                 spent[repair] += process_time() - began
-                spent[2] += 1
-                if spent[2] == 2 * TRIALS:
-                    self.repair = spent[1] < spent[0]
+                spent[2 + repair] += 1
+                if min(spent[2], spent[3]) >= TRIALS:
+                    self.repair = spent[1] / spent[3] < spent[0] / spent[2]
         return total
 
-    def _relevel(self, hmax, hangs, classes, descending, low):
-        """Recompute h_max above level `low` (costs fell for operators hanging at `low`
-        or above: no fact gets below `low`, and those at `low` stay there)."""
-        facts = range(self.size)
+
+class _Run:
+    """The justification graph of one state under the current costs: h_max per fact,
+    the operators hanging from each fact, the operators enabled at each level."""
+
+    def __init__(self, lmcut: LandmarkCut, start: list, descending: bool):
+        self.lm, self.start, self.descending = lmcut, start, descending
+        self.pre = lmcut.pre[descending]
+        size = lmcut.size
+        self.classes = dict(lmcut.classes)
+        self.cost = None                  # cost by operator (the repair's, made once)
+        self.hmax = [INF] * size
+        self.hangs = [0] * size
+        self.enabled_at = {}              # level -> operators enabled at that level
+        self.order = []                   # the facts reached, by h_max
+        initial = set(start)
+        self._explore(0, start, 0, {}, [], [f for f in range(size) if f not in initial])
+        self.reached = [f for f in self.order if f not in initial and f != lmcut.goal]
+        self.hung = reduce(or_, self.enabled_at.values(), 0)
+
+    def _charge(self, cut, charge):
+        """Move the operators `cut` down by `charge` in the cost classes."""
+        classes = self.classes
+        for c, mask in list(classes.items()):
+            moved = mask & cut
+            if moved:
+                classes[c] = mask ^ moved
+                left = c - charge if c - charge > 1e-9 else 0   # float costs: no dust
+                classes[left] = classes.get(left, 0) | moved
+
+    def relevel(self, cut, charge):
+        """Recompute h_max above the lowest level an operator of `cut` hangs at (costs
+        fell for operators hanging there or above: no fact gets below it, and those at
+        it stay there)."""
+        self._charge(cut, charge)
+        hmax, hangs, enabled_at = self.hmax, self.hangs, self.enabled_at
+        low = min(compress(hmax, map(cut.__and__, hangs)))
+        facts = range(len(hmax))
         unreached = list(compress(facts, map(gt, hmax, repeat(low))))
-        enabled = reduce(or_, map(hangs.__getitem__, unreached), 0)
-        enabled = reduce(or_, hangs) & ~enabled
         for fact in unreached:
             hmax[fact] = INF
             hangs[fact] = 0
-        pending, layer = {}, []
-        reach = max(classes) / 2          # operators hanging lower fire below `low`
-        for fact in compress(facts, map(le, map(abs, map(sub, hmax, repeat(low - reach))),
-                                        repeat(reach))):
-            ops, level = hangs[fact], hmax[fact]
-            if level == low:
-                layer.append(fact)
-            if ops:
-                for c, mask in classes.items():
-                    if level + c >= low:
-                        mask &= ops
-                        if mask:
-                            pending[level + c] = pending.get(level + c, 0) | mask
-        self._explore(hmax, hangs, classes, descending, low, [], enabled, pending, layer,
-                      unreached)
+        enabled, pending = 0, {}
+        for level, ops in list(enabled_at.items()):
+            if level > low:
+                del enabled_at[level]
+                continue
+            enabled |= ops
+            for c, mask in self.classes.items():
+                if level + c >= low:
+                    mask &= ops
+                    if mask:
+                        pending[level + c] = pending.get(level + c, 0) | mask
+        layer = list(compress(facts, map(eq, hmax, repeat(low))))
+        self._explore(low, [], enabled, pending, layer, unreached)
 
-    def _explore(self, hmax, hangs, classes, descending, level, new, enabled, pending,
-                 layer, unreached):
+    def _explore(self, level, new, enabled, pending, layer, unreached):
         """h_max by levels: `new` facts reached at `level` (whose facts so far are
         `layer`), `enabled` operators so far, `pending` level -> operators firing then.
-        Once a level is complete, the operators it enables hang from their lowest-index
-        (or highest) precondition of that level."""
-        needs, every = self.needs, self.every
-        need, add = needs.__getitem__, self.adds.__getitem__
+        Once a level is complete, its operators hang from their lowest-index (or highest)
+        precondition of that level."""
+        lm = self.lm
+        needs, every, classes = lm.needs, lm.every, self.classes
+        need, add = needs.__getitem__, lm.adds.__getitem__
+        hmax, hangs, order = self.hmax, self.hangs, self.order
         fresh_here = 0
         while True:
             if not new:
                 if fresh_here:
-                    for fact in sorted(layer, reverse=descending):
+                    self.enabled_at[level] = self.enabled_at.get(level, 0) | fresh_here
+                    for fact in sorted(layer, reverse=self.descending):
                         mask = fresh_here & needs[fact]
                         if mask:
                             hangs[fact] |= mask
@@ -209,10 +226,12 @@ class LandmarkCut:
                     return
                 if level != done:
                     layer = []
+                fresh_here = 0
                 unreached = list(compress(unreached, map(not_, hit)))
             for fact in new:
                 hmax[fact] = level
             layer += new
+            order += new
             fresh = every & ~reduce(or_, map(need, unreached), enabled)
             if fresh:
                 enabled |= fresh
@@ -229,14 +248,20 @@ class LandmarkCut:
                     new = list(compress(unreached, hit))
                     unreached = list(compress(unreached, map(not_, hit)))
 
-    @staticmethod
-    def _repair(hmax, hangs, cost, pre, add, charged):
-        """h_max after the costs of the operators `charged` fell: a Dijkstra from their
-        effects that got cheaper; each fact settled lower re-hangs the operators hanging
-        from it and passes on those whose h_max fell."""
+    def repair(self, cut, charge):
+        """h_max after the costs of the operators `cut` fell by `charge`: a Dijkstra from
+        their effects that got cheaper; each fact settled lower re-hangs the operators
+        hanging from it and passes on those whose h_max fell."""
+        self._charge(cut, charge)
+        hmax, hangs, pre, add = self.hmax, self.hangs, self.pre, self.lm.add
+        cost = self.cost
+        if cost is None:
+            cost = self.cost = self.lm.cost[:]
         heap, before, at = [], hmax[:], hmax.__getitem__
-        for k in charged:
-            reach = max(map(at, pre[k])) + cost[k]
+        for k in bits(cut):
+            left = cost[k] - charge
+            cost[k] = reach = left if left > 1e-9 else 0
+            reach += max(map(at, pre[k]))
             for fact in add[k]:
                 if reach < hmax[fact]:
                     hmax[fact] = reach
@@ -261,11 +286,13 @@ class LandmarkCut:
                     if reach < hmax[target]:
                         hmax[target] = reach
                         heappush(heap, (reach, target))
+        self.enabled_at = None            # (the levels' bookkeeping is not kept)
 
-    def _cut(self, hmax, hangs, pre, start, reached, zero, hung) -> int:
+    def cut(self) -> int:
         """The operators leading from the state's side into the goal zone."""
-        adds, goal, at = self.adds, self.goal, hmax.__getitem__
-        zone, wave, seen = {goal}, [goal], 0
+        lm, hmax, hangs, pre = self.lm, self.hmax, self.hangs, self.pre
+        adds, at, zero = lm.adds, hmax.__getitem__, self.classes.get(0, 0)
+        zone, wave, seen, reached = {lm.goal}, [lm.goal], 0, self.reached
         while wave:                       # the zone: supporters of zero-cost achievers
             ops = 0
             for fact in wave:
@@ -273,6 +300,11 @@ class LandmarkCut:
             ops &= zero & ~seen
             seen |= ops
             wave = []
+            if ops.bit_count() * 8 > len(reached):   # many: scan the facts instead
+                hit = map(ops.__and__, map(hangs.__getitem__, reached))
+                wave = [fact for fact in compress(reached, hit) if fact not in zone]
+                zone.update(wave)
+                continue
             while ops:
                 low = ops & -ops
                 ops ^= low
@@ -284,7 +316,7 @@ class LandmarkCut:
         for fact in zone:
             touch |= adds[fact]
         free = ~touch
-        ops = reduce(or_, map(hangs.__getitem__, start)) & free
+        ops = reduce(or_, map(hangs.__getitem__, self.start)) & free
         left = []
         for fact in reached:              # by h_max: most hang on an earlier fact
             if adds[fact] & ops:
@@ -301,4 +333,4 @@ class LandmarkCut:
                     ops |= hangs[fact] & free
             left = list(compress(left, map(not_, hit)))
         beyond = reduce(or_, map(hangs.__getitem__, left), 0)
-        return touch & hung & ~reduce(or_, map(hangs.__getitem__, zone), beyond)
+        return touch & self.hung & ~reduce(or_, map(hangs.__getitem__, zone), beyond)
