@@ -119,7 +119,7 @@ class LandmarkCut:
         if repair is None:                # trials: levels and repair by turns
             repair = spent[4] % 2
             spent[4] += 1
-        total = 0
+        total, update = 0, run.repair if repair else run.relevel
         while hmax[goal]:
             cut = run.cut()
             charge = min(c for c, mask in classes.items() if mask & cut)
@@ -127,16 +127,15 @@ class LandmarkCut:
             if shared:
                 for k in bits(cut):
                     cut |= shared.get(k, 0)
+            if self.repair is not None:
+                update(cut, charge)
+                continue
             began = process_time()
-            if repair:
-                run.repair(cut, charge)
-            else:
-                run.relevel(cut, charge)
-            if self.repair is None:
-                spent[repair] += process_time() - began
-                spent[2 + repair] += 1
-                if min(spent[2], spent[3]) >= TRIALS:
-                    self.repair = spent[1] / spent[3] < spent[0] / spent[2]
+            update(cut, charge)
+            spent[repair] += process_time() - began
+            spent[2 + repair] += 1
+            if min(spent[2], spent[3]) >= TRIALS:
+                self.repair = spent[1] / spent[3] < spent[0] / spent[2]
         return total
 
 
