@@ -65,7 +65,7 @@ class LandmarkCut:
         `TRIALS` cuts of each."""
         self.descending, self.repair = descending, repair
         self.sampled, self.sums = 0, [0, 0]   # sampled states; their values' sums by order
-        self.spent = [0.0, 0.0, 0, 0, 0]      # seconds by levels, by repair; their cuts; states
+        self.spent = [0.0, 0.0, 0, 0, 0]  # seconds by levels, by repair; their cuts; states
         facts = relaxation.facts
         self.start, self.goal = facts, facts + 1
         pre = [sorted(p) or [self.start] for p in relaxation.pre]
@@ -152,10 +152,11 @@ class _Run:
         self.hmax = [INF] * size
         self.hangs = [0] * size
         self.enabled_at = {}              # level -> operators enabled at that level
-        self.order = []                   # the facts reached, by h_max
         initial = set(start)
         self._explore(0, start, 0, {}, [], [f for f in range(size) if f not in initial])
-        self.reached = [f for f in self.order if f not in initial and f != lmcut.goal]
+        reached = compress(range(size), map(gt, repeat(INF), self.hmax))
+        self.reached = sorted((f for f in reached if f not in initial and f != lmcut.goal),
+                              key=self.hmax.__getitem__)  # by h_max (the cut's sweep)
         self.hung = reduce(or_, self.enabled_at.values(), 0)
 
     def _charge(self, cut, charge):
@@ -202,7 +203,7 @@ class _Run:
         lm = self.lm
         needs, every, classes = lm.needs, lm.every, self.classes
         need, add = needs.__getitem__, lm.adds.__getitem__
-        hmax, hangs, order = self.hmax, self.hangs, self.order
+        hmax, hangs = self.hmax, self.hangs
         fresh_here = 0
         while True:
             if not new:
@@ -230,7 +231,6 @@ class _Run:
             for fact in new:
                 hmax[fact] = level
             layer += new
-            order += new
             fresh = every & ~reduce(or_, map(need, unreached), enabled)
             if fresh:
                 enabled |= fresh
