@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
-from benchmarks.bench_lmcut import states_of  # noqa: E402
+from tests.lmcut_reference import first_states  # noqa: E402
 from planners.heuristics import Relaxation  # noqa: E402
 
 IPC = Path("/work/ipc21/benchmarks")
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     for domain, problem in pairs:
         task = planners.ground(planners.load(domain, problem))
         old, new = old_module.Relaxation(task), Relaxation(task)
-        states = states_of(task, args.states)
+        states = first_states(task, args.states)
         for name in HEURISTICS:
             ratios, before, after = [], [], []
             for _ in range(args.repeat):

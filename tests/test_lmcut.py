@@ -11,7 +11,7 @@ import planners
 from conftest import ROOT
 from framework.search.registry import searcher
 from planners.heuristics import INF, Relaxation
-from planners.lmcut import SAMPLE, LandmarkCut
+from planners.lmcut import SAMPLE, TRIALS, LandmarkCut
 from tests.lmcut_reference import first_states, reference_lmcut
 from tests.planning_support import ipc_task
 
@@ -29,26 +29,42 @@ SAMPLE_TASKS = ["blocks/task04", "gripper/task02", "logistics/task02", "miconic/
                 "psr-middle/task01", "openstacks-adl/task01", "either-transport/task02"]
 
 
+@pytest.mark.parametrize("repair", [False, True], ids=["relevel", "repair"])
 @pytest.mark.parametrize("name", SAMPLE_TASKS)
-def test_lmcut_equals_the_reference_on_the_samples(name):
+def test_lmcut_equals_the_reference_on_the_samples(name, repair):
     task = sample(name)
     relaxation = Relaxation(task)
     states = first_states(task, 40)
     for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending)
+        lmcut = LandmarkCut(relaxation, descending, repair)
         values = [(lmcut(s), reference_lmcut(relaxation, s, descending)) for s in states]
         assert all(ours == theirs for ours, theirs in values), (descending, values)
 
 
+@pytest.mark.parametrize("repair", [False, True], ids=["relevel", "repair"])
 @pytest.mark.parametrize("domain,number", [("depot", 1), ("freecell", 1), ("rovers", 2),
                                            ("parcprinter", 1), ("airport", 3)])
-def test_lmcut_equals_the_reference_on_ipc_tasks(domain, number):
+def test_lmcut_equals_the_reference_on_ipc_tasks(domain, number, repair):
     task = ipc_task(domain, number)
     relaxation = Relaxation(task)
     for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending)
+        lmcut = LandmarkCut(relaxation, descending, repair)
         for state in first_states(task, 15):
             assert lmcut(state) == reference_lmcut(relaxation, state, descending)
+
+
+def test_both_h_max_updates_serve_and_the_faster_is_kept():
+    """Unset, the update of h_max after a cut alternates by state between the
+    recomputation by levels and the Dijkstra repair until each served `TRIALS` cuts,
+    then the faster per cut is kept; the values stay the reference's throughout."""
+    task = ipc_task("freecell", 1)
+    relaxation = Relaxation(task)
+    lmcut = LandmarkCut(relaxation, False)
+    for state in first_states(task, 150):
+        assert lmcut(state) == reference_lmcut(relaxation, state)
+    by_levels, by_repair, levels_cuts, repair_cuts, _ = lmcut.spent
+    assert min(levels_cuts, repair_cuts) == TRIALS and by_levels > 0 and by_repair > 0
+    assert lmcut.repair is (by_repair / repair_cuts < by_levels / levels_cuts)
 
 
 @pytest.mark.parametrize("domain,number", [("freecell", 1), ("openstacks", 1)])
@@ -133,6 +149,7 @@ def test_lmcut_equals_the_reference_on_random_tasks(seed, tmp_path):
     relaxation = Relaxation(task)
     states = first_states(task, 25)
     for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending)
-        assert [lmcut(s) for s in states] == \
-            [reference_lmcut(relaxation, s, descending) for s in states], descending
+        expected = [reference_lmcut(relaxation, s, descending) for s in states]
+        for repair in (False, True):             # both h_max updates after a cut
+            lmcut = LandmarkCut(relaxation, descending, repair)
+            assert [lmcut(s) for s in states] == expected, (descending, repair)
