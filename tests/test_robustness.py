@@ -78,6 +78,22 @@ def test_a_yaml_alias_bomb_is_refused_at_once():
     assert time.perf_counter() - start < 5 and "aliases" in err.value.message and err.value.line
 
 
+
+@pytest.mark.parametrize("text", ["a: &a [*a, *a, *a, *a, *a, *a, *a, *a]\n",
+                                  "game: x\nplayers: [A, B]\nstate: &s\n  x: {type: 0..3, initial: 0}\n  y: *s\n"])
+def test_a_yaml_alias_inside_its_own_anchor_is_refused_not_followed_forever(text, tmp_path):
+    """An alias inside the node its anchor names makes an endless document: the
+    expansion count once went round it for ever; game and planning specs refuse it."""
+    spec = tmp_path / "cycle.yaml"
+    spec.write_text(text)
+    with pytest.raises(SpecError, match="refers to itself") as err:
+        load(spec)
+    assert err.value.line >= 1
+    import planners
+    with pytest.raises(SpecError, match="refers to itself"):
+        planners.load(spec)
+
+
 @pytest.mark.parametrize("rule, ok", ids=["or-chain-250", "not-300", "parentheses-500", "not-1500"], argvalues=[
     (" or ".join(["count(board, X) > 9"] * 250), True),         # a long chain compiles
     ("not " * 300 + "full(board)", True),

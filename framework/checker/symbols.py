@@ -109,7 +109,7 @@ class ResolverMixin:
                 self.globals[name] = Symbol(name, "player", prev.info if prev.kind == "player" else info)
                 return
             raise err(pos, f"duplicate name `{name}`",
-                      f"`{name}` is already {'a ' + prev.kind if prev else 'a built-in name'}; pick another")
+                      f"`{name}` is already {_article(prev.kind) if prev else 'a built-in name'}; pick another")
         self.globals[name] = Symbol(name, kind, info)
 
     def binding(self, node) -> Symbol | None:
@@ -242,3 +242,8 @@ def _mentions(node, name) -> bool:
         if any(_mentions(c, name) for c in children if hasattr(c, "__dataclass_fields__")):
             return True
     return False
+
+
+def _article(kind: str) -> str:
+    """`kind` with its indefinite article: "an option", "a state variable"."""
+    return ("an " if kind[:1] in "aeiou" else "a ") + kind

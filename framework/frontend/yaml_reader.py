@@ -260,13 +260,20 @@ def compose(text: str, file: str | None, *, label: str = "YAML syntax", what: st
 
 def _check_expansion(reader: YamlReader, root) -> None:
     """Refuse a document whose aliases make it stand for more than MAX_YAML_NODES nodes
-    (counted over the graph of shared nodes, each once, so the count itself is cheap)."""
-    size = {}
+    (counted over the graph of shared nodes, each once, so the count itself is cheap), or
+    for an endless one (an alias inside the node it names: `a: &a [*a]`)."""
+    size, open_nodes = {}, set()
     stack = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         if id(node) in size:
             continue
+        if not children_done:
+            if id(node) in open_nodes:   # met again below itself: a cycle
+                raise reader.error(node, "this YAML refers to itself: an alias (`*name`) "
+                                   "inside the value its anchor (`&name`) names",
+                                   "write the data out without the alias")
+            open_nodes.add(id(node))
         children = [x for kv in node.value for x in kv] if isinstance(node, MappingNode) else \
             node.value if isinstance(node, SequenceNode) else []
         if children_done:
