@@ -39,25 +39,20 @@ class _Checker:
         `vehicle`) and refuses cycles.  A type may be declared more than once with other
         parents (IPC's storage declares `area - object` and `area crate - surface`): it
         then has them all, as Fast Downward reads it."""
-        parents: dict[str, list] = {}
+        declared: dict[str, list] = {}
         for t in self.problem.types:
             if t.name != ROOT_TYPE:
-                parents.setdefault(t.name, []).append(t)
-        for name, defs in list(parents.items()):
+                declared.setdefault(t.name, []).append(t)
+        for defs in list(declared.values()):
             for t in defs:
-                if t.parent != ROOT_TYPE and t.parent not in parents:
-                    parents[t.parent] = [TypeDef(t.parent, ROOT_TYPE, t.pos)]
-                    self.problem.types.append(parents[t.parent][0])
-        for name, defs in parents.items():
-            seen, todo = set(), [t.parent for t in defs]
-            while todo:
-                parent = todo.pop()
-                if parent == name:
-                    raise defs[0].pos.error(f"type `{name}` is its own ancestor (a cycle in "
-                                            "the type hierarchy)")
-                if parent != ROOT_TYPE and parent not in seen:
-                    seen.add(parent)
-                    todo += [t.parent for t in parents[parent]]
+                if t.parent != ROOT_TYPE and t.parent not in declared:
+                    declared[t.parent] = [TypeDef(t.parent, ROOT_TYPE, t.pos)]
+                    self.problem.types.append(declared[t.parent][0])
+        parents = {name: {t.parent for t in defs} for name, defs in declared.items()}
+        for name, defs in declared.items():
+            if name in _ancestors(parents, name):
+                raise defs[0].pos.error(f"type `{name}` is its own ancestor (a cycle in the "
+                                        "type hierarchy)")
 
     def type_name(self, name: str, pos: Pos):
         for member in either_members(name) or ():
@@ -208,6 +203,18 @@ def check(problem: PlanningProblem) -> PlanningProblem:
     return problem
 
 
+def _ancestors(parents: dict[str, set], name: str) -> set:
+    """Every type above `name` along every parent (`parents`: type -> its parents' names);
+    `name` itself only through a cycle."""
+    seen, todo = set(), list(parents.get(name, ()))
+    while todo:
+        parent = todo.pop()
+        if parent not in seen:
+            seen.add(parent)
+            todo += parents.get(parent, ())
+    return seen
+
+
 def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
     """type -> the set of that type and all its descendants; an `either` type used by a
     parameter -> the union of its members' sets."""
@@ -217,13 +224,8 @@ def subtypes(problem: PlanningProblem) -> dict[str, set[str]]:
         below.setdefault(t.name, set()).add(t.name)
         parents.setdefault(t.name, set()).add(t.parent)
     for name in parents:
-        seen, todo = set(), list(parents[name])
-        while todo:                               # every ancestor, along every parent
-            parent = todo.pop()
-            if parent not in seen:
-                seen.add(parent)
-                below.setdefault(parent, {parent}).add(name)
-                todo += parents.get(parent, ())
+        for parent in _ancestors(parents, name):
+            below.setdefault(parent, {parent}).add(name)
     params = [p for d in (*problem.predicates, *problem.functions, *problem.actions,
                           *problem.derived, *(e for a in problem.actions for e in a.effects))
               for p in d.params]

@@ -222,11 +222,10 @@ def run(args) -> int:
     # --time bounds the whole run: the search gets what grounding left (`_prepare` cut
     # args.time down), and an alarm at the same deadline also stops a heuristic's set-up (a
     # landmark graph, say), which runs before the search's own clock starts
-    remaining = args.time
     with best_so_far_on_interrupt():
         try:
-            with alarm(remaining):
-                result = searcher(algorithm)(problem, depth=args.depth, time_limit=remaining,
+            with alarm(args.time):
+                result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
                                              node_limit=args.nodes, heuristic=heuristic,
                                              progress=progress, **weight)
         except BudgetExceeded:
