@@ -220,11 +220,12 @@ def run(args) -> int:
         progress, tty = _progress_printer(algorithm)
     weight = {} if args.weight is None else {"weight": args.weight}
     # --time bounds the whole run: the search gets what grounding left (`_prepare` cut
-    # args.time down), and an alarm at the same deadline also stops a heuristic's set-up (a
-    # landmark graph, say), which runs before the search's own clock starts
+    # args.time down); an alarm at that deadline stops a heuristic's set-up (a landmark
+    # graph, say), and the search, whose budget takes the alarm's deadline over, stops by
+    # itself then and reports what it expanded
     with best_so_far_on_interrupt():
         try:
-            with alarm(args.time):
+            with alarm(args.time, search_keeps_result=True):
                 result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
                                              node_limit=args.nodes, heuristic=heuristic,
                                              progress=progress, **weight)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from framework.kernel import kernel_of
-from framework.search.result import Budget, BudgetExceeded, Result, Stats, reraise_interrupt
+from framework.search.result import Budget, BudgetExceeded, Result, Stats, reraise_interrupt, search_ended
 
 
 class SearchProblem:
@@ -151,6 +151,7 @@ class SearchRun:
 
     def solved(self, plan: list) -> Result:
         """The result for a found plan, after replaying it to the goal."""
+        search_ended()
         stats = self.stats()
         valid, cost, failed_at = replay(self.problem, plan, self.start)
         if not valid:
@@ -163,6 +164,7 @@ class SearchRun:
 
     def no_plan(self, *, complete: bool = True, reason: str = "no plan exists") -> Result:
         """The result when no plan was found: proved impossible (complete) or cut short."""
+        search_ended()
         return Result(self.algorithm, stats=self.stats(), complete=complete,
                       extra={"valid": False, "solved": False, "reason": reason})
 

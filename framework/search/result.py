@@ -86,17 +86,47 @@ def reraise_interrupt(error: KeyboardInterrupt | None = None) -> None:
         raise error or KeyboardInterrupt()
 
 
+class _Alarm:
+    """The deadline of the innermost `alarm` a search may take over, and how far the search
+    got: None (not started), "searching" (a `Budget` took the deadline over), "ended" (the
+    search is making its result)."""
+    deadline: float | None = None
+    search = None
+
+
+def search_ended() -> None:
+    """Called as a search makes its result: an alarm it took over no longer raises (freeing
+    a large search's memory may outlast the alarm's grace)."""
+    if _Alarm.search == "searching":
+        _Alarm.search = "ended"
+
+
+GRACE_SECONDS = 0.5
+"""How long past an alarm's deadline a search that took it over gets to stop by its own
+budget (and return its result so far) before the alarm raises in it anyway."""
+
+
 @contextmanager
-def alarm(seconds, error=None):
+def alarm(seconds, error=None, search_keeps_result: bool = False):
     """Raise `error()` (default BudgetExceeded("time limit")) in the block once `seconds`
     have passed, even inside a step that reads no clock (parsing a large PDDL file, say):
-    SIGALRM, main thread on Unix only; no limit elsewhere or when `seconds` is None."""
+    SIGALRM, main thread on Unix only; no limit elsewhere or when `seconds` is None.
+    With `search_keeps_result`, a `Budget` made in the block takes the deadline over: its
+    search stops by the same deadline on its own (returning its result so far), and the
+    alarm raises only when the search is still running `GRACE_SECONDS` later (inside one
+    step that reads no clock)."""
     if seconds is None or not hasattr(signal, "SIGALRM") or \
             threading.current_thread() is not threading.main_thread():
         yield
         return
+    outer = _Alarm.deadline, _Alarm.search
+    _Alarm.deadline = time.perf_counter() + seconds if search_keeps_result else None
+    _Alarm.search = None
 
     def expire(signum, frame):
+        if _Alarm.search == "ended" or (_Alarm.search == "searching" and
+                                        time.perf_counter() < _Alarm.deadline + GRACE_SECONDS):
+            return              # (the timer fires again within a second)
         raise error() if error else BudgetExceeded("time limit")
     old = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6), 1.0)   # again every second, in case
@@ -105,6 +135,7 @@ def alarm(seconds, error=None):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        _Alarm.deadline, _Alarm.search = outer
 
 
 CHECK_SECONDS = 0.002
@@ -123,6 +154,9 @@ class Budget:
     def __init__(self, time_limit: float | None = None, node_limit: int | None = None):
         self.start = self._checked = time.perf_counter()
         self.deadline = None if time_limit is None else self.start + time_limit
+        if _Alarm.deadline is not None:   # inside an `alarm`: its deadline is the budget's
+            self.deadline = min(self.deadline or _Alarm.deadline, _Alarm.deadline)
+            _Alarm.search = "searching"
         self.node_limit = node_limit
         self.nodes = 0
         self._check_every = 1
