@@ -17,6 +17,12 @@ a fact of its own), which are landmarks of the task itself:
   until nothing changes; the landmarks are the union of L(g) over the goals.
   `is_landmark_by_removal` is the brute-force definition the tests compare with: p is a
   landmark iff the goal is relaxed-unreachable once p is made unreachable.
+* **Disjunctive landmarks** (sets of facts one of which every plan makes true, as
+  Richter, Helmert & Westphal's RHW generator finds them): when every first achiever
+  (below) of a landmark q needs a fact of one predicate, one of those facts holds right
+  before q first does.  Small such sets (at most `MAX_DISJUNCTION` facts, none true
+  initially, none a fact landmark) are landmarks greedy-necessarily ordered before q;
+  they guide where fact landmarks say nothing (which tray goes to the table).
 * **Orderings** (what a landmark's acceptance waits for):
   - *natural*: p -> q when p is in L(q) (p is reached strictly before q);
   - *greedy-necessary*: p ->gn q when p is a precondition of every *first achiever* of
@@ -30,16 +36,18 @@ from __future__ import annotations
 
 from framework.runtime import bits
 
+MAX_DISJUNCTION = 4               # facts in a disjunctive landmark, at most
 
-def reachable(relaxation, start: int, forbidden: int = -1) -> int:
-    """The mask of relaxed facts reachable from the relaxed state `start` when the fact
-    `forbidden` can never be reached (nor used)."""
+
+def reachable(relaxation, start: int, forbidden: int = 0) -> int:
+    """The mask of relaxed facts reachable from the relaxed state `start` when the facts
+    of the mask `forbidden` can never be reached (nor used)."""
     add, users = relaxation.add, relaxation.users
     waiting = relaxation.waiting[:]
     seen = bytearray(relaxation.facts)
-    if forbidden >= 0:
-        seen[forbidden] = 1
-    reached = [f for f in bits(start) if f != forbidden]
+    for fact in bits(forbidden):
+        seen[fact] = 1
+    reached = [f for f in bits(start & ~forbidden)]
     for fact in reached:
         seen[fact] = 1
     stack = [*reached, relaxation.start]
@@ -63,7 +71,7 @@ def is_landmark_by_removal(relaxation, state: int, fact: int) -> bool:
     goal = relaxation.goal_mask
     if reachable(relaxation, start) & goal != goal:
         return False
-    return reachable(relaxation, start, fact) & goal != goal
+    return reachable(relaxation, start, 1 << fact) & goal != goal
 
 
 def fact_labels(relaxation, state: int) -> list:
@@ -96,17 +104,19 @@ def fact_labels(relaxation, state: int) -> list:
 
 
 class LandmarkGraph:
-    """The landmarks of a task from its initial state (fact masks over the relaxed facts)
-    and their orderings.
+    """The landmarks of a task from its initial state and their orderings.
 
-    `landmarks`: the mask of landmark facts; `goal`: the goal landmarks;
-    `parents[p]`: the mask of landmarks ordered before p (natural, greedy-necessary and
+    A landmark is an id: a relaxed fact's index (a fact landmark), or `size + j` for the
+    j-th disjunctive landmark, the fact mask `disjunctive[j]` (any of its facts).  Masks
+    of landmarks are ints over these ids: `landmarks` (all), `goal` (the goal facts);
+    `parents[p]`: the landmarks ordered before p (natural, greedy-necessary and
     reasonable orderings); `gn_children[p]`: the landmarks q with p ->gn q;
     `reasonable[g]`: the landmarks p with p ->r g;
     `cost[p]`: the cost of the cheapest relaxed operator achieving p (0 for facts only
     rules derive or nothing achieves); `achievers[p]`: the relaxed operators adding p;
     `derived`: the landmarks only rules (axioms) achieve, which become true in the same
     state as their bodies, so no greedy-necessary ordering ends at one.
+    `holds(relaxed)`: the landmarks true in a relaxed state.
     `solvable` is False when the goal is relaxed-unreachable (no landmarks then)."""
 
     def __init__(self, task, relaxation):
@@ -119,15 +129,17 @@ class LandmarkGraph:
         if self.solvable:
             for g in relaxation.goal:
                 landmarks |= labels[g]
-        self.landmarks = landmarks
+        self.landmarks = self.fact_landmarks = landmarks
         self.facts = bits(landmarks)
-        size = relaxation.facts
-        self.achievers = relaxation.achievers
+        self.size = size = relaxation.facts
+        self.achievers = list(relaxation.achievers)
         self.parents = [0] * size
         self.gn_children = [0] * size
         self.reasonable = [0] * size
         self.cost = [0] * size
         self.derived = 0
+        self.disjunctive = []
+        backchain = []                    # (landmark, its first achievers)
         for q in self.facts:
             self.parents[q] = labels[q] & landmarks & ~(1 << q)
             self.cost[q] = min((relaxation.cost[k] for k in self.achievers[q]), default=0)
@@ -136,16 +148,82 @@ class LandmarkGraph:
                 continue
             if initial >> q & 1:
                 continue
-            before = reachable(relaxation, initial, q)
-            first = [k for k in self.achievers[q]
-                     if relaxation.pre_mask[k] & before == relaxation.pre_mask[k]]
+            first = self._first_achievers(initial, 1 << q, self.achievers[q])
+            backchain.append((q, first))
             needed = landmarks
             for k in first:
                 needed &= relaxation.pre_mask[k]
             for p in bits(needed & ~(1 << q)):
-                self.parents[q] |= 1 << p
-                self.gn_children[p] |= 1 << q
+                self._order(p, q)
+        self._disjunctive(task, initial, labels, backchain)
         self._reasonable(task)
+
+    def _first_achievers(self, initial: int, mask: int, achievers: list) -> list:
+        """The relaxed operators of `achievers` (which add a fact of `mask`) that are
+        reachable before any fact of `mask` is."""
+        pre_mask = self.relaxation.pre_mask
+        before = reachable(self.relaxation, initial, mask)
+        return [k for k in achievers if pre_mask[k] & before == pre_mask[k]]
+
+    def _order(self, p: int, q: int):
+        """p ->gn q."""
+        self.parents[q] |= 1 << p
+        self.gn_children[p] |= 1 << q
+
+    def _disjunctive(self, task, initial: int, labels: list, backchain: list):
+        """Disjunctive landmarks (Richter, Helmert & Westphal 2008): for a landmark q not
+        true initially, when every first achiever of q has a precondition of the same
+        predicate, one of those preconditions (2 to `MAX_DISJUNCTION` facts, none true
+        initially, none a fact landmark) must hold right before q first does: a
+        landmark D with D ->gn q.  Its natural parents are the landmarks every one of its
+        facts needs; D is backchained from in turn."""
+        relaxation = self.relaxation
+        predicate = _predicates(task, relaxation)
+        known = {}                                # fact mask -> landmark id
+        while backchain:
+            q, first = backchain.pop()
+            classes = {}                          # predicate -> [mask per achiever]
+            for k in first:
+                per = {}
+                for fact in relaxation.pre[k]:
+                    per[predicate[fact]] = per.get(predicate[fact], 0) | 1 << fact
+                for name, mask in per.items():
+                    classes.setdefault(name, []).append(mask)
+            for masks in classes.values():
+                if len(masks) < len(first) or not first:
+                    continue
+                mask = 0
+                for m in masks:
+                    mask |= m
+                if not 2 <= mask.bit_count() <= MAX_DISJUNCTION or \
+                        mask & (initial | self.fact_landmarks):
+                    continue
+                if mask not in known:
+                    achievers = sorted({k for f in bits(mask) for k in relaxation.achievers[f]})
+                    if any(relaxation.owner[k] < 0 for k in achievers):
+                        continue                  # derived facts: no gn orderings
+                    lm = known[mask] = self.size + len(self.disjunctive)
+                    self.disjunctive.append(mask)
+                    self.landmarks |= 1 << lm
+                    self.facts.append(lm)
+                    self.achievers.append(achievers)
+                    self.cost.append(min(relaxation.cost[k] for k in achievers))
+                    natural = self.fact_landmarks
+                    for fact in bits(mask):
+                        natural &= labels[fact] or 0
+                    self.parents.append(natural)
+                    self.gn_children.append(0)
+                    self.reasonable.append(0)
+                    backchain.append((lm, self._first_achievers(initial, mask, achievers)))
+                self._order(known[mask], q)
+
+    def holds(self, relaxed: int) -> int:
+        """The landmarks true in the relaxed state `relaxed`."""
+        true = relaxed & self.fact_landmarks
+        for j, mask in enumerate(self.disjunctive):
+            if relaxed & mask:
+                true |= 1 << self.size + j
+        return true
 
     def _reasonable(self, task):
         """p ->r g for a goal landmark g and a non-goal landmark p every one of whose
@@ -164,3 +242,14 @@ class LandmarkGraph:
                 if g < n and not self.parents[p] >> g & 1:
                     self.parents[g] |= 1 << p
                     self.reasonable[g] |= 1 << p
+
+
+def _predicates(task, relaxation) -> list:
+    """The predicate name of every relaxed fact ("not NAME" for a complement; the start
+    fact, last, has its own)."""
+    names = []
+    for text in task.facts:
+        head = text.lstrip("(").split(" ", 1)[0]
+        names.append(head.split("(", 1)[0])
+    names += ["not " + name for name in names[:relaxation.facts - len(names)]]
+    return names + [None]

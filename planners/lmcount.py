@@ -2,7 +2,7 @@
 landmark progression Fast Downward's `landmark_sum` uses) over the landmark graph of
 `planners.landmarks`.
 
-The heuristic is path-dependent.  Every state keeps two sets of landmarks (fact masks):
+The heuristic is path-dependent.  Every state keeps two sets of landmarks (masks of landmark ids):
 *past*, the landmarks true at some point of the path to it, and *future*, those still
 to be achieved.  In the initial state the true landmarks are past and the others future
 (a true landmark with a reasonable predecessor is future too).  After a transition
@@ -59,7 +59,7 @@ class LandmarkCount:
     def reached(self, state: int, parent=None) -> int:
         """The past landmarks (a fact mask) of `state` reached from `parent` (None: the
         start of the search), after updating its past and future sets."""
-        true = self.relaxation.relaxed(state) & self.landmarks
+        true = self.graph.holds(self.relaxation.relaxed(state))
         if parent is None or parent not in self.past:
             past = true
             future = self.landmarks & ~true | self.needs_reasonable & true
@@ -100,7 +100,7 @@ class LandmarkCount:
         parents, achievers = graph.parents, graph.achievers
         pre_mask, owner = relaxation.pre_mask, relaxation.owner
         preferred = set()
-        for fact in bits(future & ~relaxed):
+        for fact in bits(future & ~graph.holds(relaxed)):
             if parents[fact] & ~past and not past >> fact & 1:
                 continue
             for k in achievers[fact]:

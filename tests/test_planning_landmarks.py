@@ -66,13 +66,48 @@ def test_landmarks_are_exactly_the_facts_whose_removal_cuts_the_relaxed_goal(nam
 
 
 @pytest.mark.parametrize("name", TASKS)
+def test_disjunctive_landmarks_are_landmarks_by_removal_and_hold_when_a_fact_does(name):
+    """Each disjunctive landmark D: forbidding all its facts makes the goal relaxed-
+    unreachable (the definition), none of its 2..4 facts is true initially or a fact
+    landmark; `holds` marks it exactly in the states where one of its facts is true."""
+    from planners.landmarks import MAX_DISJUNCTION, reachable
+    _, task = _load(name)
+    relaxation = Relaxation(task)
+    graph = LandmarkGraph(task, relaxation)
+    initial = relaxation.relaxed(task.initial)
+    goal = relaxation.goal_mask
+    for j, mask in enumerate(graph.disjunctive):
+        assert 2 <= mask.bit_count() <= MAX_DISJUNCTION
+        assert not mask & (initial | graph.fact_landmarks)
+        assert reachable(relaxation, initial, mask) & goal != goal
+        assert graph.landmarks >> graph.size + j & 1
+    for state in _states(task, 30):
+        relaxed = relaxation.relaxed(state)
+        expected = relaxed & graph.fact_landmarks
+        for j, mask in enumerate(graph.disjunctive):
+            if any(relaxed >> f & 1 for f in bits(mask)):
+                expected |= 1 << graph.size + j
+        assert graph.holds(relaxed) == expected
+
+
+def test_gripper_has_the_disjunctive_landmarks_carry_in_either_hand():
+    """RHW's textbook case: every ball to move is carried in the left or the right
+    gripper before it is dropped in room b."""
+    _, task = _load("gripper/task01")
+    graph = LandmarkGraph(task, Relaxation(task))
+    found = {frozenset(task.facts[f] for f in bits(mask)) for mask in graph.disjunctive}
+    balls = {f.split()[1] for f in task.facts if f.startswith("(at ball")}
+    assert found == {frozenset({f"(carry {b} left)", f"(carry {b} right)"}) for b in balls}
+
+
+@pytest.mark.parametrize("name", TASKS)
 def test_landmarks_and_greedy_necessary_orderings_hold_on_found_plans(name):
     _, task = _load(name)
     relaxation = Relaxation(task)
     graph = LandmarkGraph(task, relaxation)
     plan = searcher("lama-first")(task, time_limit=60).pv
-    true = [relaxation.relaxed(s) for s in _walk(task, plan)]
-    for q in graph.facts:
+    true = [graph.holds(relaxation.relaxed(s)) for s in _walk(task, plan)]
+    for q in graph.facts:                 # (disjunctive landmarks among them)
         # every landmark is reached; its gn parents hold right before it first does
         first = next(t for t, mask in enumerate(true) if mask >> q & 1)
         if first:
@@ -85,7 +120,7 @@ def test_landmark_count_starts_at_the_unreached_landmarks_and_ends_at_zero(name)
     _, task = _load(name)
     lmcount = LandmarkCount(task, unit=True)
     graph = lmcount.graph
-    initial_true = lmcount.relaxation.relaxed(task.initial) & graph.landmarks
+    initial_true = graph.holds(lmcount.relaxation.relaxed(task.initial))
     value, _ = lmcount.evaluate(task.initial)
     assert value == len(graph.facts) - initial_true.bit_count()
     states = _walk(task, searcher("astar")(task, heuristic="lmcut", time_limit=60).pv)
@@ -287,7 +322,7 @@ def test_landmark_progression_follows_fast_downwards_rules_on_random_walks(name)
     for walk in range(4):
         parent, state = None, task.initial
         for _ in range(40):
-            true = set(bits(relaxed(state) & graph.landmarks))
+            true = set(bits(graph.holds(relaxed(state))))
             status[state] = _progress_reference(graph, true, status.get(parent), status.get(state)) \
                 if parent is not None else status.get(state) or _progress_reference(graph, true, None, None)
             lmcount.reached(state, parent)
