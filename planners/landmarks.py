@@ -139,7 +139,7 @@ class LandmarkGraph:
         self.cost = [0] * size
         self.derived = 0
         self.disjunctive = []
-        backchain = []                    # (landmark, its first achievers)
+        first_achievers = []              # (fact landmark, its first achievers)
         for q in self.facts:
             self.parents[q] = labels[q] & landmarks & ~(1 << q)
             self.cost[q] = min((relaxation.cost[k] for k in self.achievers[q]), default=0)
@@ -149,13 +149,13 @@ class LandmarkGraph:
             if initial >> q & 1:
                 continue
             first = self._first_achievers(initial, 1 << q, self.achievers[q])
-            backchain.append((q, first))
+            first_achievers.append((q, first))
             needed = landmarks
             for k in first:
                 needed &= relaxation.pre_mask[k]
             for p in bits(needed & ~(1 << q)):
                 self._order(p, q)
-        self._disjunctive(task, initial, labels, backchain)
+        self._disjunctive(task, initial, labels, first_achievers)
         self._reasonable(task)
 
     def _first_achievers(self, initial: int, mask: int, achievers: list) -> list:
@@ -170,18 +170,19 @@ class LandmarkGraph:
         self.parents[q] |= 1 << p
         self.gn_children[p] |= 1 << q
 
-    def _disjunctive(self, task, initial: int, labels: list, backchain: list):
-        """Disjunctive landmarks (Richter, Helmert & Westphal 2008): for a landmark q not
-        true initially, when every first achiever of q has a precondition of the same
-        predicate, one of those preconditions (2 to `MAX_DISJUNCTION` facts, none true
-        initially, none a fact landmark) must hold right before q first does: a
-        landmark D with D ->gn q.  Its natural parents are the landmarks every one of its
-        facts needs; D is backchained from in turn."""
+    def _disjunctive(self, task, initial: int, labels: list, first_achievers: list):
+        """Disjunctive landmarks (Richter, Helmert & Westphal 2008): for a fact landmark
+        q not true initially, when every first achiever of q has a precondition of the
+        same predicate, one of those preconditions (2 to `MAX_DISJUNCTION` facts, none
+        true initially, none a fact landmark) must hold right before q first does: a
+        landmark D with D ->gn q, unless it overlaps one found before.  Its natural
+        parents are the fact landmarks every one of its facts needs.  (Backchaining
+        from D in turn found long chains Fast Downward's generator does not, e.g.
+        eleven in folding p01 where it has one, and misled the search.)"""
         relaxation = self.relaxation
         predicate = _predicates(task, relaxation)
-        known = {}                                # fact mask -> landmark id
-        while backchain:
-            q, first = backchain.pop()
+        known, taken = {}, 0                      # fact mask -> landmark id; their facts
+        for q, first in first_achievers:
             classes = {}                          # predicate -> [mask per achiever]
             for k in first:
                 per = {}
@@ -196,14 +197,16 @@ class LandmarkGraph:
                 for m in masks:
                     mask |= m
                 if not 2 <= mask.bit_count() <= MAX_DISJUNCTION or \
-                        mask & (initial | self.fact_landmarks):
-                    continue
+                        mask & (initial | self.fact_landmarks) or \
+                        mask not in known and mask & taken:
+                    continue                      # (overlapping another one: not added)
                 if mask not in known:
                     achievers = sorted({k for f in bits(mask) for k in relaxation.achievers[f]})
                     if any(relaxation.owner[k] < 0 for k in achievers):
                         continue                  # derived facts: no gn orderings
                     lm = known[mask] = self.size + len(self.disjunctive)
                     self.disjunctive.append(mask)
+                    taken |= mask
                     self.landmarks |= 1 << lm
                     self.facts.append(lm)
                     self.achievers.append(achievers)
@@ -214,7 +217,6 @@ class LandmarkGraph:
                     self.parents.append(natural)
                     self.gn_children.append(0)
                     self.reasonable.append(0)
-                    backchain.append((lm, self._first_achievers(initial, mask, achievers)))
                 self._order(known[mask], q)
 
     def holds(self, relaxed: int) -> int:
