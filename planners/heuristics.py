@@ -9,9 +9,14 @@ over goals, h_FF the cost of a relaxed plan extracted backwards through each fac
 supporter; landmark-cut (`planners.lmcut`) and the landmarks (`planners.landmarks`) build
 on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
 `inf` (a dead end).  The exploration's queue is a list of cost buckets when every cost is
-a positive integer (unit costs), a heap otherwise; both settle facts in the same order,
-so the values do not depend on the queue.  Lists indexed by fact and operator are copied
-with one C-level call per evaluation.
+a positive integer (unit costs), a heap otherwise; both settle facts in the same order
+(by cost, then index, a start fact first) and an operator fires when its last
+precondition settles, so supporters, relaxed plans and values do not depend on the
+queue.  The bucket exploration (the hot path of lama-first) keeps one counter per
+operator for both jobs, counting its preconditions and summing their costs, and counts
+the state's facts in one sweep in which only an operator's last precondition can fire
+it; tests/test_relaxed_speedup.py holds it to the plain exploration.  Lists indexed by
+fact and operator are copied with one C-level call per evaluation.
 """
 from __future__ import annotations
 
@@ -86,6 +91,24 @@ class Relaxation:
         for fact in self.goal:
             self.is_goal[fact] = 1
         self.integral = all(type(c) is int and c > 0 for c in self.cost)
+        # the bucket queue's counters: an operator's counter starts at its cost minus `big`
+        # per precondition (the start fact for none); settling a precondition at cost d adds
+        # big + d (big for h_max), so the counter turns non-negative when the last one
+        # settles and is then the operator's h_add cost.  `big` stays below 2**30 (one
+        # machine digit: CPython's fast path) while a bucket below `safe_depth` cannot
+        # make an unfinished counter non-negative; deeper buckets use the heap
+        most, dearest = max(self.waiting, default=1), max(self.cost, default=0)
+        self.big = max((1 << 30) // (most + 1), 2 * dearest + 2)
+        self.safe_depth = (self.big - dearest - 1) // max(most - 1, 1)
+        self.counters = [c - w * self.big for c, w in zip(self.cost, self.waiting)]
+        # in bucket 0 (the state) facts settle in index order, so only an operator's last
+        # precondition can finish it there: the others (`ahead`) are counted in one sweep
+        self.last = [[] for _ in range(self.facts + 1)]
+        self.ahead = [[] for _ in range(self.facts + 1)]
+        for k, pre in enumerate(self.pre):
+            for fact in pre:
+                (self.last if fact == pre[-1] else self.ahead)[fact].append(k)
+        self.last[self.start] = self.users[self.start]
         self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
@@ -150,46 +173,52 @@ class Relaxation:
     def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
         """`explore` with positive integer costs: bucket `d` holds the facts first reached
         at cost d; no cost is 0, so a bucket is complete once it is reached and is
-        settled in fact order (the start fact, -1, first)."""
+        settled in fact order (the start fact, -1, first).  One counter per operator
+        (`counters`) counts its preconditions and sums their costs."""
         dist = [INF] * (self.facts + 1)
         supporter = [-1] * (self.facts + 1)
-        waiting = self.waiting[:]
-        cost, add = self.cost, self.add
-        so_far = cost[:]                     # h_add: the operator's cost plus its preconditions'
+        counter = self.counters[:]
+        add, users, is_goal, big = self.add, self.users, self.is_goal, self.big
         first = [self.start, *bits(self.relaxed(state))]
         for fact in first:
             dist[fact] = 0
+        ahead = self.ahead
+        for fact in first:
+            for k in ahead[fact]:
+                counter[k] += big
         buckets = [first]
         goals_left = len(self.goal)
-        users, is_goal = self.users, self.is_goal
+        finishing = self.last               # bucket 0: only last preconditions finish
         d = 0
         while d < len(buckets) and (goals_left or not until_goals):
+            if d > self.safe_depth:
+                return self.explore(state, use_max, self.cost, until_goals)
             bucket = buckets[d]
             bucket.sort()
+            step, extra = (big, d) if use_max else (big + d, 0)
             for fact in bucket:
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
-                goals_left -= is_goal[fact]
-                for k in users[fact]:
-                    waiting[k] -= 1
-                    if use_max:
-                        if waiting[k]:
-                            continue
-                        reach = d + cost[k]
-                    else:
-                        so_far[k] += d
-                        if waiting[k]:
-                            continue
-                        reach = so_far[k]
+                for k in finishing[fact]:
+                    reach = counter[k] + step
+                    counter[k] = reach
+                    if reach < 0:
+                        continue             # a precondition is not settled yet
+                    reach += extra
                     for new in add[k]:
                         if reach < dist[new]:
                             dist[new] = reach
                             supporter[new] = k
-                            while len(buckets) <= reach:
-                                buckets.append([])
-                            buckets[reach].append(new)
-                if not goals_left and until_goals:
-                    break
+                            try:
+                                buckets[reach].append(new)
+                            except IndexError:
+                                buckets += [[] for _ in range(reach + 1 - len(buckets))]
+                                buckets[reach].append(new)
+                if is_goal[fact]:
+                    goals_left -= 1
+                    if not goals_left and until_goals:
+                        break
+            finishing = users
             d += 1
         return dist, supporter, not goals_left
 
