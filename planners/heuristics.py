@@ -240,20 +240,14 @@ class Relaxation:
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
             return INF, set()
-        chosen = set()
-        pre = self.pre
-        open_facts = [g for g in self.goal if supporter[g] >= 0]
-        marked = set(open_facts)
-        while open_facts:
-            k = supporter[open_facts.pop()]
-            if k in chosen:
-                continue
-            chosen.add(k)
-            for fact in pre[k]:
-                if fact not in marked and supporter[fact] >= 0:
-                    marked.add(fact)
-                    open_facts.append(fact)
-        owners = {self.owner[k] for k in chosen}
+        chosen, pre, owner = set(), self.pre, self.owner
+        todo = [supporter[g] for g in self.goal]
+        while todo:
+            k = todo.pop()
+            if k >= 0 and k not in chosen:
+                chosen.add(k)
+                todo += map(supporter.__getitem__, pre[k])
+        owners = {owner[k] for k in chosen}
         return sum(self.op_cost[o] for o in owners if o >= 0), chosen
 
     def evaluate(self, state: int, parent=None) -> tuple[float, set]:
@@ -265,9 +259,9 @@ class Relaxation:
         plan whose relaxed operator is applicable in `state` (for a conditional effect:
         its conditions hold too)."""
         value, chosen = self.relaxed_plan(state)
-        state = self.relaxed(state)
-        return value, {self.owner[k] for k in chosen
-                       if self.owner[k] >= 0 and state & self.pre_mask[k] == self.pre_mask[k]}
+        state, owner, pre_mask = self.relaxed(state), self.owner, self.pre_mask
+        return value, {owner[k] for k in chosen
+                       if owner[k] >= 0 and state & pre_mask[k] == pre_mask[k]}
 
 
 HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}
