@@ -65,7 +65,7 @@ def main(argv=None) -> int:
     pairs = list(zip(args.files[::2], args.files[1::2])) or [
         (IPC / d / "domain.pddl", IPC / d / f"task{n:02d}.pddl") for d, n in DEFAULT]
     old_module = baseline_module(args.baseline)
-    print(f"{'task':<30}{'heuristic':<16}{'baseline us':>12}{'now us':>10}{'ratio':>8}")
+    print(f"{'task':<32}{'heuristic':<16}{'baseline us':>12}{'now us':>10}{'ratio':>8}")
     for domain, problem in pairs:
         task = planners.ground(planners.load(domain, problem))
         old, new = old_module.Relaxation(task, args.unit), Relaxation(task, args.unit)
@@ -80,7 +80,7 @@ def main(argv=None) -> int:
                 ratios.append(t_old / t_new)
                 before.append(t_old)
                 after.append(t_new)
-            print(f"{problem.parent.name + '/' + problem.stem:<30}{name:<16}"
+            print(f"{problem.parent.name + '/' + problem.stem:<32}{name:<16}"
                   f"{statistics.median(before):>12.0f}{statistics.median(after):>10.0f}"
                   f"{statistics.median(ratios):>7.2f}x")
     return 0
