@@ -96,11 +96,12 @@ class Relaxation:
         # the bucket queue's counters: an operator's counter starts at its cost minus `big`
         # per precondition (the start fact for none); settling a precondition at cost d adds
         # big + d (big for h_max), so the counter turns non-negative when the last one
-        # settles and is then the operator's h_add cost.  `big` stays below 2**30 (one
-        # machine digit: CPython's fast path) while a bucket below `safe_depth` cannot
-        # make an unfinished counter non-negative; deeper buckets use the heap
+        # settles and is then the operator's h_add cost.  A bucket up to `safe_depth`
+        # cannot make an unfinished counter non-negative (deeper ones use the heap);
+        # counters stay below 2**30 (one machine digit: CPython's fast path) unless that
+        # would put safe_depth below 2**16 (an operator with very many preconditions)
         most, dearest = max(self.waiting, default=1), max(self.cost, default=0)
-        self.big = max((1 << 30) // (most + 1), 2 * dearest + 2)
+        self.big = max((1 << 30) // (most + 1), dearest + 1 + (max(most - 1, 1) << 16))
         self.safe_depth = (self.big - dearest - 1) // max(most - 1, 1)
         self.counters = [c - w * self.big for c, w in zip(self.cost, self.waiting)]
         # in bucket 0 (the state) facts settle in index order, so only an operator's last
