@@ -1,13 +1,18 @@
 """Microseconds per state of h_max, h_add and h_FF (`planners.heuristics.Relaxation`)
 against a baseline version of the same module taken from git (default: `main`),
 interleaved in one process on the same states, with every value compared: the two
-versions must agree exactly (h_FF included).  The states are the first `--states` of a
-breadth-first exploration of each task; each round times the baseline then the current
-code on every heuristic, and the median ratio over `--repeat` rounds is printed.
+versions must agree exactly (h_FF and its preferred operators included).  The states
+are the first `--states` of a breadth-first exploration of each task and as many ends of
+random walks (with `--lama`: the states lama-first's search evaluates first, in its
+order: consecutive states are mostly siblings, which the exploration exploits); each
+round times the baseline then the current code on every heuristic,
+and the median ratio over `--repeat` rounds is printed.  `--unit` counts every operator
+as 1, as lama-first does.
 
     python benchmarks/bench_relaxed.py                 # depot, blocks, logistics, elevators
     python benchmarks/bench_relaxed.py --baseline main --states 300 --repeat 5
-    python benchmarks/bench_relaxed.py DOMAIN.pddl TASK.pddl ...
+    python benchmarks/bench_relaxed.py --unit --only h_ff_preferred DOMAIN.pddl TASK.pddl ...
+    python benchmarks/bench_relaxed.py --unit --lama --states 600 DOMAIN.pddl TASK.pddl
 """
 from __future__ import annotations
 
@@ -19,17 +24,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
+from framework.search import lazy_gbfs  # noqa: E402
+from planners import lama  # noqa: E402
 from tests.lmcut_reference import first_states  # noqa: E402
+from tests.relaxation_reference import walk_ends  # noqa: E402
 from planners.heuristics import Relaxation  # noqa: E402
 
 IPC = Path("/work/ipc21/benchmarks")
 DEFAULT = [("depot", 5), ("blocks", 10), ("logistics", 5), ("elevators", 3)]
-HEURISTICS = ("h_max", "h_add", "h_ff")
+HEURISTICS = ("h_max", "h_add", "h_ff", "h_ff_preferred")
 
 
 def baseline_module(revision: str):
@@ -44,6 +53,20 @@ def baseline_module(revision: str):
     return module
 
 
+def lama_states(task, count: int) -> list[int]:
+    """The first `count` states lama-first's h_FF evaluates, in its order."""
+    relaxation, lmcount = lama.evaluators(task)
+    states = []
+
+    def evaluate(state, parent=None):
+        states.append(state)
+        return relaxation.evaluate(state, parent)
+
+    lazy_gbfs.search(task, heuristic=[SimpleNamespace(evaluate=evaluate), lmcount],
+                     node_limit=count)
+    return states[:count]
+
+
 def timed(function, states) -> tuple[float, list]:
     start = time.perf_counter()
     values = [function(s) for s in states]
@@ -56,16 +79,20 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline", default="main", help="git revision to compare with")
     parser.add_argument("--states", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--unit", action="store_true", help="unit costs (lama-first's)")
+    parser.add_argument("--only", choices=HEURISTICS, help="time this heuristic alone")
+    parser.add_argument("--lama", action="store_true", help="lama-first's states, in order")
     args = parser.parse_args(argv)
     pairs = list(zip(args.files[::2], args.files[1::2])) or [
         (IPC / d / "domain.pddl", IPC / d / f"task{n:02d}.pddl") for d, n in DEFAULT]
     old_module = baseline_module(args.baseline)
-    print(f"{'task':<22}{'heuristic':<10}{'baseline us':>12}{'now us':>10}{'ratio':>8}")
+    print(f"{'task':<32}{'heuristic':<16}{'baseline us':>12}{'now us':>10}{'ratio':>8}")
     for domain, problem in pairs:
         task = planners.ground(planners.load(domain, problem))
-        old, new = old_module.Relaxation(task), Relaxation(task)
-        states = first_states(task, args.states)
-        for name in HEURISTICS:
+        old, new = old_module.Relaxation(task, args.unit), Relaxation(task, args.unit)
+        states = (lama_states(task, args.states) if args.lama else
+                  first_states(task, args.states) + walk_ends(task, args.states))
+        for name in [args.only] if args.only else HEURISTICS:
             ratios, before, after = [], [], []
             for _ in range(args.repeat):
                 t_old, v_old = timed(getattr(old, name), states)
@@ -75,7 +102,7 @@ def main(argv=None) -> int:
                 ratios.append(t_old / t_new)
                 before.append(t_old)
                 after.append(t_new)
-            print(f"{problem.parent.name + '/' + problem.stem:<22}{name:<10}"
+            print(f"{problem.parent.name + '/' + problem.stem:<32}{name:<16}"
                   f"{statistics.median(before):>12.0f}{statistics.median(after):>10.0f}"
                   f"{statistics.median(ratios):>7.2f}x")
     return 0

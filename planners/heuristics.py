@@ -9,9 +9,16 @@ over goals, h_FF the cost of a relaxed plan extracted backwards through each fac
 supporter; landmark-cut (`planners.lmcut`) and the landmarks (`planners.landmarks`) build
 on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
 `inf` (a dead end).  The exploration's queue is a list of cost buckets when every cost is
-a positive integer (unit costs), a heap otherwise; both settle facts in the same order,
-so the values do not depend on the queue.  Lists indexed by fact and operator are copied
-with one C-level call per evaluation.
+a positive integer (unit costs), a heap otherwise; both settle facts in the same order
+(by cost, then index, a start fact first) and an operator fires when its last
+precondition settles, so supporters, relaxed plans and values do not depend on the
+queue.  The bucket exploration (the hot path of lama-first) keeps one counter per
+operator for both jobs, counting its preconditions and summing their costs, and counts
+the state's facts in one sweep in which only an operator's last precondition can fire
+it, the sweep itself corrected from the previous state's when that is cheaper (in a
+search, consecutive states are mostly siblings); tests/test_relaxed_speedup.py holds it
+to the plain exploration.  Lists indexed by
+fact and operator are copied with one C-level call per evaluation.
 """
 from __future__ import annotations
 
@@ -86,6 +93,26 @@ class Relaxation:
         for fact in self.goal:
             self.is_goal[fact] = 1
         self.integral = all(type(c) is int and c > 0 for c in self.cost)
+        # the bucket queue's counters: an operator's counter starts at its cost minus `big`
+        # per precondition (the start fact for none); settling a precondition at cost d adds
+        # big + d (big for h_max), so the counter turns non-negative when the last one
+        # settles and is then the operator's h_add cost.  A bucket up to `safe_depth`
+        # cannot make an unfinished counter non-negative (deeper ones use the heap);
+        # counters stay below 2**30 (one machine digit: CPython's fast path) unless that
+        # would put safe_depth below 2**16 (an operator with very many preconditions)
+        most, dearest = max(self.waiting, default=1), max(self.cost, default=0)
+        self.big = max((1 << 30) // (most + 1), dearest + 1 + (max(most - 1, 1) << 16))
+        self.safe_depth = (self.big - dearest - 1) // max(most - 1, 1)
+        self.counters = [c - w * self.big for c, w in zip(self.cost, self.waiting)]
+        # in bucket 0 (the state) facts settle in index order, so only an operator's last
+        # precondition can finish it there: the others (`ahead`) are counted in one sweep
+        self.last = [[] for _ in range(self.facts + 1)]
+        self.ahead = [[] for _ in range(self.facts + 1)]
+        for k, pre in enumerate(self.pre):
+            for fact in pre:
+                (self.last if fact == pre[-1] else self.ahead)[fact].append(k)
+        self.last[self.start] = self.users[self.start]
+        self._last = 0, self.counters
         self.achievers = [[] for _ in range(self.facts)]
         for k, add in enumerate(self.add):
             for fact in add:
@@ -147,49 +174,71 @@ class Relaxation:
                             heappush(heap, (reach, new))
         return dist, supporter, not goals_left
 
+    def _swept(self, relaxed: int) -> list:
+        """The counters once the facts of `relaxed` have been counted as preconditions
+        that do not finish an operator (`ahead`): from those of the last state swept
+        (kept in `_last`), correcting the facts that differ, when fewer facts differ
+        than hold (in a search, consecutive states are mostly siblings), otherwise from
+        the start."""
+        last, counters = self._last
+        if (last ^ relaxed).bit_count() >= relaxed.bit_count():
+            last, counters = 0, self.counters
+        counter, ahead, big = counters[:], self.ahead, self.big
+        for fact in bits(relaxed & ~last):
+            for k in ahead[fact]:
+                counter[k] += big
+        for fact in bits(last & ~relaxed):
+            for k in ahead[fact]:
+                counter[k] -= big
+        self._last = relaxed, counter[:]
+        return counter
+
     def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
         """`explore` with positive integer costs: bucket `d` holds the facts first reached
         at cost d; no cost is 0, so a bucket is complete once it is reached and is
-        settled in fact order (the start fact, -1, first)."""
+        settled in fact order (the start fact, -1, first).  One counter per operator
+        (`counters`) counts its preconditions and sums their costs."""
         dist = [INF] * (self.facts + 1)
         supporter = [-1] * (self.facts + 1)
-        waiting = self.waiting[:]
-        cost, add = self.cost, self.add
-        so_far = cost[:]                     # h_add: the operator's cost plus its preconditions'
-        first = [self.start, *bits(self.relaxed(state))]
+        relaxed = self.relaxed(state)
+        counter = self._swept(relaxed)
+        add, users, is_goal, big = self.add, self.users, self.is_goal, self.big
+        first = [self.start, *bits(relaxed)]
         for fact in first:
             dist[fact] = 0
         buckets = [first]
         goals_left = len(self.goal)
-        users, is_goal = self.users, self.is_goal
+        finishing = self.last               # bucket 0: only last preconditions finish
         d = 0
         while d < len(buckets) and (goals_left or not until_goals):
+            if d > self.safe_depth:
+                return self.explore(state, use_max, self.cost, until_goals)
             bucket = buckets[d]
             bucket.sort()
+            step, extra = (big, d) if use_max else (big + d, 0)
             for fact in bucket:
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
-                goals_left -= is_goal[fact]
-                for k in users[fact]:
-                    waiting[k] -= 1
-                    if use_max:
-                        if waiting[k]:
-                            continue
-                        reach = d + cost[k]
-                    else:
-                        so_far[k] += d
-                        if waiting[k]:
-                            continue
-                        reach = so_far[k]
+                for k in finishing[fact]:
+                    reach = counter[k] + step
+                    counter[k] = reach
+                    if reach < 0:
+                        continue             # a precondition is not settled yet
+                    reach += extra
                     for new in add[k]:
                         if reach < dist[new]:
                             dist[new] = reach
                             supporter[new] = k
-                            while len(buckets) <= reach:
-                                buckets.append([])
-                            buckets[reach].append(new)
-                if not goals_left and until_goals:
-                    break
+                            try:
+                                buckets[reach].append(new)
+                            except IndexError:
+                                buckets += [[] for _ in range(reach + 1 - len(buckets))]
+                                buckets[reach].append(new)
+                if is_goal[fact]:
+                    goals_left -= 1
+                    if not goals_left and until_goals:
+                        break
+            finishing = users
             d += 1
         return dist, supporter, not goals_left
 
@@ -211,20 +260,14 @@ class Relaxation:
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
             return INF, set()
-        chosen = set()
-        pre = self.pre
-        open_facts = [g for g in self.goal if supporter[g] >= 0]
-        marked = set(open_facts)
-        while open_facts:
-            k = supporter[open_facts.pop()]
-            if k in chosen:
-                continue
-            chosen.add(k)
-            for fact in pre[k]:
-                if fact not in marked and supporter[fact] >= 0:
-                    marked.add(fact)
-                    open_facts.append(fact)
-        owners = {self.owner[k] for k in chosen}
+        chosen, pre, owner = set(), self.pre, self.owner
+        todo = [supporter[g] for g in self.goal]
+        while todo:
+            k = todo.pop()
+            if k >= 0 and k not in chosen:
+                chosen.add(k)
+                todo += map(supporter.__getitem__, pre[k])
+        owners = {owner[k] for k in chosen}
         return sum(self.op_cost[o] for o in owners if o >= 0), chosen
 
     def evaluate(self, state: int, parent=None) -> tuple[float, set]:
@@ -236,9 +279,9 @@ class Relaxation:
         plan whose relaxed operator is applicable in `state` (for a conditional effect:
         its conditions hold too)."""
         value, chosen = self.relaxed_plan(state)
-        state = self.relaxed(state)
-        return value, {self.owner[k] for k in chosen
-                       if self.owner[k] >= 0 and state & self.pre_mask[k] == self.pre_mask[k]}
+        state, owner, pre_mask = self.relaxed(state), self.owner, self.pre_mask
+        return value, {owner[k] for k in chosen
+                       if owner[k] >= 0 and state & pre_mask[k] == pre_mask[k]}
 
 
 HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}
