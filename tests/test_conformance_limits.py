@@ -141,9 +141,12 @@ def test_ctrl_c_during_plan_exits_cleanly_with_what_it_has():
     import signal
     import subprocess
     import sys
+    # SIGINT at its default in the child: a test run started in the background of a
+    # non-interactive shell inherits SIGINT ignored, and the child would never see Ctrl-C
     process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/problems/hanoi.yaml",
                                 "--set", "disks=14", "--algo", "bfs", "--progress", "--json"], cwd=SPECS.parent,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = process.stderr.readline()                     # the search is under way
     assert first.startswith("[bfs] expanded"), first
     process.send_signal(signal.SIGINT)
