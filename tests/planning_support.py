@@ -1,4 +1,5 @@
-"""Where the shared IPC tasks are, and how to load one, for the planning tests."""
+"""Where the shared IPC tasks are, how to load one, and the first states a task reaches,
+for the planning tests."""
 from __future__ import annotations
 
 import os
@@ -85,3 +86,16 @@ def assert_spec_error(path: Path, good: str, old: str, new: str, where: str, mes
     if hint:
         assert hint in text
     return text
+
+
+def breadth_first_states(task, count: int = 40) -> list:
+    """The first `count` states of a breadth-first exploration of `task`."""
+    seen, frontier = [task.initial], [task.initial]
+    known = {task.initial}
+    while frontier and len(seen) < count:
+        for _, child, _ in task.successors(frontier.pop(0)):
+            if child not in known and len(seen) < count:
+                known.add(child)
+                seen.append(child)
+                frontier.append(child)
+    return seen

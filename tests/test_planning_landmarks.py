@@ -17,6 +17,7 @@ from planners.heuristics import INF, Relaxation
 from planners.landmarks import LandmarkGraph, fact_labels, is_landmark_by_removal
 from planners.lmcount import LandmarkCount
 from planners.validate import validate_plan
+from planning_support import breadth_first_states as _states
 
 SAMPLES = ROOT / "planners" / "pddl"
 TASKS = sorted(f"{p.parent.name}/{p.stem}" for p in SAMPLES.glob("*/task*.pddl"))
@@ -27,19 +28,6 @@ def _load(name):
     folder, task = name.split("/")
     problem = planners.load(SAMPLES / folder / "domain.pddl", SAMPLES / folder / f"{task}.pddl")
     return problem, planners.ground(problem)
-
-
-def _states(task, count=40):
-    """The first `count` states of a breadth-first exploration."""
-    seen, frontier = [task.initial], [task.initial]
-    known = {task.initial}
-    while frontier and len(seen) < count:
-        for _, child, _ in task.successors(frontier.pop(0)):
-            if child not in known and len(seen) < count:
-                known.add(child)
-                seen.append(child)
-                frontier.append(child)
-    return seen
 
 
 def _walk(task, plan):
