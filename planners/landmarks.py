@@ -191,7 +191,7 @@ class LandmarkGraph:
                 for name, mask in per.items():
                     classes.setdefault(name, []).append(mask)
             for masks in classes.values():
-                if len(masks) < len(first) or not first:
+                if len(masks) < len(first):
                     continue
                 mask = 0
                 for m in masks:
@@ -247,11 +247,10 @@ class LandmarkGraph:
 
 
 def _predicates(task, relaxation) -> list:
-    """The predicate name of every relaxed fact ("not NAME" for a complement; the start
-    fact, last, has its own)."""
+    """The predicate name of every relaxed fact ("not NAME" for a complement)."""
     names = []
     for text in task.facts:
         head = text.lstrip("(").split(" ", 1)[0]
         names.append(head.split("(", 1)[0])
     names += ["not " + name for name in names[:relaxation.facts - len(names)]]
-    return names + [None]
+    return names

@@ -57,9 +57,12 @@ class LandmarkCount:
         return sum(cost[f] for f in bits(mask))
 
     def reached(self, state: int, parent=None) -> int:
-        """The past landmarks (a fact mask) of `state` reached from `parent` (None: the
-        start of the search), after updating its past and future sets."""
-        true = self.graph.holds(self.relaxation.relaxed(state))
+        """The past landmarks (a mask of landmark ids) of `state` reached from `parent`
+        (None: the start of the search), after updating its past and future sets."""
+        return self._progress(state, parent, self.graph.holds(self.relaxation.relaxed(state)))
+
+    def _progress(self, state: int, parent, true: int) -> int:
+        """`reached`, given the landmarks `true` in `state`."""
         if parent is None or parent not in self.past:
             past = true
             future = self.landmarks & ~true | self.needs_reasonable & true
@@ -86,21 +89,22 @@ class LandmarkCount:
         """(h, preferred operators) of `state` reached from `parent`."""
         if not self.graph.solvable:
             return INF, set()
-        past = self.reached(state, parent)
         relaxed = self.relaxation.relaxed(state)
+        true = self.graph.holds(relaxed)
+        past = self._progress(state, parent, true)
         if self.relaxation.goal_mask & ~relaxed == 0:
             return 0, set()
         future = self.future[state]
-        return self._cost(future), self._preferred(relaxed, past, future)
+        return self._cost(future), self._preferred(relaxed, true, past, future)
 
-    def _preferred(self, relaxed: int, past: int, future: int) -> set:
+    def _preferred(self, relaxed: int, true: int, past: int, future: int) -> set:
         """Applicable operators achieving a future landmark false now whose predecessors
         are all past (or that is required again: past and future)."""
         relaxation, graph = self.relaxation, self.graph
         parents, achievers = graph.parents, graph.achievers
         pre_mask, owner = relaxation.pre_mask, relaxation.owner
         preferred = set()
-        for fact in bits(future & ~graph.holds(relaxed)):
+        for fact in bits(future & ~true):
             if parents[fact] & ~past and not past >> fact & 1:
                 continue
             for k in achievers[fact]:
