@@ -177,6 +177,8 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
           "__name__": "plyspec_generated",
           "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
           "item": runtime.item, "no_actions": runtime.no_actions, "no_outcomes": runtime.no_outcomes, "overflow": runtime.overflow, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          "off_board": runtime.off_board, "cell_part": runtime.cell_part, "drop_cell": runtime.drop_cell,
+          "extreme": runtime.extreme,
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),

@@ -39,7 +39,7 @@ class InterpretedGame:
         for v in c.variables:
             kind, init = v.initial
             if kind == "const":
-                value = None if v.type == "cell" else init
+                value = None if v.type == "cell" else frozenset() if v.type == "cellset" else init
                 value = (value,) * v.size if v.is_array else value
             elif kind == "list":
                 value = tuple(self.ev.eval(x, None, {}) for x in init)
