@@ -346,6 +346,20 @@ def test_reads_stop_at_the_limit(tmp_path):
         check_output(tmp_path / "no" / "new")
 
 
+def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
+    """A loop of symbolic links as a spec (was a RuntimeError traceback), a --set value
+    nested 5,000 deep and a book nested 100,000 deep (were RecursionError tracebacks)."""
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)
+    assert main(["check", str(loop)]) == 1 and "symbolic links" in capsys.readouterr().err
+    assert main(["check", str(SPECS / "nim.yaml"), "--set", "heaps=" + "[" * 5000]) == 2
+    assert "cannot read the value of --set" in capsys.readouterr().err
+    book = tmp_path / "book.json"
+    book.write_text("[" * 100_000)
+    code = main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book), "--depth", "1"])
+    assert code in (1, 2) and "opening book" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- terminal output
 
 HOSTILE = ["[/oops] [bold]x", "\x1b]0;owned\x07\x1b[2J", "\u202eevil"]
