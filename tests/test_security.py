@@ -360,6 +360,15 @@ def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
     assert code in (1, 2) and "opening book" in capsys.readouterr().err
 
 
+def test_the_fuzz_files_sweep_finds_nothing():
+    """`plyspec fuzz --files`: every command with every special file as each input and
+    output, hostile contents and options (against the code before these fixes it found 45)."""
+    from framework.conformance.fuzz_files import sweep
+    result = sweep()
+    assert result["command_lines"] > 150 and {"fifo", "zero", "socket", "loop"} <= set(result["special_files"])
+    assert result["findings"] == []
+
+
 # ---------------------------------------------------------------- terminal output
 
 HOSTILE = ["[/oops] [bold]x", "\x1b]0;owned\x07\x1b[2J", "\u202eevil"]
