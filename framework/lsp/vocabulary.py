@@ -14,7 +14,10 @@ EXPRESSION_WORDS = ("and", "or", "not", "in", "if", "else", "exists", "forall", 
 
 
 def builtin_help(name: str) -> str | None:
-    """Markdown for a builtin's hover, or None if `name` is none."""
+    """Markdown for a builtin's hover (a function, a special name such as `mover`, a
+    direction set), or None if `name` is none of them."""
+    if name in builtins.CONSTANTS:
+        return f"`{name}`: {builtins.CONSTANTS[name]}"
     builtin = builtins.get(name)
     if builtin is None:
         from framework.checker import DIRECTION_SETS
