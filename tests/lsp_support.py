@@ -15,18 +15,29 @@ from conftest import ROOT
 from framework.cli import main
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "framework", "lsp"],
-    server_env={**os.environ, "PYTHONPATH": str(ROOT)}))
-async def client(lsp_client: LanguageClient):
+CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "framework", "lsp"],
+                            server_env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+async def start(lsp_client: LanguageClient, encoding: str | None = None):
+    """Initialises the session as VS Code does (offering only `encoding` if given), and
+    records the registrations the server asks for (`lsp_client.messages` holds what it shows)."""
     registered = lsp_client.registered = []
 
     @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
     def register(params: t.RegistrationParams):     # the server asks to watch *.pddl files
         registered.extend(params.registrations)
 
-    await lsp_client.initialize_session(t.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"), root_uri=ROOT.as_uri()))
+    capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    if encoding is not None:
+        capabilities.general.position_encodings = [encoding]
+    return await lsp_client.initialize_session(t.InitializeParams(capabilities=capabilities,
+                                                                   root_uri=ROOT.as_uri()))
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: LanguageClient):
+    await start(lsp_client)
     yield
     await lsp_client.shutdown_session()
 

@@ -45,8 +45,9 @@ def split_comment(line: str) -> tuple[str, str]:
 
 
 def comments(text: str) -> list:
-    """Every comment of the text, in order (what formatting must keep)."""
-    return [c for c in (split_comment(line)[1] for line in text.split("\n")) if c]
+    """Every comment of the text, in order, without trailing white space (what formatting
+    must keep)."""
+    return [c.rstrip() for c in (split_comment(line)[1] for line in text.split("\n")) if c]
 
 
 _PIECES = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[^"]+')   # strings (kept whole) and the code between them
