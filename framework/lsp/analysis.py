@@ -136,7 +136,7 @@ def analyse(path: str, text: str, opened: dict | None = None) -> Analysis:
     from framework.errors import split_lines
     refused = refusal(text)
     if refused:
-        return Analysis(GAME, [Diagnostic(1, 1, 2, refused)], lines=[""])
+        return Analysis(GAME, [Diagnostic(1, 1, 2, refused)], lines=split_lines(text[:1000])[:1])
     kind = kind_of(path, text)
     lines = split_lines(text)
     result = Analysis(kind, lines=lines)
@@ -219,6 +219,8 @@ def _index(spec, result: Analysis) -> None:
             add(Symbol(p.name, "parameter", p.pos.line, p.pos.col,
                        f"parameter `{p.name}` of `{a.name}`, in {domain_text(p.domain)}", a.name))
         _uses(a, result, a.name)
+    for name, pos in spec.positions.get("display_keys", {}).items():      # the cell values `display` draws
+        result.occurrences.append(Occurrence(name, pos.line, pos.col, pos.col + len(name)))
     for section in ("board", "variables", "init", "turn", "terminal", "goal", "utility", "winner",
                     "evaluation", "max_length", "constant_sum", "repetition", "max_moves"):
         _uses(getattr(spec, section), result, None)

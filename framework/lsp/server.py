@@ -173,7 +173,10 @@ async def initialized(ls: PlyspecServer, params: t.InitializedParams):
 
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: PlyspecServer, params: t.DidOpenTextDocumentParams):
-    await ls.publish(params.text_document.uri)
+    uri = params.text_document.uri
+    if uri.endswith(".pddl"):                  # its problems now read its open text
+        ls.refresh_problems_beside(_path(uri))
+    await ls.publish(uri)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
@@ -238,7 +241,7 @@ async def hover(ls: PlyspecServer, params: t.HoverParams):
         text, where = thing.detail, (thing.col, thing.col + len(thing.name))
     else:
         symbol = result.declaration(thing)
-        text = symbol.detail if symbol else (builtin_help(thing.name) if result.kind == analysis.GAME else None)
+        text = symbol.detail if symbol else (builtin_help(thing.name, thing.call) if result.kind == analysis.GAME else None)
         if text is None:
             text = f"`{thing.name}`: " + _unknown(result.kind, thing.kind)
         where = (thing.col, thing.end_col)
