@@ -149,7 +149,7 @@ function marks(v) {
     return out;
   }
   if (columnMode(v)) {
-    for (const a of v.actions) for (let y = 0; y < v.board.height; y++) out[`${a.column},${y}`] = "legal";
+    for (const a of v.actions) for (let y = 0; y < v.board.height; y++) out[`${a.column},${y}`] = "legal column";
     return out;
   }
   for (const c of P.prefix) out[c.join(",")] = "chosen";
@@ -204,9 +204,7 @@ function chancePanel(v) {
     el("div", { class: "outcomes" }, v.chance.map(o =>
       el("button", { class: "outcome", onclick: () => moveBy({ index: o.index }) },
          o.text, el("span", { class: "p" }, ` p=${num(o.probability)}`)))),
-    el("button", { onclick: () => moveBy({ random: true }) }, "draw at random"),
-    el("label", { class: "inline" }, el("input", { type: "checkbox", checked: P.autoChance,
-      onchange: e => { P.autoChance = e.target.checked; next(); } }), " draw automatically"));
+    el("button", { id: "draw", onclick: () => moveBy({ random: true }) }, "draw at random"));
 }
 
 function returnsTable(v) {
@@ -232,7 +230,9 @@ function seatsCard(v) {
   return el("div", { class: "card" }, el("h3", {}, "Seats"), list,
     v.game.players.map((p, i) => el("label", { class: "seat" }, el("span", {}, p),
       el("input", { list: "agents", value: P.seats[i], "data-seat": i, spellcheck: "false",
-        onchange: e => { P.seats[i] = e.target.value.trim() || "human"; render(); next(); } }))));
+        onchange: e => { P.seats[i] = e.target.value.trim() || "human"; render(); next(); } }))),
+    v.game.chance ? el("label", { class: "seat" }, el("input", { type: "checkbox", id: "auto-chance", checked: P.autoChance,
+      onchange: e => { P.autoChance = e.target.checked; next(); } }), " chance draws its outcomes by itself") : null);
 }
 
 function buttons(v) {
