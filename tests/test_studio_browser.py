@@ -203,3 +203,50 @@ def test_plan_monkey_and_bananas_and_step_through_it(page):
     assert "Step 4: TakeBananas(B)" in page.locator(".step-detail h3").inner_text()
     assert page.locator("#goal-met").inner_text().startswith("goal facts met: 1 of 1")
     assert page.locator(".fact.add").first.inner_text() == "HasBananas"
+
+
+# Each game played by clicks, every seat human; a move is the cells clicked in order (a
+# draughts multi-jump is three clicks, an Amazons move three: queen, target, arrow) or the
+# text of an action button (games without a board)
+GAMES = {
+    "draughts": ["move(4,5,5,4)", "move(1,2,0,3)", "move(3,6,4,5)", "move(0,3,1,4)", "jump(0,5,2,3)",
+                 "jump(3,2,1,4,3,6)"],
+    "amazons": ["move(1,4,1,1,0,0)"],
+    "othello": ["place(3,2)", "place(2,2)"],
+    "hex": ["place(2,2)", "place(0,0)"],
+    "tictactoe3": ["place(0,0)", "place(1,1)", "place(2,2)"],
+    "kalah": ["sow(2)", "sow(0)"],
+    "nim": ["take(0,1)", "take(1,2)"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_shipped_games_are_played_by_clicks(page, name):
+    import framework
+    from framework.studio.sessions import position
+    game = framework.load(name)
+    page.goto(page.studio + f"#play/{name}")
+    page.wait_for_selector("#moves, .card p.sub")
+    for i in range(game.num_players):
+        _seat(page, i, "human")
+    state = game.initial_state()
+    for n, text in enumerate(GAMES[name], 1):
+        action = game.parse_action(state, text)
+        cells = game.view.action_cells(action)
+        if cells and page.locator("svg.board").count():
+            for x, y in cells:
+                page.click(f'g.cell.legal[data-x="{x}"][data-y="{y}"]')
+        else:
+            page.click(f'button.action:text-is("{text}")')
+        page.wait_for_function(f"document.querySelectorAll('#moves li').length == {n}")
+        state = state.result(action)
+    assert page.locator("#moves li").last.inner_text().endswith(GAMES[name][-1])
+    board = game.view.board(position(state))
+    if board:
+        shown = [[page.locator(f'g.cell[data-x="{x}"][data-y="{y}"]').get_attribute("data-value")
+                  for x in range(board["width"])] for y in range(board["height"])]
+        assert shown == board["cells"]
+    else:
+        shown = dict(zip(page.locator("table.variables th").all_inner_texts(),
+                         page.locator("table.variables td").all_inner_texts()))
+        assert shown == dict(game.view.variable_texts(position(state)))

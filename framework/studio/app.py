@@ -151,26 +151,25 @@ async def undo(request):
 
 async def agent(request):
     session, data = session_of(request), await body(request)
-    text = field(data, "agent", str, required=True)
-    seconds = jobs.budget(data.get("time"), *AGENT_SECONDS, "time")
+    from framework.agents import parse_agent
+    agent = parse_agent(field(data, "agent", str, required=True)).seeded(session.rng.randrange(2**31))
+    if agent.is_human:                    # a bad agent is a 400 now, not a failed job
+        raise BadRequest("a human seat moves by clicking; ask an agent such as random or alphabeta:depth=4")
+    own = agent.options.get("time_limit")     # the agent's own time=, else the request's, else the default
+    seconds = jobs.budget(data.get("time", own), *AGENT_SECONDS, "time")
     nodes = field(data, "nodes", int, AGENT_NODES)
     if not 0 < nodes <= AGENT_NODES:
         raise BadRequest(f"nodes must be from 1 to {AGENT_NODES:,}")
     play = field(data, "play", bool, True)
-    state, ply = session.state, len(session.moves)
+    state, ply, game = session.state, len(session.moves), session.game
     if state.terminal_test() or state.is_chance():
         raise BadRequest("no player is to move here (the game is over, or chance moves)", 409)
-    from framework.agents import parse_agent
-    if parse_agent(text).is_human:        # a bad agent is a 400 now, not a failed job
-        raise BadRequest("a human seat moves by clicking; ask an agent such as random or alphabeta:depth=4")
-    game = session.game
 
     def done(found):
         if play:
             session.play(index=found["index"], by="agent", search=found, expect_ply=ply)
         return found
-    job = jobs.forked("agent", lambda: sessions.agent_move(game, state, text, seconds, nodes, session.rng.randrange(2**31)),
-                      seconds, on_done=done)
+    job = jobs.forked("agent", lambda: sessions.agent_move(game, state, agent, seconds, nodes), seconds, on_done=done)
     return await answer(job, data)
 
 

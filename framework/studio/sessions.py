@@ -165,18 +165,15 @@ def get(session_id: str) -> Session | None:
 
 
 # -- work done in a child process (jobs.forked) -------------------------------------------
-def agent_move(game, state, agent_text: str, seconds: float, node_cap: int, seed: int) -> dict:
-    """The move `agent_text` chooses in `state`, with what its search found."""
-    from framework.agents import parse_agent
-    agent = parse_agent(agent_text).seeded(seed)
+def agent_move(game, state, agent, seconds: float, node_cap: int) -> dict:
+    """The move `agent` (framework.agents.Agent) chooses in `state`, with what its search
+    found; a searcher stops after `seconds` and `node_cap` nodes at most."""
     if agent.name not in ("random", "first"):
-        options = agent.options
-        options["time_limit"] = min(options.get("time_limit", seconds), seconds)
-        if options.get("node_limit", node_cap) > node_cap or "iterations" not in options:
-            options["node_limit"] = min(options.get("node_limit", node_cap), node_cap)
+        agent.options["time_limit"] = seconds
+        agent.options["node_limit"] = min(agent.options.get("node_limit", node_cap), node_cap)
     actions = state.actions()
     action = agent.choose(game, state)
-    found = {"index": actions.index(action), "text": game.action_text(action), "agent": agent_text}
+    found = {"index": actions.index(action), "text": game.action_text(action), "agent": agent.text}
     last = agent.last
     if last is not None:
         found.update(value=_number(last.value), depth=last.stats.depth, nodes=last.stats.nodes,

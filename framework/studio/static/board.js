@@ -25,8 +25,9 @@ export function drawBoard(board, marks, onCell) {
       cell.append(svg("rect", { x: EDGE + x * CELL, y: EDGE + y * CELL, width: CELL, height: CELL }));
       if (value !== board.default) {
         const i = values.indexOf(value);
-        cell.append(svg("text", { x: EDGE + x * CELL + CELL / 2, y: EDGE + y * CELL + CELL / 2 + 8,
-                                  class: "piece", fill: COLOURS[i % COLOURS.length] }, board.symbols[value]));
+        const glyph = board.symbols[value];          // letters get a colour per value; pictures (● ○) keep ink
+        cell.append(svg("text", { x: EDGE + x * CELL + CELL / 2, y: EDGE + y * CELL + CELL / 2 + 8, class: "piece",
+                                  fill: /^[A-Za-z0-9]+$/.test(glyph) ? COLOURS[i % COLOURS.length] : "#222" }, glyph));
       }
       cell.append(svg("title", {}, `(${x},${y}) ${value}`));
       root.append(cell);

@@ -144,10 +144,8 @@ function onCell(x, y) {
 
 function marks(v) {
   const out = {};
-  if (!humanToMove()) {
-    lastMove(v, out);
-    return out;
-  }
+  lastMove(v, out);
+  if (!humanToMove()) return out;
   if (columnMode(v)) {
     for (const a of v.actions) for (let y = 0; y < v.board.height; y++) out[`${a.column},${y}`] = "legal column";
     return out;
@@ -240,7 +238,7 @@ function buttons(v) {
   const agent = seat && seat !== "human" ? seat : defaultAgent(v.game);
   return el("div", { class: "buttons" },
     el("button", { id: "ai-move", disabled: v.terminal || v.to_move === "chance" || P.busy,
-                   onclick: () => computerMove(agent) }, `AI move (${agent})`),
+                   onclick: () => computerMove(agent) }, v.to_move && v.to_move !== "chance" ? `Move for ${v.to_move} (${agent})` : "AI move"),
     el("button", { id: "undo", disabled: !v.moves.length || P.busy, onclick: undo }, "Undo"),
     el("button", { id: "stop", disabled: !P.busy, onclick: () => cancelJob(P.holder) }, "Stop"),
     el("button", { id: "restart", onclick: () => start(api("/api/sessions", P.view.source.kind === "spec"
