@@ -7,6 +7,7 @@ finds its game again through `restore_state`.
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -81,7 +82,8 @@ def load(path, **options) -> Game:
     from framework.conformance.discover import resolve, shipped_names
     p = resolve(path)
     try:
-        key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
+        # (realpath, not Path.resolve: a loop of links is then stat's OSError, not a RuntimeError)
+        key = (os.path.realpath(p), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     except OSError as e:
         from framework.errors import did_you_mean
         raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path),
