@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import time
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -289,13 +290,16 @@ def _cleanup(folder):
 
 # ------------------------------------------------------------------------------ jobs
 async def answer(job, data: dict):
-    """The job as JSON; with "wait": true in the request, once it has finished (the server
-    serves other requests meanwhile)."""
-    if data.get("wait"):
-        waited = 0.0
-        while not job.finished and waited < WAIT_SECONDS:
-            await asyncio.sleep(0.02)
-            waited += 0.02
+    """The job as JSON, once it has finished or after "wait" seconds (true: WAIT_SECONDS),
+    whichever comes first; the server serves other requests meanwhile."""
+    wait = data.get("wait")
+    if wait is True:
+        wait = WAIT_SECONDS
+    if wait is not None and wait is not False and (not isinstance(wait, (int, float)) or not 0 <= wait):
+        raise BadRequest("wait must be true, false or a number of seconds")
+    deadline = time.monotonic() + min(wait or 0, WAIT_SECONDS)
+    while not job.finished and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
     return JSONResponse(job.to_json(), status_code=200 if job.finished else 202)
 
 
@@ -303,7 +307,12 @@ async def get_job(request):
     job = jobs.get(request.path_params["jid"])
     if job is None:
         raise BadRequest(f"no job {request.path_params['jid']!r}", 404)
-    return await answer(job, {"wait": request.query_params.get("wait") in ("1", "true")})
+    text = request.query_params.get("wait", "0")
+    try:
+        wait = float(text)
+    except ValueError:
+        raise BadRequest(f"wait must be a number of seconds, not {text!r}") from None
+    return await answer(job, {"wait": wait if wait == wait else 0})
 
 
 async def cancel_job(request):

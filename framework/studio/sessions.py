@@ -53,6 +53,10 @@ class Session:
         self.moves = []                      # {ply, player, text, by, search}
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
+        from framework import ast
+        from framework.lint import names_in     # a spec that walks the `hex` directions is drawn as
+        self.shear = 0.5 if game.spec is not None and any(      # a rhombus: each row half a cell on
+            isinstance(n, ast.Name) and n.id == "hex" for n in names_in(game.spec)) else 0
 
     @property
     def state(self):
@@ -111,6 +115,8 @@ class Session:
                 "variables": game.view.variable_texts(inner) if game.view else [],
                 "to_move": None, "chance": None, "actions": [], "actions_total": 0,
                 "returns": None, "result": None}
+        if view["board"] is not None:
+            view["board"]["shear"] = self.shear
         if terminal:
             returns = list(state.returns())
             view["returns"] = [_number(r) for r in returns]
