@@ -47,7 +47,7 @@ function render() {
     oninput: e => { E.text = e.target.value; paint(); clearTimeout(E.timer); E.timer = setTimeout(check, 250); },
     onscroll: e => { const hl = E.section.querySelector(".hl"); hl.scrollTop = e.target.scrollTop; hl.scrollLeft = e.target.scrollLeft;
                      E.section.querySelector(".gutter").scrollTop = e.target.scrollTop; },
-    onkeydown: e => { if (e.key === "Tab") { e.preventDefault(); document.execCommand("insertText", false, "  "); } } });
+    onkeydown: keys });
   area.value = E.text;
   clear(E.section,
     el("div", { class: "toolbar" }, options,
@@ -55,6 +55,7 @@ function render() {
         ["yaml", "game", "plan", "pddl"].map(f => el("option", { value: f, selected: f === E.format }, f === "game" ? ".game" : f === "plan" ? ".plan" : f.toUpperCase()))),
       el("button", { id: "play-text", class: "primary", onclick: play }, "Play ▶"),
       el("button", { id: "test-text", onclick: test }, "Run plyspec test"),
+      el("button", { id: "download", onclick: download, title: "save the text as a file (the studio keeps nothing)" }, "Download"),
       el("button", { id: "new-text", onclick: () => { E.text = STARTER; E.name = null; E.format = "yaml"; location.hash = "#editor"; render(); check(); } }, "New game"),
       el("span", { id: "check-status", class: "sub" })),
     el("div", { class: "editor" }, el("pre", { class: "gutter", "aria-hidden": "true" }), el("pre", { class: "hl", "aria-hidden": "true" }), area),
@@ -63,6 +64,28 @@ function render() {
   paint();
   showDiagnostics();
   showTests();
+}
+
+// Tab indents by two spaces; Enter keeps the line's indentation (one level more after a `:`).
+function keys(e) {
+  if (e.key === "Tab") {
+    e.preventDefault();
+    document.execCommand("insertText", false, "  ");
+  } else if (e.key === "Enter" && !e.shiftKey) {
+    const area = e.target, before = area.value.slice(0, area.selectionStart);
+    const line = before.slice(before.lastIndexOf("\n") + 1);
+    const indent = line.match(/^\s*/)[0] + (/:\s*(#.*)?$/.test(line) && E.format === "yaml" ? "  " : "");
+    e.preventDefault();
+    document.execCommand("insertText", false, "\n" + indent);
+  }
+}
+
+function download() {
+  const suffix = { yaml: ".yaml", game: ".game", plan: ".plan", pddl: ".pddl" }[E.format];
+  const name = (E.name ? E.name.replace(/^folder:/, "").split("/").pop().replace(/\.[a-z]+$/, "") : "my_game") + suffix;
+  const link = el("a", { href: URL.createObjectURL(new Blob([E.text], { type: "text/plain" })), download: name });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
 async function check() {
