@@ -377,6 +377,7 @@ def create_app(folder=None, warm: bool = True) -> Starlette:
                                         jobs.Busy: on_value_error, ValueError: on_value_error,
                                         HTTPException: on_http, Exception: on_other})
     app.state.library = Library(folder)
+    jobs.preload()
     if warm:
         import threading
         threading.Thread(target=app.state.library.shipped, daemon=True).start()

@@ -24,7 +24,7 @@ from framework.errors import SpecError
 
 MAX_RUNNING = 4          # jobs running at once; more are refused (429) until one ends
 GRACE_SECONDS = 5.0      # past its budget a job is killed
-KEPT = 200               # finished jobs remembered (the oldest are forgotten)
+KEPT = 50                # finished jobs remembered (the oldest are forgotten; a tree can be large)
 RUNNING, DONE, FAILED, CANCELLED, TIMEOUT = "running", "done", "failed", "cancelled", "timeout"
 
 
@@ -85,6 +85,15 @@ def _register(job: Job) -> None:
     finished = [k for k, j in _jobs.items() if j.finished]
     for k in finished[:max(0, len(finished) - KEPT)]:
         del _jobs[k]
+
+
+def preload() -> None:
+    """Import every game searcher and the lecture tree now, in the server: a child forked
+    while another thread held the import lock would wait for it forever."""
+    import framework.search.lecture_tree  # noqa: F401
+    from framework.search.registry import GAME_SEARCHERS, searcher
+    for name in GAME_SEARCHERS:
+        searcher(name)
 
 
 def forked(kind: str, fn, seconds: float, on_done=None) -> Job:
