@@ -57,7 +57,7 @@ def analyse_pddl(path: str, text: str, result: Analysis, opened: dict) -> None:
         if domain is not None:
             domain_text = opened.get(str(domain.resolve()))
             try:
-                domain_text = read_text(domain) if domain_text is None else domain_text
+                domain_text = read_text(domain, what="PDDL domain") if domain_text is None else domain_text
                 _index_pddl(pddl_names(domain_text), result, str(domain))
                 result.files[str(domain)] = domain_text.split("\n")
             except SpecError:
