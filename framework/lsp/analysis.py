@@ -115,17 +115,18 @@ def kind_of(path: str, text: str) -> str:
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")    # an undecodable byte, as surrogateescape reads it
 
 
-def refusal(text: str) -> str | None:
-    """Why `text` is not analysed at all (as `plyspec check` refuses the file), or None."""
+def refusal(text: str) -> Diagnostic | None:
+    """Why `text` is not analysed at all, at 1:1 (as `plyspec check` refuses the file), or None."""
     from framework.files import MAX_SPEC_BYTES
-    if len(text) > MAX_SPEC_BYTES // 4:              # a code point is at most 4 bytes
-        size = len(text.encode("utf-8", "surrogateescape"))
-        if size > MAX_SPEC_BYTES:
-            return f"spec is {size} bytes, larger than {MAX_SPEC_BYTES}"
+    if len(text) > MAX_SPEC_BYTES // 4 and len(text.encode("utf-8", "surrogateescape")) > MAX_SPEC_BYTES:
+        return Diagnostic(1, 1, 2, f"spec is larger than {MAX_SPEC_BYTES:,} bytes",
+                          f"plyspec reads a spec of at most {MAX_SPEC_BYTES:,} bytes")
     bad = _NOT_UTF8.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
-        return f"spec is not UTF-8 text (an invalid byte on line {line})"
+        col = bad.start() - text.rfind("\n", 0, bad.start())
+        return Diagnostic(1, 1, 2, f"spec is not UTF-8 text (an invalid byte at line {line}, column {col})",
+                          "save the file as UTF-8")
     return None
 
 
@@ -136,7 +137,7 @@ def analyse(path: str, text: str, opened: dict | None = None) -> Analysis:
     from framework.errors import split_lines
     refused = refusal(text)
     if refused:
-        return Analysis(GAME, [Diagnostic(1, 1, 2, refused)], lines=split_lines(text[:1000])[:1])
+        return Analysis(GAME, [refused], lines=split_lines(text[:1000])[:1])
     kind = kind_of(path, text)
     lines = split_lines(text)
     result = Analysis(kind, lines=lines)

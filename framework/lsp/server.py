@@ -354,7 +354,7 @@ def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
     refused = analysis.refusal(text)
     try:
         if refused:
-            raise FormatRefused(refused)
+            raise FormatRefused(refused.message)
         new = format_text(_path(uri), text)
     except FormatRefused as why:
         ls.window_show_message(t.ShowMessageParams(type=t.MessageType.Warning,
