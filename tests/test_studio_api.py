@@ -130,6 +130,11 @@ def test_pig_shows_chance_outcomes_with_their_probabilities(client):
     assert v["moves"][-1]["by"] == "chance" and v["moves"][-1]["text"].startswith("d=")
 
 
+def test_hex_is_drawn_as_a_rhombus_and_square_boards_are_not(client):
+    assert _new(client, spec="hex")["board"]["shear"] == 0.5
+    assert _new(client, spec="othello")["board"]["shear"] == 0
+
+
 def test_games_without_a_board_get_variables_and_actions(client):
     for name in ("nim", "kalah"):
         v = _new(client, spec=name)
@@ -230,6 +235,9 @@ def test_pasted_pddl_plans(client):
     assert job["status"] == "done" and job["result"]["plan"] == ["(go)"]
     assert job["result"]["replay"]["steps"][1] == {"action": "(go)", "cost": 1, "add": ["(b)"], "delete": ["(a)"],
                                                    "state": ["(b)"], "goal_met": ["(b)"]}
+    job = client.post("/api/plan", json={"domain_text": domain, "task_text": task.replace("(b)))", "(c)))"),
+                                         "wait": True}).json()
+    assert job["status"] == "failed" and job["error"].startswith("task.pddl:1:") and "tmp" not in job["error"]
 
 
 # -- bad requests --------------------------------------------------------------------------
@@ -244,6 +252,7 @@ def test_bad_requests_get_4xx_with_a_message(client):
     assert body["line"] and "^" in body["text"]
     _error(client.post("/api/sessions", json={"text": "x", "format": "docx"}), 400)
     _error(client.post("/api/sessions", json={"text": "x" * 1_000_001}), 413)
+    assert "surrogate" in _error(client.post("/api/check", content=b'{"text": "game: \\udc80"}'), 400)["error"]
     _error(client.post("/api/check", content=b"x" * 3_000_001), 413)
     _error(client.get("/api/sessions/nope"), 404)
     _error(client.post(f"/api/sessions/{sid}/move", json={"action": "place(9,9)"}), 400)

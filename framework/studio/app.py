@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -70,7 +72,11 @@ def field(data: dict, name: str, kind, default=None, required=False):
 
 def spec_text(data: dict, name: str = "text") -> str:
     text = field(data, name, str, required=True)
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_SPEC_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as err:
+        raise BadRequest(f"`{name}` is not Unicode text: a lone surrogate at character {err.start + 1}") from None
+    if size > MAX_SPEC_BYTES:
         raise BadRequest(f"`{name}` is larger than {MAX_SPEC_BYTES:,} bytes", 413)
     return text
 
@@ -151,26 +157,25 @@ async def undo(request):
 
 async def agent(request):
     session, data = session_of(request), await body(request)
-    text = field(data, "agent", str, required=True)
-    seconds = jobs.budget(data.get("time"), *AGENT_SECONDS, "time")
+    from framework.agents import parse_agent
+    agent = parse_agent(field(data, "agent", str, required=True)).seeded(session.rng.randrange(2**31))
+    if agent.is_human:                    # a bad agent is a 400 now, not a failed job
+        raise BadRequest("a human seat moves by clicking; ask an agent such as random or alphabeta:depth=4")
+    own = agent.options.get("time_limit")     # the agent's own time=, else the request's, else the default
+    seconds = jobs.budget(data.get("time", own), *AGENT_SECONDS, "time")
     nodes = field(data, "nodes", int, AGENT_NODES)
     if not 0 < nodes <= AGENT_NODES:
         raise BadRequest(f"nodes must be from 1 to {AGENT_NODES:,}")
     play = field(data, "play", bool, True)
-    state, ply = session.state, len(session.moves)
+    state, ply, game = session.state, len(session.moves), session.game
     if state.terminal_test() or state.is_chance():
         raise BadRequest("no player is to move here (the game is over, or chance moves)", 409)
-    from framework.agents import parse_agent
-    if parse_agent(text).is_human:        # a bad agent is a 400 now, not a failed job
-        raise BadRequest("a human seat moves by clicking; ask an agent such as random or alphabeta:depth=4")
-    game = session.game
 
     def done(found):
         if play:
             session.play(index=found["index"], by="agent", search=found, expect_ply=ply)
         return found
-    job = jobs.forked("agent", lambda: sessions.agent_move(game, state, text, seconds, nodes, session.rng.randrange(2**31)),
-                      seconds, on_done=done)
+    job = jobs.forked("agent", lambda: sessions.agent_move(game, state, agent, seconds, nodes), seconds, on_done=done)
     return await answer(job, data)
 
 
@@ -210,19 +215,16 @@ async def test(request):
     examples = field(data, "examples", int, TEST_EXAMPLES[0])
     if not 1 <= examples <= TEST_EXAMPLES[1]:
         raise BadRequest(f"examples must be from 1 to {TEST_EXAMPLES[1]}")
-    files, folder = _files_of(request, data)
-    argv = ["test", *map(str, files), "--json", "--examples", str(examples), "--workers", "0"]
-    for name, value in field(data, "options", dict, {}).items():
-        argv += ["--set", f"{name}={_yaml(value)}"]
-    job = jobs.command("test", argv, TEST_SECONDS, on_done=_cleanup(folder))
+    flags = ["--json", "--examples", str(examples), "--workers", "0", *_sets(data)]
+    with _files_of(request, data) as (files, names, folder):
+        job = jobs.command("test", ["test", *names, *flags], TEST_SECONDS, cwd=folder, on_end=files.cleanup)
     return await answer(job, data)
 
 
 async def plan(request):
     data = await body(request)
     seconds = jobs.budget(data.get("time"), *PLAN_SECONDS, "time")
-    files, folder = _files_of(request, data)
-    argv = ["plan", *map(str, files), "--json", "--progress", "--time", f"{seconds:g}"]
+    flags = ["--json", "--progress", "--time", f"{seconds:g}"]
     config, algo, heuristic = (field(data, k, str) for k in ("config", "algo", "heuristic"))
     from framework.cli.plan_cmd import ALGORITHMS, CONFIGS, HEURISTICS
     for value, allowed, flag in ((config, CONFIGS, "--config"), (algo, ALGORITHMS, "--algo"),
@@ -230,41 +232,61 @@ async def plan(request):
         if value is not None:
             if value not in allowed:
                 raise BadRequest(f"{flag[2:]} must be one of {', '.join(allowed)}")
-            argv += [flag, value]
+            flags += [flag, value]
     nodes = field(data, "nodes", int)
     if nodes is not None:
         if not 1 <= nodes <= 10**9:
             raise BadRequest("nodes must be from 1 to 1,000,000,000")
-        argv += ["--nodes", str(nodes)]
-    options = field(data, "options", dict, {})
-    for name, value in options.items():
-        argv += ["--set", f"{name}={_yaml(value)}"]
-    cleanup = _cleanup(folder)
+        flags += ["--nodes", str(nodes)]
+    flags += _sets(data)
+    with _files_of(request, data) as (files, names, folder):
 
-    def done(found):
-        if found.get("solved") and found.get("plan"):
-            from framework.studio.plans import replay
-            found["replay"] = replay(files, options, found["plan"])
-        return cleanup(found)
-    job = jobs.command("plan", argv, seconds, on_done=done)
+        def done(found):                 # replayed before the job's files are removed
+            if found.get("solved") and found.get("plan"):
+                from framework.studio.plans import replay
+                found["replay"] = replay(files.paths, field(data, "options", dict, {}), found["plan"])
+            return found
+        job = jobs.command("plan", ["plan", *names, *flags], seconds, on_done=done, cwd=folder, on_end=files.cleanup)
     return await answer(job, data)
 
 
-def _yaml(value) -> str:
+def _sets(data) -> list:
+    """`--set NAME=VALUE` for each of the request's options (JSON is YAML: --set reads each
+    value back as it was sent)."""
     import json
-    return json.dumps(value)          # JSON is YAML: --set reads it back as it was sent
+    return [x for name, value in field(data, "options", dict, {}).items()
+            for x in ("--set", f"{name}={json.dumps(value)}")]
 
 
-def _files_of(request, data) -> tuple:
-    """The files a test or plan request names: `problem` (a spec name), or `domain` and
-    `task` (two names), or pasted text (`text`, or `domain_text` and `task_text`) written to
-    a fresh temporary folder (returned too, to be removed when the job ends)."""
+class _Files:
+    """The files a test or plan names: spec files of the library, or pasted text written to a
+    temporary folder that `cleanup()` removes."""
+
+    def __init__(self, paths, folder=None):
+        self.paths, self.folder = paths, folder
+
+    def cleanup(self):
+        if self.folder is not None:
+            self.folder.cleanup()
+
+
+@contextmanager
+def _files_of(request, data):
+    """(files, names for the command line, its folder or None) of a test or plan request:
+    `problem` (a spec name), or `domain` and `task` (two names), or pasted text (`text`, or
+    `domain_text` and `task_text`) written to a fresh temporary folder, named relative to it
+    (so messages say `task.pddl:3:5`), and removed if the job does not start."""
     library = request.app.state.library
     if "problem" in data:
-        return [library.path_of(field(data, "problem", str, required=True))], None
-    if "domain" in data or "task" in data:
-        return [library.path_of(field(data, "domain", str, required=True)),
-                library.path_of(field(data, "task", str, required=True))], None
+        paths = [library.path_of(field(data, "problem", str, required=True))]
+    elif "domain" in data or "task" in data:
+        paths = [library.path_of(field(data, "domain", str, required=True)),
+                 library.path_of(field(data, "task", str, required=True))]
+    else:
+        paths = None
+    if paths is not None:
+        yield _Files(paths), [str(p) for p in paths], None
+        return
     if "domain_text" in data or "task_text" in data:
         texts = [("domain.pddl", spec_text(data, "domain_text")), ("task.pddl", spec_text(data, "task_text"))]
     elif "text" in data:
@@ -272,31 +294,28 @@ def _files_of(request, data) -> tuple:
     else:
         raise BadRequest('name a "problem" (or "domain" and "task"), or send "text" (or "domain_text" and "task_text")')
     folder = tempfile.TemporaryDirectory(prefix="plyspec-studio-")
-    paths = []
-    for name, text in texts:
-        path = Path(folder.name) / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths, folder
-
-
-def _cleanup(folder):
-    def done(found):
-        if folder is not None:
-            folder.cleanup()
-        return found
-    return done
+    files = _Files([Path(folder.name) / name for name, _ in texts], folder)
+    try:
+        for path, (_, text) in zip(files.paths, texts):
+            path.write_text(text, encoding="utf-8")
+        yield files, [name for name, _ in texts], folder.name
+    except BaseException:
+        files.cleanup()
+        raise
 
 
 # ------------------------------------------------------------------------------ jobs
 async def answer(job, data: dict):
-    """The job as JSON; with "wait": true in the request, once it has finished (the server
-    serves other requests meanwhile)."""
-    if data.get("wait"):
-        waited = 0.0
-        while not job.finished and waited < WAIT_SECONDS:
-            await asyncio.sleep(0.02)
-            waited += 0.02
+    """The job as JSON, once it has finished or after "wait" seconds (true: WAIT_SECONDS),
+    whichever comes first; the server serves other requests meanwhile."""
+    wait = data.get("wait")
+    if wait is True:
+        wait = WAIT_SECONDS
+    if wait is not None and wait is not False and (not isinstance(wait, (int, float)) or not 0 <= wait):
+        raise BadRequest("wait must be true, false or a number of seconds")
+    deadline = time.monotonic() + min(wait or 0, WAIT_SECONDS)
+    while not job.finished and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
     return JSONResponse(job.to_json(), status_code=200 if job.finished else 202)
 
 
@@ -304,7 +323,12 @@ async def get_job(request):
     job = jobs.get(request.path_params["jid"])
     if job is None:
         raise BadRequest(f"no job {request.path_params['jid']!r}", 404)
-    return await answer(job, {"wait": request.query_params.get("wait") in ("1", "true")})
+    text = request.query_params.get("wait", "0")
+    try:
+        wait = float(text)
+    except ValueError:
+        raise BadRequest(f"wait must be a number of seconds, not {text!r}") from None
+    return await answer(job, {"wait": wait if wait == wait else 0})
 
 
 async def cancel_job(request):
@@ -369,6 +393,7 @@ def create_app(folder=None, warm: bool = True) -> Starlette:
                                         jobs.Busy: on_value_error, ValueError: on_value_error,
                                         HTTPException: on_http, Exception: on_other})
     app.state.library = Library(folder)
+    jobs.preload()
     if warm:
         import threading
         threading.Thread(target=app.state.library.shipped, daemon=True).start()
