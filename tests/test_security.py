@@ -255,7 +255,7 @@ def test_the_language_server_skips_a_special_domain(tmp_path, special):
     shutil.copy(PDDL / "task01.pddl", task)
     special(tmp_path / "domain.pddl")
     with pytest.raises(SpecError, match="not a regular file"):
-        analyse_pddl(str(task), task.read_text(), Analysis("pddl"))
+        analyse_pddl(str(task), task.read_text(), Analysis("pddl"), {})
 
 
 def test_a_special_book_journal_or_golden_file_is_refused(tmp_path, special, capsys):
