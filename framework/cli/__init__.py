@@ -28,6 +28,7 @@ COMMANDS = {
     "test": "run the conformance suite on specs (every shipped spec by default)",
     "fuzz": "fuzz the spec loaders: only positioned SpecErrors may escape",
     "lsp": "the language server for editors (diagnostics, hover, definitions, completion)",
+    "studio": "a local web app: play, watch alpha-beta, edit specs, step through plans",
 }
 
 

@@ -22,6 +22,18 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    rows = spec_rows()
+    if args.json:
+        print_json({"specs": rows})
+        return 0
+    for r in rows:
+        print(f"{r['name']:<20} {_line(r)}")
+    return 0
+
+
+def spec_rows() -> list:
+    """One row per shipped spec (the first of each name): what `list --json` prints and the
+    studio's library shows."""
     import json
     from pathlib import Path
     from framework import load
@@ -51,12 +63,7 @@ def run(args) -> int:
         rows.append({"name": path.stem, "kind": "game", "file": str(path), "game": d["name"],
                      "players": d["players"], "chance": d["chance"], "options": d["options"],
                      "perft": perft[:6] if perft else None, "solved": solved.get(path.stem)})
-    if args.json:
-        print_json({"specs": rows})
-        return 0
-    for r in rows:
-        print(f"{r['name']:<20} {_line(r)}")
-    return 0
+    return rows
 
 
 def _line(r) -> str:
