@@ -42,14 +42,27 @@ def cache_dir() -> str:
     return os.path.join(base, "plyspec")
 
 
-def write_atomic(path, text: str, *, force: bool = False) -> None:
-    """Writes `text` to `path` atomically (SpecError if it is a link, or exists without `force`)."""
+def check_target(path, *, force: bool = False) -> None:
+    """SpecError unless `write_atomic(path, ..., force=force)` could write there: the
+    checks a command makes before any work, so that a long run never ends in a refusal."""
     path = os.fspath(path)
     if os.path.islink(path):
         raise SpecError(f"{path} is a symbolic link; plyspec does not write through links",
                         file=path, hint="give the path of a regular file")
+    if os.path.isdir(path):
+        raise SpecError(f"{path} is a folder", file=path, hint="give the path of a file")
     if os.path.exists(path) and not force:
         raise SpecError(f"{path} exists", file=path, hint="add --force to replace it")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise SpecError(f"cannot write {path}: the folder {folder} does not exist", file=path,
+                        hint="create the folder first, or give another path")
+
+
+def write_atomic(path, text: str, *, force: bool = False) -> None:
+    """Writes `text` to `path` atomically (SpecError if it is a link, or exists without `force`)."""
+    path = os.fspath(path)
+    check_target(path, force=force)
     folder = os.path.dirname(os.path.abspath(path))
     import tempfile
     fd, tmp = tempfile.mkstemp(prefix=".plyspec-", suffix=".tmp", dir=folder)

@@ -51,15 +51,22 @@ def read_golden_data(path) -> dict:
     return data
 
 
-def write_golden(path, options: dict, counts: list) -> Path:
-    """Adds (or replaces) the entry of `options` in the golden file at `path`."""
+def check_golden(path) -> dict:
+    """The entries of the golden file at `path` ({} if there is none yet); SpecError if it
+    is a link or not a golden file (asked before perft counts, so a refusal comes first)."""
     from framework.errors import SpecError
     path = Path(path)
     if path.is_symlink():
         raise SpecError(f"{path} is a symbolic link; plyspec does not write through links", file=str(path),
                         hint="give the path of a regular file")
+    return read_golden_data(path) if path.exists() else {}
+
+
+def write_golden(path, options: dict, counts: list) -> Path:
+    """Adds (or replaces) the entry of `options` in the golden file at `path`."""
+    path = Path(path)
+    data = check_golden(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = read_golden_data(path) if path.exists() else {}
     data[options_key(options)] = list(counts)
     from framework.files import write_atomic
     write_atomic(path, "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
