@@ -117,6 +117,7 @@ def add_game_play_options(p, games_help: str) -> None:
 
 def table_console():
     """A rich console for result tables: the terminal's width on a terminal, and wide enough
-    that no column is cut when the output goes to a file or a pipe."""
-    from rich.console import Console
-    return Console() if sys.stdout.isatty() else Console(width=200)
+    that no column is cut when the output goes to a file or a pipe; markup off, control
+    characters shown as escapes (`framework.terminal`)."""
+    from framework.terminal import console
+    return console() if sys.stdout.isatty() else console(width=200)

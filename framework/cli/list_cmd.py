@@ -34,11 +34,10 @@ def run(args) -> int:
 def spec_rows() -> list:
     """One row per shipped spec (the first of each name): what `list --json` prints and the
     studio's library shows."""
-    import json
     from pathlib import Path
     from framework import load
     from framework.conformance.discover import shipped_specs, spec_kind
-    from framework.conformance.golden import golden_path
+    from framework.conformance.golden import golden_path, read_golden_data
     from framework.errors import SpecError
     rows, seen = [], set()
     solved = _solved_values()
@@ -58,8 +57,10 @@ def spec_rows() -> list:
         gold = golden_path(path)
         perft = None
         if gold.is_file():
-            counts = json.loads(gold.read_text()).get("default")
-            perft = counts if isinstance(counts, list) else None
+            try:
+                perft = read_golden_data(gold).get("default")
+            except SpecError:
+                perft = None
         rows.append({"name": path.stem, "kind": "game", "file": str(path), "game": d["name"],
                      "players": d["players"], "chance": d["chance"], "options": d["options"],
                      "perft": perft[:6] if perft else None, "solved": solved.get(path.stem)})
@@ -93,10 +94,11 @@ def _solved_values() -> dict:
     here and checked by the tests, or published), by spec name."""
     import json
     from framework.conformance.discover import shipped_spec_dirs
+    from framework.files import read_text
     for folder in shipped_spec_dirs():
         path = folder / "golden" / "solved.json"
         if path.is_file():
-            return json.loads(path.read_text(encoding="utf-8"))
+            return json.loads(read_text(path, what="solved-values file"))
     return {}
 
 

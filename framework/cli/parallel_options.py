@@ -54,7 +54,7 @@ def check_outputs(args, *files) -> None:
     """The checks a command makes before any work: `--resume` names an existing `-o` file,
     and every other output in `files` (a path or None) could be written (framework.files)."""
     from framework.errors import UsageError
-    from framework.files import check_target
+    from framework.files import check_output
     output = getattr(args, "output", None)
     if getattr(args, "resume", False):
         if not output:
@@ -64,7 +64,7 @@ def check_outputs(args, *files) -> None:
             raise ValueError(f"--resume: {output} does not exist")
     for path in files:
         if path:
-            check_target(path, force=args.force)
+            check_output(path, force=args.force)
 
 
 def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False, pool=None):
@@ -112,9 +112,9 @@ class _Progress:
     def __init__(self, total, done, label):
         self.bar = None
         if total and sys.stderr.isatty():
-            from rich.console import Console
             from rich.progress import Progress
-            self.bar = Progress(transient=True, console=Console(stderr=True))
+            from framework.terminal import console
+            self.bar = Progress(transient=True, console=console(stderr=True))
             self.bar.start()
             self.task = self.bar.add_task(label, total=total, completed=done)
 

@@ -147,8 +147,8 @@ def run(args) -> int:
     from framework.search.registry import searcher
     from framework.search.result import best_so_far_on_interrupt
     if args.tree:
-        from framework.files import check_target
-        check_target(args.tree, force=True)            # replaced, but refused now if it cannot be
+        from framework.files import check_output
+        check_output(args.tree, force=True)            # replaced, but refused now if it cannot be
     game = load(args.spec, **parse_sets(args.set))
     algorithm = args.algo or default_algorithm(game)
     search = searcher(algorithm)

@@ -52,7 +52,7 @@ def run(args) -> int:
     if any(a.is_human for a in agents):
         raise UsageError("a tournament is between programs", hint="use `plyspec play SPEC` to play yourself")
     options = parse_sets(args.set)
-    check_outputs(args, args.csv)                  # a refusal now, not after the games
+    check_outputs(args, args.csv)                  # refused before any game is played
     pool = executor(args, start=True)              # workers boot while the specs compile here
     try:
         games = [load(path, **options) for path in args.specs]         # errors now, not in workers
@@ -120,5 +120,5 @@ def _print(summary, planned, interrupted) -> None:
                     str(a["losses"]), str(a["unfinished"]), f"{a['seconds_per_move']:.3f}")
     console.print(elo)
     for key, failure in summary["failures"].items():
-        console.print(f"[red]game {key} failed[/red] ({failure['failure']}): {failure['message']}",
-                      markup=True, highlight=False)
+        console.print(f"game {key} failed ({failure['failure']}): {failure['message']}",
+                      style="red", highlight=False)
