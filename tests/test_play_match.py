@@ -81,7 +81,7 @@ def test_a_search_agent_without_budget_thinks_for_the_move_time():
     agent = parse_agent("alphabeta")
     action = agent.choose(game, game.initial_state(), move_time=0.2)
     assert action in game.initial_state().actions()
-    assert agent.last.stats.time_s < 3 and not agent.last.complete     # wall time: gross violations only
+    assert agent.last.stats.time_s < 120 and not agent.last.complete   # a hang guard, not a timing
 
 
 def play(monkeypatch, capsys, lines, *argv):
