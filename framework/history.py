@@ -174,5 +174,11 @@ def ruled_class(rules: Rules):
     return RuledState
 
 
+def position(state):
+    """The position inside a state that carries its history, else the state itself."""
+    inner = state[0] if len(state) == 4 else None
+    return inner if isinstance(inner, tuple) and hasattr(inner, "actions") else state
+
+
 def _restore(rules, values):
     return tuple.__new__(ruled_class(rules), values)
