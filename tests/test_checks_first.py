@@ -77,3 +77,19 @@ def test_perft_checks_the_golden_file_before_counting(tmp_path, capsys, monkeypa
     golden.write_text("not json")
     assert main(["perft", "tictactoe", "-d", "3", "--write-golden", str(golden)]) == 1
     assert "not JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("script, argv", [
+    ("bench_planning.py", ["--shared", "{empty}"]),
+    ("bench_startup.py", ["--shared", "{empty}"]),
+    ("bench_ipc.py", ["--benchmarks", "{empty}/pddl"]),
+])
+def test_a_benchmark_without_the_shared_ipc_tasks_says_so_and_exits_2(script, argv, tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script),
+                           *[a.format(empty=tmp_path) for a in argv]], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1 and "needs" in done.stderr

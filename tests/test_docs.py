@@ -85,6 +85,7 @@ def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
 # campaigns the docs say take minutes (their small forms run), and interactive play.
 NOT_RUN = re.compile(r"my_game|\.\./shared|plyspec lsp|--inputs \d{4,}|plyspec play|plyspec test( --all)?$")
 FIGURE = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")      # 4,084 / 127,872: figures a doc quotes
+QUOTED = re.compile(r"`([^`]+)`")                     # `expanded: 146`: output a doc quotes verbatim
 
 
 def _runnable():
@@ -102,8 +103,8 @@ def _runnable():
 
 def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quotes(tmp_path):
     """Each command of README.md and docs/ that can run here runs as written (globs expanded
-    as a shell would), exits 0, and prints every figure (4,084, 127,872, ...) that its comment
-    in the doc quotes.  A doc's commands run in order (a command may read what an earlier
+    as a shell would), exits 0, and prints every figure (4,084, 127,872, ...) and every
+    `quoted text` that its comment in the doc quotes.  A doc's commands run in order (a command may read what an earlier
     one wrote: book, then solve --book) in a folder of their own outside the clone, or, when
     they name a path into the clone, in a scratch copy of its spec folders; two docs at a time."""
     import glob
@@ -129,6 +130,9 @@ def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quote
             for figure in FIGURE.findall(comment):
                 if figure not in done.stdout + done.stderr and figure.replace(",", "") not in done.stdout:
                     problems.append(f"{doc.name}: `{command}` does not print {figure}, which the doc quotes")
+            for text in QUOTED.findall(comment):
+                if text not in done.stdout + done.stderr:
+                    problems.append(f"{doc.name}: `{command}` does not print `{text}`, which the doc quotes")
         return problems
 
     with ThreadPoolExecutor(max_workers=2) as pool:
