@@ -37,9 +37,11 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def _not_regular(path: str, mode: int, what: str) -> SpecError:
+def _not_regular(path: str, mode: int, what: str | None = None) -> SpecError:
+    """The error for a path that is not a regular file (`what` it should have been read as)."""
+    hint = f"give the path of a {what} file" if what else "give the path of a new or regular file"
     return SpecError(f"{_kind(mode)}, not a regular file", file=path,
-                     hint=f"plyspec reads and writes only regular files: give the path of a {what} file")
+                     hint=f"plyspec reads and writes only regular files: {hint}")
 
 
 def _cannot(verb: str, path: str, e: OSError, hint: str | None = None) -> SpecError:
@@ -110,7 +112,7 @@ def check_output(path, *, force: bool = False) -> None:
         raise SpecError(f"{path} is a symbolic link; plyspec does not write through links",
                         file=path, hint="give the path of a regular file")
     if not stat.S_ISREG(mode):
-        raise _not_regular(path, mode, "output")
+        raise _not_regular(path, mode)
     if not force:
         raise SpecError(f"{path} exists", file=path, hint="add --force to replace it")
 
@@ -127,7 +129,7 @@ def open_append(path):
         raise _cannot("write", path, e, hint="give the path of a regular file") from None
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise _not_regular(path, info.st_mode, "output")
+        raise _not_regular(path, info.st_mode)
     os.set_blocking(fd, True)
     return os.fdopen(fd, "a", encoding="utf-8")
 

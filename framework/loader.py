@@ -7,6 +7,7 @@ finds its game again through `restore_state`.
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -81,7 +82,8 @@ def load(path, **options) -> Game:
     from framework.conformance.discover import resolve, shipped_names
     p = resolve(path)
     try:
-        key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
+        # (realpath, not Path.resolve: a loop of links is then stat's OSError, not a RuntimeError)
+        key = (os.path.realpath(p), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     except OSError as e:
         from framework.errors import did_you_mean
         raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path),
@@ -278,17 +280,16 @@ class _DisplayInfo:
 
     def cell_values(self, state) -> list:
         """The board's cells as value indices, row by row (y = 0 first); [] without a board."""
+        c = self.c
         if self.tables is None:
             return []
-        c = self.c
         boards = {i: state[k] for k, i in enumerate(self.compiler.boards)}
         return [[next((i for i, b in boards.items() if b >> self.tables.cell(x, y) & 1), c.default_value)
                  for x in range(c.width)] for y in range(c.height)]
 
     def variable_texts(self, state) -> list:
         """(name, value as text) of each state variable, as `str(state)` prints them."""
-        offset = len(self.compiler.boards)
-        return [(v.name, self._value_text(v, state[offset + k])) for k, v in enumerate(self.c.variables)]
+        return [(v.name, self._value_text(v, x)) for v, x in zip(self.c.variables, state[len(self.compiler.boards):])]
 
     def board(self, state) -> dict | None:
         """The board as data (plyspec studio draws it): size, each cell's value name row by
@@ -299,14 +300,14 @@ class _DisplayInfo:
             "symbols": dict(zip(c.values, self.symbols)), "cells": [[c.values[v] for v in row] for row in self.cell_values(state)]}
 
     def action_cells(self, action) -> list:
-        """The cells an action names, in order: its cell parameters, then the cells of a
-        compound move's later steps (what a player clicks to make it)."""
+        """The cells an action names in order (what a player clicks): its cell parameters,
+        then the cells of a compound move's later steps."""
         try:
             a, values = self._schema(action)
         except (StopIteration, TypeError):
             return []
-        cells = [v for (_, _, t), v in zip(a.params, values) if t == "cell"]
-        return cells + [v for v in values[len(a.params):] if isinstance(v, tuple)]
+        return [v for (_, _, t), v in zip(a.params, values) if t == "cell"] + \
+            [v for v in values[len(a.params):] if isinstance(v, tuple)]
 
     def render(self, state) -> str:
         c = self.c

@@ -285,21 +285,24 @@ def test_an_agent_book_that_is_a_special_file_fails_that_game_only(tmp_path, spe
     assert code == 1 and "not a regular file" in out + err and "Traceback" not in err
 
 
-OUTPUTS = {
+OUTPUTS = {      # each with --force where the command has it (--tree and golden files replace theirs)
     "tournament --csv": lambda out: ["tournament", SPECS / "nim.yaml", "--agent", "random", "--agent",
-                                     "first", "--games", "2", "--workers", "0", "--csv", out],
+                                     "first", "--games", "2", "--workers", "0", "--csv", out, "--force"],
     "match -o": lambda out: ["match", SPECS / "nim.yaml", "--agent", "random", "--agent", "first",
-                             "--games", "2", "--workers", "0", "-o", out],
-    "book -o": lambda out: ["book", SPECS / "tictactoe.yaml", "--plies", "1", "--games", "2", "-o", out],
-    "tree -o": lambda out: ["tree", SPECS / "nim.yaml", "--depth", "1", "-o", out],
-    "convert -o": lambda out: ["convert", SPECS / "nim.yaml", "--to", "game", "-o", out],
+                             "--games", "2", "--workers", "0", "-o", out, "--force"],
+    "book -o": lambda out: ["book", SPECS / "tictactoe.yaml", "--plies", "1", "--games", "2", "-o", out,
+                            "--force"],
+    "tree -o": lambda out: ["tree", SPECS / "nim.yaml", "--depth", "1", "-o", out, "--force"],
+    "convert -o": lambda out: ["convert", SPECS / "nim.yaml", "--to", "game", "-o", out, "--force"],
+    "solve --tree": lambda out: ["solve", SPECS / "nim.yaml", "--depth", "1", "--tree", out],
+    "perft --write-golden": lambda out: ["perft", SPECS / "nim.yaml", "-d", "1", "--write-golden", out],
 }
 
 
 @pytest.mark.parametrize("command", sorted(OUTPUTS))
 def test_a_special_output_is_refused_even_with_force(tmp_path, special, command, capsys):
     out = special(tmp_path / "out.txt")
-    _refused(OUTPUTS[command](out) + ["--force"], capsys, "out.txt")
+    _refused(OUTPUTS[command](out), capsys, "out.txt")
     assert special.unchanged(out)
 
 
@@ -341,6 +344,20 @@ def test_reads_stop_at_the_limit(tmp_path):
     check_output(tmp_path / "new")              # absent: fine
     with pytest.raises(SpecError, match="does not exist"):
         check_output(tmp_path / "no" / "new")
+
+
+def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
+    """A loop of symbolic links as a spec (was a RuntimeError traceback), a --set value
+    nested 5,000 deep and a book nested 100,000 deep (were RecursionError tracebacks)."""
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)
+    assert main(["check", str(loop)]) == 1 and "symbolic links" in capsys.readouterr().err
+    assert main(["check", str(SPECS / "nim.yaml"), "--set", "heaps=" + "[" * 5000]) == 2
+    assert "cannot read the value of --set" in capsys.readouterr().err
+    book = tmp_path / "book.json"
+    book.write_text("[" * 100_000)
+    code = main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book), "--depth", "1"])
+    assert code in (1, 2) and "opening book" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- terminal output

@@ -130,6 +130,11 @@ def test_pig_shows_chance_outcomes_with_their_probabilities(client):
     assert v["moves"][-1]["by"] == "chance" and v["moves"][-1]["text"].startswith("d=")
 
 
+def test_hex_is_drawn_as_a_rhombus_and_square_boards_are_not(client):
+    assert _new(client, spec="hex")["board"]["shear"] == 0.5
+    assert _new(client, spec="othello")["board"]["shear"] == 0
+
+
 def test_games_without_a_board_get_variables_and_actions(client):
     for name in ("nim", "kalah"):
         v = _new(client, spec=name)

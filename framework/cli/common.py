@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from framework.errors import UsageError
+from framework.errors import UsageError, shorten
 
 
 def add_set_option(parser):
@@ -21,8 +21,9 @@ def parse_sets(pairs) -> dict:
             raise UsageError(f"cannot read --set {pair!r}", hint="write --set NAME=VALUE, e.g. --set size=6")
         try:
             value = yaml.safe_load(text)
-        except yaml.YAMLError:
-            raise UsageError(f"cannot read the value of --set {pair!r}", hint="e.g. 5, true or [1, 2, 3]") from None
+        except (yaml.YAMLError, RecursionError):        # (RecursionError: [[[[... nested too deeply)
+            raise UsageError(f"cannot read the value of --set {shorten(pair)!r}",
+                             hint="e.g. 5, true or [1, 2, 3]") from None
         options[name.strip()] = value
     return options
 

@@ -112,7 +112,7 @@ class OpeningBook:
         from framework.files import MAX_DATA_BYTES, read_text
         try:
             data = json.loads(read_text(path, limit=MAX_DATA_BYTES, what="opening book"))
-        except ValueError as err:
+        except (ValueError, RecursionError) as err:          # (RecursionError: [[[[... nested too deeply)
             raise ValueError(f"{path}: cannot read the opening book ({err})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path}: not a plyspec opening book")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import time
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -151,26 +152,25 @@ async def undo(request):
 
 async def agent(request):
     session, data = session_of(request), await body(request)
-    text = field(data, "agent", str, required=True)
-    seconds = jobs.budget(data.get("time"), *AGENT_SECONDS, "time")
+    from framework.agents import parse_agent
+    agent = parse_agent(field(data, "agent", str, required=True)).seeded(session.rng.randrange(2**31))
+    if agent.is_human:                    # a bad agent is a 400 now, not a failed job
+        raise BadRequest("a human seat moves by clicking; ask an agent such as random or alphabeta:depth=4")
+    own = agent.options.get("time_limit")     # the agent's own time=, else the request's, else the default
+    seconds = jobs.budget(data.get("time", own), *AGENT_SECONDS, "time")
     nodes = field(data, "nodes", int, AGENT_NODES)
     if not 0 < nodes <= AGENT_NODES:
         raise BadRequest(f"nodes must be from 1 to {AGENT_NODES:,}")
     play = field(data, "play", bool, True)
-    state, ply = session.state, len(session.moves)
+    state, ply, game = session.state, len(session.moves), session.game
     if state.terminal_test() or state.is_chance():
         raise BadRequest("no player is to move here (the game is over, or chance moves)", 409)
-    from framework.agents import parse_agent
-    if parse_agent(text).is_human:        # a bad agent is a 400 now, not a failed job
-        raise BadRequest("a human seat moves by clicking; ask an agent such as random or alphabeta:depth=4")
-    game = session.game
 
     def done(found):
         if play:
             session.play(index=found["index"], by="agent", search=found, expect_ply=ply)
         return found
-    job = jobs.forked("agent", lambda: sessions.agent_move(game, state, text, seconds, nodes, session.rng.randrange(2**31)),
-                      seconds, on_done=done)
+    job = jobs.forked("agent", lambda: sessions.agent_move(game, state, agent, seconds, nodes), seconds, on_done=done)
     return await answer(job, data)
 
 
@@ -290,13 +290,16 @@ def _cleanup(folder):
 
 # ------------------------------------------------------------------------------ jobs
 async def answer(job, data: dict):
-    """The job as JSON; with "wait": true in the request, once it has finished (the server
-    serves other requests meanwhile)."""
-    if data.get("wait"):
-        waited = 0.0
-        while not job.finished and waited < WAIT_SECONDS:
-            await asyncio.sleep(0.02)
-            waited += 0.02
+    """The job as JSON, once it has finished or after "wait" seconds (true: WAIT_SECONDS),
+    whichever comes first; the server serves other requests meanwhile."""
+    wait = data.get("wait")
+    if wait is True:
+        wait = WAIT_SECONDS
+    if wait is not None and wait is not False and (not isinstance(wait, (int, float)) or not 0 <= wait):
+        raise BadRequest("wait must be true, false or a number of seconds")
+    deadline = time.monotonic() + min(wait or 0, WAIT_SECONDS)
+    while not job.finished and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
     return JSONResponse(job.to_json(), status_code=200 if job.finished else 202)
 
 
@@ -304,7 +307,12 @@ async def get_job(request):
     job = jobs.get(request.path_params["jid"])
     if job is None:
         raise BadRequest(f"no job {request.path_params['jid']!r}", 404)
-    return await answer(job, {"wait": request.query_params.get("wait") in ("1", "true")})
+    text = request.query_params.get("wait", "0")
+    try:
+        wait = float(text)
+    except ValueError:
+        raise BadRequest(f"wait must be a number of seconds, not {text!r}") from None
+    return await answer(job, {"wait": wait if wait == wait else 0})
 
 
 async def cancel_job(request):

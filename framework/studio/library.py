@@ -41,15 +41,19 @@ class Library:
     def folder_files(self) -> list:
         if self.folder is None:
             return []
+        import os
         from framework.conformance.discover import spec_kind
         rows = []
-        for path in sorted(self.folder.rglob("*")):
-            if len(rows) >= MAX_FOLDER_FILES:
-                break
-            if path.suffix.lower() in SUFFIXES and path.is_file() and self._inside(path):
-                kind = "pddl" if path.suffix.lower() == ".pddl" else spec_kind(path)
-                rows.append({"name": FOLDER_PREFIX + path.relative_to(self.folder).as_posix(),
-                             "kind": kind, "file": str(path), "source": "folder"})
+        for top, dirs, files in os.walk(self.folder):       # links to folders are not followed
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                path = Path(top) / name
+                if path.suffix.lower() in SUFFIXES and path.is_file() and self._inside(path):
+                    kind = "pddl" if path.suffix.lower() == ".pddl" else spec_kind(path)
+                    rows.append({"name": FOLDER_PREFIX + path.relative_to(self.folder).as_posix(),
+                                 "kind": kind, "file": str(path), "source": "folder"})
+                    if len(rows) >= MAX_FOLDER_FILES:   # a huge folder (`studio /`) is listed in part
+                        return rows
         return rows
 
     def _inside(self, path: Path) -> bool:

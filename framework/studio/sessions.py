@@ -48,6 +48,10 @@ class Session:
         self.moves = []                      # {ply, player, text, by, search}
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
+        from framework import ast
+        from framework.lint import names_in     # a spec that walks the `hex` directions is drawn as
+        self.shear = 0.5 if game.spec is not None and any(      # a rhombus: each row half a cell on
+            isinstance(n, ast.Name) and n.id == "hex" for n in names_in(game.spec)) else 0
 
     @property
     def state(self):
@@ -106,6 +110,8 @@ class Session:
                 "variables": game.view.variable_texts(inner) if game.view else [],
                 "to_move": None, "chance": None, "actions": [], "actions_total": 0,
                 "returns": None, "result": None}
+        if view["board"] is not None:
+            view["board"]["shear"] = self.shear
         if terminal:
             returns = list(state.returns())
             view["returns"] = [_number(r) for r in returns]
@@ -160,18 +166,15 @@ def get(session_id: str) -> Session | None:
 
 
 # -- work done in a child process (jobs.forked) -------------------------------------------
-def agent_move(game, state, agent_text: str, seconds: float, node_cap: int, seed: int) -> dict:
-    """The move `agent_text` chooses in `state`, with what its search found."""
-    from framework.agents import parse_agent
-    agent = parse_agent(agent_text).seeded(seed)
+def agent_move(game, state, agent, seconds: float, node_cap: int) -> dict:
+    """The move `agent` (framework.agents.Agent) chooses in `state`, with what its search
+    found; a searcher stops after `seconds` and `node_cap` nodes at most."""
     if agent.name not in ("random", "first"):
-        options = agent.options
-        options["time_limit"] = min(options.get("time_limit", seconds), seconds)
-        if options.get("node_limit", node_cap) > node_cap or "iterations" not in options:
-            options["node_limit"] = min(options.get("node_limit", node_cap), node_cap)
+        agent.options["time_limit"] = seconds
+        agent.options["node_limit"] = min(agent.options.get("node_limit", node_cap), node_cap)
     actions = state.actions()
     action = agent.choose(game, state)
-    found = {"index": actions.index(action), "text": game.action_text(action), "agent": agent_text}
+    found = {"index": actions.index(action), "text": game.action_text(action), "agent": agent.text}
     last = agent.last
     if last is not None:
         found.update(value=_number(last.value), depth=last.stats.depth, nodes=last.stats.nodes,

@@ -144,12 +144,10 @@ function onCell(x, y) {
 
 function marks(v) {
   const out = {};
-  if (!humanToMove()) {
-    lastMove(v, out);
-    return out;
-  }
+  lastMove(v, out);
+  if (!humanToMove()) return out;
   if (columnMode(v)) {
-    for (const a of v.actions) for (let y = 0; y < v.board.height; y++) out[`${a.column},${y}`] = "legal";
+    for (const a of v.actions) for (let y = 0; y < v.board.height; y++) out[`${a.column},${y}`] = "legal column";
     return out;
   }
   for (const c of P.prefix) out[c.join(",")] = "chosen";
@@ -204,9 +202,7 @@ function chancePanel(v) {
     el("div", { class: "outcomes" }, v.chance.map(o =>
       el("button", { class: "outcome", onclick: () => moveBy({ index: o.index }) },
          o.text, el("span", { class: "p" }, ` p=${num(o.probability)}`)))),
-    el("button", { onclick: () => moveBy({ random: true }) }, "draw at random"),
-    el("label", { class: "inline" }, el("input", { type: "checkbox", checked: P.autoChance,
-      onchange: e => { P.autoChance = e.target.checked; next(); } }), " draw automatically"));
+    el("button", { id: "draw", onclick: () => moveBy({ random: true }) }, "draw at random"));
 }
 
 function returnsTable(v) {
@@ -232,7 +228,9 @@ function seatsCard(v) {
   return el("div", { class: "card" }, el("h3", {}, "Seats"), list,
     v.game.players.map((p, i) => el("label", { class: "seat" }, el("span", {}, p),
       el("input", { list: "agents", value: P.seats[i], "data-seat": i, spellcheck: "false",
-        onchange: e => { P.seats[i] = e.target.value.trim() || "human"; render(); next(); } }))));
+        onchange: e => { P.seats[i] = e.target.value.trim() || "human"; render(); next(); } }))),
+    v.game.chance ? el("label", { class: "seat" }, el("input", { type: "checkbox", id: "auto-chance", checked: P.autoChance,
+      onchange: e => { P.autoChance = e.target.checked; next(); } }), " chance draws its outcomes by itself") : null);
 }
 
 function buttons(v) {
@@ -240,7 +238,7 @@ function buttons(v) {
   const agent = seat && seat !== "human" ? seat : defaultAgent(v.game);
   return el("div", { class: "buttons" },
     el("button", { id: "ai-move", disabled: v.terminal || v.to_move === "chance" || P.busy,
-                   onclick: () => computerMove(agent) }, `AI move (${agent})`),
+                   onclick: () => computerMove(agent) }, v.to_move && v.to_move !== "chance" ? `Move for ${v.to_move} (${agent})` : "AI move"),
     el("button", { id: "undo", disabled: !v.moves.length || P.busy, onclick: undo }, "Undo"),
     el("button", { id: "stop", disabled: !P.busy, onclick: () => cancelJob(P.holder) }, "Stop"),
     el("button", { id: "restart", onclick: () => start(api("/api/sessions", P.view.source.kind === "spec"

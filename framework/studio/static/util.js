@@ -17,12 +17,11 @@ export async function api(path, body, method) {
 // Run a job (an agent's move, a tree, a plan, a test) and poll it to its end; `onProgress`
 // sees each running state; `holder.job` names the job so that a Stop button can cancel it.
 export async function runJob(path, body, onProgress, holder = {}) {
-  let job = await api(path, body);
+  let job = await api(path, { ...body, wait: 0.5 });    // the server answers at the end, or with progress
   holder.job = job.id;
   while (job.status === "running") {
     if (onProgress) onProgress(job);
-    await new Promise(resolve => setTimeout(resolve, 80));
-    job = await api(`/api/jobs/${job.id}`);
+    job = await api(`/api/jobs/${job.id}?wait=0.5`);
   }
   holder.job = null;
   if (job.status !== "done") throw new Error(job.error || job.status);
