@@ -101,6 +101,9 @@ def test_perft_split_equals_the_sequential_count(capsys):
 def test_solve_split_over_root_moves_gives_the_solved_value(capsys):
     out = _json_of(capsys, ["solve", str(SPECS / "tictactoe.yaml"), "--workers", "2", "--json"])
     assert out["value"] == 0 and set(out["root_moves"].values()) == {0} and len(out["pv"]) == 9
+    stats = out["stats"]                      # the workers' statistics summed, not zeros
+    assert out["values"] == [0, 0] and stats["nodes"] == out["nodes"] > 4084
+    assert stats["expanded"] > 0 and stats["cutoffs"] > 0 and stats["evaluations"] > 0 and stats["depth"] == 9
     nim = ["solve", str(SPECS / "nim.yaml"), "--set", "heaps=[1,2,3]", "--json"]
     assert _json_of(capsys, nim + ["--workers", "2"])["value"] == _json_of(capsys, nim)["value"]
 

@@ -714,3 +714,22 @@ def test_minimax_stops_within_one_check_interval_of_the_deadline(stepping_clock)
     result = minimax.search(game, time_limit=0.05)
     assert stepping_clock.now - start - 0.05 <= 0.005
     assert not result.complete and result.best_action is not None
+
+
+def test_solve_prints_the_depth_it_reached():
+    """An exact solve deepens 1, 2, 4, 8, 16, but tic-tac-toe ends by ply 9: the depth is 9;
+    a searcher without iterations (paranoid, retrograde) searched every line to its end."""
+    import contextlib
+    import io
+    from framework.cli import main
+
+    def solve(*argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["solve", *argv]) == 0
+        return out.getvalue()
+    assert json.loads(solve("tictactoe", "--json"))["stats"]["depth"] == 9
+    assert json.loads(solve("connect_four", "--depth", "5", "--json"))["stats"]["depth"] == 5
+    for argv in (["tictactoe3", "--algo", "paranoid"], ["northcott"]):
+        depth = [line for line in solve(*argv).splitlines() if "depth" in line]
+        assert len(depth) == 1 and "to the end" in depth[0], depth
