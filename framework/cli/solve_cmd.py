@@ -196,16 +196,15 @@ def run(args) -> int:
 
 def _refuse_endless(game) -> None:
     """A SpecError when a position of `game` can repeat and no rule says what that means."""
-    from framework.conformance.cycles import endless_line
+    from framework.conformance.cycles import endless_line, return_text
     from framework.errors import SpecError
     found = endless_line(game)
     if found is None:
         return
     to_position, back = found
     line = " ".join(game.action_text(a) for a in [*to_position, *back][:40])
-    raise SpecError(f"a position of {game.name!r} can repeat ({line}: the last {len(back)} action(s) "
-                    f"return to the position after the first {len(to_position)}), so an exact search "
-                    "would never end",
+    raise SpecError(f"a position of {game.name!r} can repeat ({line}: {return_text(to_position, back)}), "
+                    "so an exact search would never end",
                     hint="declare what a repetition means in the spec (`repetition: draw`, `loss` or "
                          "`forbidden`) or a move limit (`max_moves: N`), or bound the search "
                          "(--depth, --time, --nodes)")
