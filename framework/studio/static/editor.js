@@ -22,7 +22,7 @@ display: {empty: ".", X: X, O: O}
 
 const E = { text: null, format: "yaml", name: null, kind: "game", diagnostics: [], timer: null, asked: 0,
             section: null, tests: null, holder: {} };
-const KEYWORDS = /^(if|then|else|and|or|not|in|for|let|do|forall|exists|true|false|none|mover|next|game|players|options|board|state|actions|terminal|winner|display|define|init|evaluation|chance|goal|max_length|repetition|noisy|problem|domain|objects|predicates|types|action|pre|add|del|effect|cost)$/;
+const KEYWORDS = /^(if|then|else|and|or|not|in|for|let|do|forall|exists|true|false|none|mover|next|game|players|options|board|state|actions|terminal|winner|display|define|init|evaluation|chance|goal|max_length|repetition|noisy|problem|domain|objects|predicates|types|action|option|pre|add|del|effect|cost|weight|count|symmetries|of)$/;
 
 export async function show(section, name) {
   E.section = section;

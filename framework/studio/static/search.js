@@ -17,6 +17,13 @@ export async function show(section) {
       el("a", { href: "#play/tictactoe" }, "start tic-tac-toe"), " (or any two-player game without chance) and come back."));
     return;
   }
+  const game = P.view.game;
+  if (game.players.length !== 2 || game.chance) {
+    clear(section, el("p", { class: "lead" }, `The search view draws minimax and alpha-beta trees of two-player games `,
+      `without chance; ${game.name} has ${game.players.length} player(s)${game.chance ? " and chance" : ""}. `,
+      el("a", { href: "#play/tictactoe" }, "Play tic-tac-toe"), " and come back."));
+    return;
+  }
   if (S.forSession !== `${P.view.id}:${P.view.ply}`) { S.tree = null; }
   render();
 }
