@@ -45,6 +45,8 @@ def analyse_planning(path: str, text: str, result: Analysis) -> None:
 def analyse_pddl(path: str, text: str, result: Analysis) -> None:
     """Indexes the PDDL file (with its domain, for a problem), then checks it alone as
     `plyspec check FILE.pddl` does (SpecError)."""
+    from framework.errors import SpecError
+    from framework.files import read_text
     from planners.pddl_alone import check_pddl_text, domain_beside
     from planners.pddl_names import pddl_names
     names = pddl_names(text)
@@ -52,8 +54,8 @@ def analyse_pddl(path: str, text: str, result: Analysis) -> None:
         domain = domain_beside(path)
         if domain is not None:
             try:
-                _index_pddl(pddl_names(domain.read_text(encoding="utf-8")), result, str(domain))
-            except (OSError, UnicodeDecodeError):
+                _index_pddl(pddl_names(read_text(domain, what="PDDL domain")), result, str(domain))
+            except SpecError:
                 pass
     _index_pddl(names, result, None)
     check_pddl_text(text, path)
