@@ -164,7 +164,6 @@ class Game:
     constant_sum: float | None = None       # sum of utilities when constant (0 for zero-sum)
     utility_bounds: tuple = (-math.inf, math.inf)
     max_utility_sum: float = math.inf       # upper bound on the sum of all players' utilities
-    alternating: bool = True                # players move strictly in turn, no chance nodes
     options: dict = field(default_factory=dict)
     source_file: str | None = None
     python_source: str = ""                  # the generated module (plyspec compile --emit-python)
@@ -196,6 +195,17 @@ class Game:
     @property
     def deterministic(self) -> bool:
         return not self.chance
+
+    @property
+    def alternating(self) -> bool:
+        """Whether the players always move in turn (next(mover) after every move): no
+        chance, no `turn` rule and no action or step that sets `turn` (a game built in
+        Python without a spec: no chance)."""
+        if self.spec is None:
+            return not self.chance
+        from framework.compiler.common import _assigns_turn
+        return not self.chance and self.spec.turn is None and \
+            not any(_assigns_turn(a.effects) for a in self.spec.actions)
 
     def initial_state(self):
         return self._initial()

@@ -17,7 +17,6 @@ from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.files import read_text
 from framework.history import with_history
-from framework.compiler.common import _assigns_turn
 from framework.game import enforce_contract, outcome_value_text, Game
 
 _CACHE: dict = {}
@@ -129,7 +128,7 @@ def _compile_spec(spec, options=None) -> Game:
     game = Game(
         name=spec.name, player_names=checked.players, chance=compiler.has_chance,
         zero_sum=checked.zero_sum, constant_sum=checked.constant_sum,
-        max_utility_sum=checked.max_utility_sum, alternating=_alternating(checked, compiler),
+        max_utility_sum=checked.max_utility_sum,
         utility_bounds=tuple(checked.utility_bounds), options=dict(checked.options),
         source_file=spec.file, python_source=source, max_length=checked.max_length,
         has_evaluation=bool(checked.features), has_goal=checked.goal is not None,
@@ -139,9 +138,8 @@ def _compile_spec(spec, options=None) -> Game:
     if checked.features:
         evaluate = namespace["_evaluate"]
         game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
-    noisy = [a.noisy for a in checked.actions]
-    if any(x is not None for x in noisy):
-        game._is_noisy = _noisy_function(compiler, namespace, noisy)
+    if any(a.noisy is not None for a in checked.actions):
+        game._is_noisy = _noisy_function(compiler, namespace, [a.noisy for a in checked.actions])
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     if "k_apply" in namespace:
@@ -150,18 +148,11 @@ def _compile_spec(spec, options=None) -> Game:
                                                    namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
-    enforce_contract(state_class, game)
+    enforce_contract(state_class, game)          # the checked course interface (framework.game)
     if checked.repetition or checked.max_moves:
         game = with_history(game, checked)
     _build_initial_state(game, spec)
     return game
-
-
-def _alternating(checked, compiler) -> bool:
-    """Whether the players always move in turn (next(mover) after every move): no chance
-    node, no `turn` rule and no action or step that sets `turn`."""
-    return not compiler.has_chance and checked.spec.turn is None and \
-        not any(_assigns_turn(a.effects) for a in checked.actions)
 
 
 def _build_initial_state(game, spec):
