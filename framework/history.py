@@ -10,8 +10,10 @@ tuple `(position, seen, moves, end)` around the generated state:
               repetition rule
     moves     the players' moves made so far (chance outcomes are not moves); 0 without
               `max_moves`
-    end       None, or the returns when a rule ended the game (a draw: every player 0;
-              a loss: -1 for the player whose move triggered the rule, +1 for the other)
+    end       (), or the returns when a rule ended the game (a draw: every player 0;
+              a loss: -1 for the player whose move triggered the rule, +1 for the other);
+              never None, which CPython 3.11 hashes by its address: every part of a
+              state hashes the same in every process, so node counts repeat
 
 So the history is part of the state: equality and hashing stay exact (the frozenset's
 hash is computed once and cached by Python), a position reached twice by different lines
@@ -86,7 +88,7 @@ def ruled_class(rules: Rules):
 
         @classmethod
         def _make(cls, position, seen, moves, by_player, mover=None):
-            end = None
+            end = ()
             if by_player and not position.terminal_test():
                 repeats = rules.repetition is not None and (position, count) in seen
                 if repeats and not forbidden:
@@ -114,13 +116,13 @@ def ruled_class(rules: Rules):
             return self[0].player()
 
         def terminal_test(self):
-            return self[3] is not None or self[0].terminal_test() or (forbidden and self._stuck())
+            return bool(self[3]) or self[0].terminal_test() or (forbidden and self._stuck())
 
         def is_chance(self):
-            return self[3] is None and self[0].is_chance()
+            return not self[3] and self[0].is_chance()
 
         def actions(self):
-            if self[3] is not None or self[0].terminal_test():
+            if self[3] or self[0].terminal_test():
                 return []
             position = self[0]
             acts = position.actions()
@@ -129,7 +131,7 @@ def ruled_class(rules: Rules):
             return acts             # [] when every move repeats: then terminal_test() holds
 
         def chance_outcomes(self):
-            return [] if self[3] is not None else self[0].chance_outcomes()
+            return [] if self[3] else self[0].chance_outcomes()
 
         def result(self, action):
             if not type(self[0])._legal.allows(self, action):    # the game's cache (framework.game)
@@ -160,7 +162,7 @@ def ruled_class(rules: Rules):
             return self.returns()[player]
 
         def returns(self):
-            if self[3] is not None:
+            if self[3]:
                 return self[3]
             return draw if forbidden and self._stuck() else self[0].returns()
 
@@ -168,7 +170,7 @@ def ruled_class(rules: Rules):
             return (_restore, (rules, tuple(self)))
 
         def __str__(self):
-            if self[3] is None:
+            if not self[3]:
                 return str(self[0])
             repeated = rules.repetition is not None and (self[0], count) in self[1]
             return f"{self[0]}\n(ended by the {'repetition rule' if repeated else 'move limit'})"
@@ -178,6 +180,12 @@ def ruled_class(rules: Rules):
 
     RuledState.__qualname__ = RuledState.__name__ = "RuledState"
     return RuledState
+
+
+def position(state):
+    """The position inside a state that carries its history, else the state itself."""
+    inner = state[0] if len(state) == 4 else None
+    return inner if isinstance(inner, tuple) and hasattr(inner, "actions") else state
 
 
 def _restore(rules, values):

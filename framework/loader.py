@@ -260,7 +260,7 @@ def _symmetry_function(compiler, state_class, terminal):
             for i in cellset_slots:
                 values[i] = tuple(runtime.permute(x, perm) for x in values[i]) if i in arrays \
                     else runtime.permute(values[i], perm)
-            if not chance or values[-2] is None:       # the image's own terminal flag, never its
+            if not chance or not values[-2]:       # the image's own terminal flag, never its
                 values[-1] = bool(terminal(*values[:k]))  # original's (a false claim shows)
             out.append(tuple.__new__(state_class, values))
         return out

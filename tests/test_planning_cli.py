@@ -58,13 +58,13 @@ def test_time_covers_a_heuristics_set_up(monkeypatch, capsys):
     from planners import lama
 
     def slow_set_up(task):
-        time.sleep(30)
+        time.sleep(600)
     monkeypatch.setattr(lama, "evaluators", slow_set_up)
     folder = Path(planners.__file__).with_name("pddl") / "gripper"
     started = time.perf_counter()
     assert main(["plan", str(folder / "domain.pddl"), str(folder / "task01.pddl"),
                  "--config", "lama-first", "--time", "1", "--json"]) == 0
-    assert time.perf_counter() - started < 20
+    assert time.perf_counter() - started < 300       # stopped long before the 600 s set-up ends
     data = json.loads(capsys.readouterr().out)
     assert not data["solved"] and data["reason"] == "time limit (while preparing the heuristics)"
 
@@ -103,7 +103,7 @@ def test_a_search_out_of_time_reports_what_it_expanded(monkeypatch, capsys):
     spent = time.perf_counter() - started
     data = json.loads(capsys.readouterr().out)
     assert not data["solved"] and data["reason"] == "time limit", data
-    assert data["expanded"] > 0 and spent < 4
+    assert data["expanded"] > 0 and spent < 120     # a hang guard, not a timing
 
 
 def test_spec_errors_exit_1_with_a_position(tmp_path, capsys):

@@ -66,6 +66,8 @@ def page(browser, studio, artifacts, request):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.studio = studio
+    page.shot = lambda label: page.screenshot(path=os.path.join(artifacts, f"{request.node.name}-{label}.png"),
+                                              full_page=True)
     yield page
     page.screenshot(path=os.path.join(artifacts, f"{request.node.name}.png"), full_page=True)
     context.close()
@@ -89,6 +91,7 @@ def test_the_library_lists_games_and_problems(page):
     for name in ("connect_four", "draughts", "hex", "pig", "kalah", "nim", "othello", "tictactoe3",
                  "monkey_bananas", "gripper"):
         assert page.locator(f'tr[data-spec="{name}"]').count() == 1
+    page.shot("library")
     page.click('tr[data-spec="tictactoe"] a.button')
     page.wait_for_selector("svg.board")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -71,7 +72,11 @@ def field(data: dict, name: str, kind, default=None, required=False):
 
 def spec_text(data: dict, name: str = "text") -> str:
     text = field(data, name, str, required=True)
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_SPEC_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as err:
+        raise BadRequest(f"`{name}` is not Unicode text: a lone surrogate at character {err.start + 1}") from None
+    if size > MAX_SPEC_BYTES:
         raise BadRequest(f"`{name}` is larger than {MAX_SPEC_BYTES:,} bytes", 413)
     return text
 
@@ -210,19 +215,16 @@ async def test(request):
     examples = field(data, "examples", int, TEST_EXAMPLES[0])
     if not 1 <= examples <= TEST_EXAMPLES[1]:
         raise BadRequest(f"examples must be from 1 to {TEST_EXAMPLES[1]}")
-    files, folder = _files_of(request, data)
-    argv = ["test", *map(str, files), "--json", "--examples", str(examples), "--workers", "0"]
-    for name, value in field(data, "options", dict, {}).items():
-        argv += ["--set", f"{name}={_yaml(value)}"]
-    job = jobs.command("test", argv, TEST_SECONDS, on_done=_cleanup(folder))
+    flags = ["--json", "--examples", str(examples), "--workers", "0", *_sets(data)]
+    with _files_of(request, data) as (files, names, folder):
+        job = jobs.command("test", ["test", *names, *flags], TEST_SECONDS, cwd=folder, on_end=files.cleanup)
     return await answer(job, data)
 
 
 async def plan(request):
     data = await body(request)
     seconds = jobs.budget(data.get("time"), *PLAN_SECONDS, "time")
-    files, folder = _files_of(request, data)
-    argv = ["plan", *map(str, files), "--json", "--progress", "--time", f"{seconds:g}"]
+    flags = ["--json", "--progress", "--time", f"{seconds:g}"]
     config, algo, heuristic = (field(data, k, str) for k in ("config", "algo", "heuristic"))
     from framework.cli.plan_cmd import ALGORITHMS, CONFIGS, HEURISTICS
     for value, allowed, flag in ((config, CONFIGS, "--config"), (algo, ALGORITHMS, "--algo"),
@@ -230,41 +232,61 @@ async def plan(request):
         if value is not None:
             if value not in allowed:
                 raise BadRequest(f"{flag[2:]} must be one of {', '.join(allowed)}")
-            argv += [flag, value]
+            flags += [flag, value]
     nodes = field(data, "nodes", int)
     if nodes is not None:
         if not 1 <= nodes <= 10**9:
             raise BadRequest("nodes must be from 1 to 1,000,000,000")
-        argv += ["--nodes", str(nodes)]
-    options = field(data, "options", dict, {})
-    for name, value in options.items():
-        argv += ["--set", f"{name}={_yaml(value)}"]
-    cleanup = _cleanup(folder)
+        flags += ["--nodes", str(nodes)]
+    flags += _sets(data)
+    with _files_of(request, data) as (files, names, folder):
 
-    def done(found):
-        if found.get("solved") and found.get("plan"):
-            from framework.studio.plans import replay
-            found["replay"] = replay(files, options, found["plan"])
-        return cleanup(found)
-    job = jobs.command("plan", argv, seconds, on_done=done)
+        def done(found):                 # replayed before the job's files are removed
+            if found.get("solved") and found.get("plan"):
+                from framework.studio.plans import replay
+                found["replay"] = replay(files.paths, field(data, "options", dict, {}), found["plan"])
+            return found
+        job = jobs.command("plan", ["plan", *names, *flags], seconds, on_done=done, cwd=folder, on_end=files.cleanup)
     return await answer(job, data)
 
 
-def _yaml(value) -> str:
+def _sets(data) -> list:
+    """`--set NAME=VALUE` for each of the request's options (JSON is YAML: --set reads each
+    value back as it was sent)."""
     import json
-    return json.dumps(value)          # JSON is YAML: --set reads it back as it was sent
+    return [x for name, value in field(data, "options", dict, {}).items()
+            for x in ("--set", f"{name}={json.dumps(value)}")]
 
 
-def _files_of(request, data) -> tuple:
-    """The files a test or plan request names: `problem` (a spec name), or `domain` and
-    `task` (two names), or pasted text (`text`, or `domain_text` and `task_text`) written to
-    a fresh temporary folder (returned too, to be removed when the job ends)."""
+class _Files:
+    """The files a test or plan names: spec files of the library, or pasted text written to a
+    temporary folder that `cleanup()` removes."""
+
+    def __init__(self, paths, folder=None):
+        self.paths, self.folder = paths, folder
+
+    def cleanup(self):
+        if self.folder is not None:
+            self.folder.cleanup()
+
+
+@contextmanager
+def _files_of(request, data):
+    """(files, names for the command line, its folder or None) of a test or plan request:
+    `problem` (a spec name), or `domain` and `task` (two names), or pasted text (`text`, or
+    `domain_text` and `task_text`) written to a fresh temporary folder, named relative to it
+    (so messages say `task.pddl:3:5`), and removed if the job does not start."""
     library = request.app.state.library
     if "problem" in data:
-        return [library.path_of(field(data, "problem", str, required=True))], None
-    if "domain" in data or "task" in data:
-        return [library.path_of(field(data, "domain", str, required=True)),
-                library.path_of(field(data, "task", str, required=True))], None
+        paths = [library.path_of(field(data, "problem", str, required=True))]
+    elif "domain" in data or "task" in data:
+        paths = [library.path_of(field(data, "domain", str, required=True)),
+                 library.path_of(field(data, "task", str, required=True))]
+    else:
+        paths = None
+    if paths is not None:
+        yield _Files(paths), [str(p) for p in paths], None
+        return
     if "domain_text" in data or "task_text" in data:
         texts = [("domain.pddl", spec_text(data, "domain_text")), ("task.pddl", spec_text(data, "task_text"))]
     elif "text" in data:
@@ -272,20 +294,14 @@ def _files_of(request, data) -> tuple:
     else:
         raise BadRequest('name a "problem" (or "domain" and "task"), or send "text" (or "domain_text" and "task_text")')
     folder = tempfile.TemporaryDirectory(prefix="plyspec-studio-")
-    paths = []
-    for name, text in texts:
-        path = Path(folder.name) / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths, folder
-
-
-def _cleanup(folder):
-    def done(found):
-        if folder is not None:
-            folder.cleanup()
-        return found
-    return done
+    files = _Files([Path(folder.name) / name for name, _ in texts], folder)
+    try:
+        for path, (_, text) in zip(files.paths, texts):
+            path.write_text(text, encoding="utf-8")
+        yield files, [name for name, _ in texts], folder.name
+    except BaseException:
+        files.cleanup()
+        raise
 
 
 # ------------------------------------------------------------------------------ jobs

@@ -35,9 +35,9 @@ class Busy(Exception):
 class Job:
     """One piece of work: its status, progress line, result (a dict) or error message."""
 
-    def __init__(self, kind: str, seconds: float, on_done=None):
+    def __init__(self, kind: str, seconds: float, on_done=None, on_end=None):
         self.id = f"j{next(_ids)}"
-        self.kind, self.seconds, self.on_done = kind, seconds, on_done
+        self.kind, self.seconds, self.on_done, self.on_end = kind, seconds, on_done, on_end
         self.status, self.progress, self.result, self.error = RUNNING, "", None, None
         self.started, self.ended = time.monotonic(), None
         self._kill = None
@@ -68,6 +68,8 @@ class Job:
             self.status, self.result, self.error, self.ended = status, result, error, time.monotonic()
         if self._kill is not None:
             self._kill()
+        if self.on_end is not None:          # whatever the end: remove the job's files
+            self.on_end()
 
 
 _ids = itertools.count(1)
@@ -141,11 +143,17 @@ def _child(fn, send) -> None:
 ROOT = Path(__file__).resolve().parents[2]     # where the framework and planners packages are
 
 
-def command(kind: str, argv: list, seconds: float, on_done=None, cwd=None) -> Job:
-    """`plyspec ARGV` (with --json among them) in a child process; its JSON output becomes
-    the job's result, its last stderr line the progress."""
-    job = Job(kind, seconds, on_done)
-    _register(job)
+def command(kind: str, argv: list, seconds: float, on_done=None, cwd=None, on_end=None) -> Job:
+    """`plyspec ARGV` (with --json among them) in a child process (in folder `cwd`); its JSON
+    output becomes the job's result, its last stderr line the progress; `on_end()` runs once
+    the job has ended, however it ended."""
+    job = Job(kind, seconds, on_done, on_end)
+    try:
+        _register(job)
+    except Busy:
+        if on_end is not None:
+            on_end()
+        raise
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     child = subprocess.Popen([sys.executable, "-m", "framework", *argv], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env,

@@ -27,6 +27,7 @@ async function showLibrary(section) {
           el("td", {}, describe(r)),
           el("td", { class: "open" }, r.error ? "" : r.kind === "game"
             ? [el("a", { href: `#play/${r.name}`, class: "button" }, "Play"), " ",
+               r.players && r.players.length === 1 ? [el("a", { href: `#plan/${r.name}`, class: "button" }, "Plan"), " "] : null,
                el("a", { href: `#editor/${r.name}` }, "edit")]
             : [el("a", { href: `#plan/${r.name}`, class: "button" }, "Plan"), " ",
                r.kind !== "pddl" ? el("a", { href: `#editor/${r.name}` }, "edit") : null])))));

@@ -25,7 +25,7 @@ export function planText(text, format) {
 
 function render() {
   const specs = L.specs || [];
-  const problems = specs.filter(s => s.kind === "planning");
+  const problems = specs.filter(s => s.kind === "planning" || (s.players && s.players.length === 1));   // puzzles too
   const pddl = specs.filter(s => s.kind === "pddl");
   const pick = (id, value, rows, on) => el("select", { id, onchange: e => on(e.target.value) },
     rows.map(r => el("option", { value: r.name, selected: r.name === value }, r.name)));
@@ -56,7 +56,9 @@ function render() {
 
 async function plan() {
   const body = { time: L.time };
-  if (L.config.startsWith("algo:")) body.algo = L.config.slice(5); else body.config = L.config;
+  const row = (L.specs || []).find(r => r.name === L.problem);
+  const puzzle = L.mode === "problem" && row && row.kind === "game";      // searched blind: no configurations
+  if (L.config.startsWith("algo:")) body.algo = L.config.slice(5); else if (!puzzle) body.config = L.config;
   if (L.mode === "problem") body.problem = L.problem;
   else if (L.mode === "files") { body.domain = L.domain; body.task = L.task; }
   else if (L.mode === "paste") { body.domain_text = L.domainText; body.task_text = L.taskText; }
