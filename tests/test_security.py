@@ -255,7 +255,7 @@ def test_the_language_server_skips_a_special_domain(tmp_path, special):
     shutil.copy(PDDL / "task01.pddl", task)
     special(tmp_path / "domain.pddl")
     with pytest.raises(SpecError, match="not a regular file"):
-        analyse_pddl(str(task), task.read_text(), Analysis("pddl"))
+        analyse_pddl(str(task), task.read_text(), Analysis("pddl"), {})
 
 
 def test_a_special_book_journal_or_golden_file_is_refused(tmp_path, special, capsys):
@@ -358,6 +358,15 @@ def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
     book.write_text("[" * 100_000)
     code = main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book), "--depth", "1"])
     assert code in (1, 2) and "opening book" in capsys.readouterr().err
+
+
+def test_the_fuzz_files_sweep_finds_nothing():
+    """`plyspec fuzz --files`: every command with every special file as each input and
+    output, hostile contents and options (against the code before these fixes it found 45)."""
+    from framework.conformance.fuzz_files import sweep
+    result = sweep()
+    assert result["command_lines"] > 150 and {"fifo", "zero", "socket", "loop"} <= set(result["special_files"])
+    assert result["findings"] == []
 
 
 # ---------------------------------------------------------------- terminal output
