@@ -17,7 +17,7 @@ from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.files import read_text
 from framework.history import with_history
-from framework.game import outcome_value_text, Game
+from framework.game import enforce_contract, outcome_value_text, Game
 
 _CACHE: dict = {}
 
@@ -138,9 +138,8 @@ def _compile_spec(spec, options=None) -> Game:
     if checked.features:
         evaluate = namespace["_evaluate"]
         game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
-    noisy = [a.noisy for a in checked.actions]
-    if any(x is not None for x in noisy):
-        game._is_noisy = _noisy_function(compiler, namespace, noisy)
+    if any(a.noisy is not None for a in checked.actions):
+        game._is_noisy = _noisy_function(compiler, namespace, [a.noisy for a in checked.actions])
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     if "k_apply" in namespace:
@@ -149,6 +148,7 @@ def _compile_spec(spec, options=None) -> Game:
                                                    namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
+    enforce_contract(state_class, game)          # the checked course interface (framework.game)
     if checked.repetition or checked.max_moves:
         game = with_history(game, checked)
     _build_initial_state(game, spec)

@@ -540,7 +540,7 @@ def test_opening_book_merges_symmetries_and_answers_alphabeta(tmp_path):
 
 def plyspec(*args, **kwargs):
     return subprocess.run([sys.executable, "-m", "framework", *args], cwd=ROOT,
-                          capture_output=True, text=True, **kwargs)
+                          capture_output=True, text=True, **{"timeout": 600, **kwargs})
 
 
 @needs_specs

@@ -537,7 +537,7 @@ def solve_json(*args):
     import sys
     from conftest import ROOT
     done = subprocess.run([sys.executable, "-m", "framework", "solve", *args, "--json"], cwd=ROOT,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), done.stderr
 

@@ -83,7 +83,7 @@ def cache_names(tmp_path_factory):
     assert names, "check stored no parser in a trusted cache folder"
     templates = subprocess.run([sys.executable, "-c", "import framework.loader, framework.records as r;"
                                 "import json; print(json.dumps(list(r._TEMPLATES)))"],
-                               cwd=ROOT, capture_output=True, text=True, check=True).stdout
+                               cwd=ROOT, capture_output=True, text=True, check=True, timeout=600).stdout
     return names, json.loads(templates)
 
 

@@ -148,6 +148,7 @@ def perft_frontier(game, ply: int):
     path to it, number of paths)], counts at plies 1..ply).  Terminal positions before or at
     `ply` are counted and not kept; identical positions reached by different paths are
     searched once and their counts multiplied (perft counts paths)."""
+    from framework.game import unchecked
     level = {game.initial_state(): ((), 1)}
     counts = []
     for _ in range(ply):
@@ -157,7 +158,7 @@ def perft_frontier(game, ply: int):
             if state.terminal_test():
                 continue
             for action in state.actions():
-                child = state.result(action)
+                child = unchecked(type(state), "result")(state, action)    # a legal action
                 total += paths
                 if child in following:
                     following[child] = (following[child][0], following[child][1] + paths)
