@@ -9,6 +9,7 @@ import signal
 import sys
 
 from framework.errors import SpecError, UsageError
+from framework.terminal import protect_output
 
 # sub-command -> its one-line summary, in the order `plyspec --help` lists them; the module
 # `framework.cli.NAME_cmd` registers the command's own options (imported only when it runs)
@@ -28,6 +29,7 @@ COMMANDS = {
     "test": "run the conformance suite on specs (every shipped spec by default)",
     "fuzz": "fuzz the spec loaders: only positioned SpecErrors may escape",
     "lsp": "the language server for editors (diagnostics, hover, definitions, completion)",
+    "studio": "a local web app: play, watch alpha-beta, edit specs, step through plans",
 }
 
 
@@ -83,8 +85,29 @@ def _command_named(argv) -> str:
     return first if first in COMMANDS else ""
 
 
+def _unknown_command(argv) -> int | None:
+    """`plyspec help [COMMAND]` (the help, exit 0) and a misspelt command (a did-you-mean,
+    exit 2), before argparse's bare `invalid choice`; None when argv names a command."""
+    first = argv[0] if argv else ""
+    if not first or first.startswith("-") or first in COMMANDS:
+        return None
+    if first == "help":
+        named = argv[1] if len(argv) > 1 and argv[1] in COMMANDS else ""
+        build_parser(only=named).parse_args([named, "--help"] if named else ["--help"])
+    from framework.errors import did_you_mean
+    hint = did_you_mean(first, COMMANDS) or "`plyspec --help` lists the commands"
+    print(f"plyspec: error: unknown command `{first}`\nhint: {hint}", file=sys.stderr)
+    return 2
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        unknown = _unknown_command(argv)
+    except SystemExit as done:                      # `plyspec help` printed the help
+        return done.code or 0
+    if unknown is not None:
+        return unknown
     parser = build_parser(only=_command_named(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -92,6 +115,7 @@ def main(argv=None) -> int:
         return 2
     previous = _stop_on_sigterm()
     previous_int = _watch_ctrl_c()
+    streams = protect_output()         # control characters shown as escapes, never obeyed
     try:
         code = args.func(args) or 0
         return 143 if code == 130 and Terminated.seen else code     # stopped by SIGTERM
@@ -115,6 +139,7 @@ def main(argv=None) -> int:
               "option value)", file=sys.stderr)
         return 1
     finally:
+        sys.stdout, sys.stderr = streams
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         if previous_int is not None:

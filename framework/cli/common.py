@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from framework.errors import UsageError
+from framework.errors import UsageError, shorten
 
 
 def add_set_option(parser):
@@ -21,8 +21,9 @@ def parse_sets(pairs) -> dict:
             raise UsageError(f"cannot read --set {pair!r}", hint="write --set NAME=VALUE, e.g. --set size=6")
         try:
             value = yaml.safe_load(text)
-        except yaml.YAMLError:
-            raise UsageError(f"cannot read the value of --set {pair!r}", hint="e.g. 5, true or [1, 2, 3]") from None
+        except (yaml.YAMLError, RecursionError):        # (RecursionError: [[[[... nested too deeply)
+            raise UsageError(f"cannot read the value of --set {shorten(pair)!r}",
+                             hint="e.g. 5, true or [1, 2, 3]") from None
         options[name.strip()] = value
     return options
 
@@ -117,6 +118,7 @@ def add_game_play_options(p, games_help: str) -> None:
 
 def table_console():
     """A rich console for result tables: the terminal's width on a terminal, and wide enough
-    that no column is cut when the output goes to a file or a pipe."""
-    from rich.console import Console
-    return Console() if sys.stdout.isatty() else Console(width=200)
+    that no column is cut when the output goes to a file or a pipe; markup off, control
+    characters shown as escapes (`framework.terminal`)."""
+    from framework.terminal import console
+    return console() if sys.stdout.isatty() else console(width=200)

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets
-from framework.errors import SpecError, UsageError
-from framework.files import write_atomic
+from framework.errors import UsageError
+from framework.files import check_output, write_atomic
 from framework.frontend.printer import spec_fields, to_game, to_yaml
 from framework.loader import parse_spec, parse_text, planning_kind, read_text
 
@@ -68,12 +68,20 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from framework.conformance.discover import pddl_sample, resolve
+    args.named = " ".join([args.spec] + ([args.problem] if args.problem else []))   # as given, for the header
+    if not args.problem and not resolve(args.spec).exists() and pddl_sample(args.spec):
+        args.spec, args.problem = map(str, pddl_sample(args.spec))    # a shipped PDDL sample by name
+    elif not args.problem:
+        args.spec = str(resolve(args.spec))                            # a shipped spec by name
     inputs = [args.spec] + ([args.problem] if args.problem else [])
     if args.output and any(Path(args.output).exists() and os.path.samefile(args.output, f)
                            for f in inputs):
         print(f"error: refusing to overwrite the input {args.output}; choose another -o",
               file=sys.stderr)
         return USAGE_ERROR
+    if args.output and args.to != "pddl":
+        check_output(args.output, force=args.force)    # refused before anything is converted
     if planning_kind(args.spec) is not None or args.to in ("plan", "pddl"):
         return _run_planning(args, inputs)
     if args.problem or args.set:
@@ -96,7 +104,7 @@ def _run_planning(args, inputs) -> int:
     options = parse_sets(args.set)
     problem = planners.load(*inputs, **options)
     source = {".plan": "plan", ".pddl": "pddl"}.get(Path(args.spec).suffix.lower(), "yaml")
-    header = f"converted by plyspec from {' '.join(map(str, inputs))}"
+    header = f"converted by plyspec from {args.named}"
     if source != "pddl" and args.to != "pddl":       # spec to spec: options and generators kept
         from planners.convert import convert_spec
         text = convert_spec(read_text(args.spec), str(args.spec), source, args.to, options, header)
@@ -109,9 +117,8 @@ def _run_planning(args, inputs) -> int:
     if args.to == "pddl":
         folder = Path(args.output)
         folder.mkdir(parents=True, exist_ok=True)
-        taken = [folder / name for name in outputs if (folder / name).exists()]
-        if taken and not args.force:             # refused before either file is written
-            raise SpecError(f"{taken[0]} exists", file=str(taken[0]), hint="add --force to replace it")
+        for name in outputs:                     # refused before either file is written
+            check_output(folder / name, force=args.force)
         for name, text in outputs.items():
             write_atomic(folder / name, text, force=True)
         print(f"wrote {folder / 'domain.pddl'} and {folder / 'problem.pddl'}")

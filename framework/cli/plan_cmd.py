@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from framework.cli import COMMANDS
-from framework.errors import UsageError
+from framework.errors import SpecError, UsageError
 from framework.cli.common import (add_set_option, parse_sets, perft_depth,
                                     positive_int, positive_number, print_json)
 from framework.cli.parallel_options import add_parallel_options
@@ -110,11 +110,31 @@ def _is_game_spec(path: Path) -> bool:
     if path.suffix.lower() == ".game":
         return True
     import yaml
+    from framework.files import read_text
     try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError):
+        data = yaml.safe_load(read_text(path))
+    except (SpecError, yaml.YAMLError):
         return False
     return isinstance(data, dict) and "game" in data
+
+
+def _files(names) -> list:
+    """The files `plan` reads: the paths given; a shipped problem by name (`gripper`); a
+    shipped PDDL sample by name (`scanalyzer` for its first task, `scanalyzer/task02`; a
+    shipped problem of the same name comes first: `blocks` is blocks.yaml).
+    A path that names nothing is a SpecError with the hint the game commands give."""
+    from framework.conformance.discover import pddl_sample, pddl_sample_names, resolve, shipped_names
+    from framework.errors import SpecError, did_you_mean
+    files = [resolve(f) for f in names]               # a path as given, else a shipped problem
+    if len(files) == 1 and not files[0].exists() and pddl_sample(names[0]):
+        return list(pddl_sample(names[0]))
+    for name, f in zip(names, files):
+        if not f.exists():
+            raise SpecError(f"cannot read {name}: No such file or directory", file=str(name),
+                            hint=did_you_mean(str(name), shipped_names() + pddl_sample_names()) or
+                            "give a problem file, a shipped problem by name (plyspec list) or a "
+                            "shipped PDDL sample (scanalyzer, scanalyzer/task01)")
+    return files
 
 
 def _prepare(args, started: float) -> dict:
@@ -123,10 +143,7 @@ def _prepare(args, started: float) -> dict:
     import planners
     from planners.validate import validate_plan
 
-    files = [Path(f) for f in args.files]
-    if not all(f.exists() for f in files):        # a shipped problem named without its path
-        from framework.conformance.discover import resolve
-        files = [resolve(f) for f in args.files]
+    files = _files(args.files)
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")
@@ -166,11 +183,12 @@ def _prepare(args, started: float) -> dict:
 
 
 def _emit_pddl(problem, folder: Path) -> int:
+    from framework.files import write_atomic
     from planners.export import to_pddl
     folder.mkdir(parents=True, exist_ok=True)
     domain_text, problem_text = to_pddl(problem)
-    (folder / "domain.pddl").write_text(domain_text)
-    (folder / "problem.pddl").write_text(problem_text)
+    write_atomic(folder / "domain.pddl", domain_text, force=True)
+    write_atomic(folder / "problem.pddl", problem_text, force=True)
     print(f"wrote {folder / 'domain.pddl'} and {folder / 'problem.pddl'}")
     return 0
 

@@ -37,10 +37,9 @@ def read_golden(path) -> list:
 def read_golden_data(path) -> dict:
     """The golden file's {options key: counts}, or a SpecError naming what is wrong with it."""
     from framework.errors import SpecError
+    from framework.files import read_text
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise SpecError(f"cannot read the golden file {path}: {err}", file=str(path)) from None
+        data = json.loads(read_text(path, what="golden file"))
     except ValueError as err:
         raise SpecError(f"the golden file {path} is not JSON: {err.msg}", file=str(path), line=err.lineno,
                         col=err.colno, hint="rewrite it with plyspec perft --write-golden") from None
@@ -51,17 +50,24 @@ def read_golden_data(path) -> dict:
     return data
 
 
+def check_golden(path) -> dict:
+    """The entries of the golden file at `path` ({} if there is none yet); SpecError if it
+    cannot be rewritten (a link, a FIFO or device) or is not a golden file.  `perft` asks
+    before counting, so that a refusal comes first."""
+    from framework.files import check_output
+    path = Path(path)
+    if path.parent.is_dir():                # else write_golden creates the folder
+        check_output(path, force=True)      # never through a link, never a FIFO or device
+    return read_golden_data(path) if path.exists() else {}
+
+
 def write_golden(path, options: dict, counts: list) -> Path:
     """Adds (or replaces) the entry of `options` in the golden file at `path`."""
-    from framework.errors import SpecError
-    path = Path(path)
-    if path.is_symlink():
-        raise SpecError(f"{path} is a symbolic link; plyspec does not write through links", file=str(path),
-                        hint="give the path of a regular file")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = read_golden_data(path) if path.exists() else {}
-    data[options_key(options)] = list(counts)
     from framework.files import write_atomic
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = check_golden(path)
+    data[options_key(options)] = list(counts)
     write_atomic(path, "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
                  + "\n}\n", force=True)          # a golden file is updated in place, never through a link
     return path

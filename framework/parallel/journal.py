@@ -4,16 +4,16 @@ The first line is a header describing the run (command, specs, agents, seeds, op
 every later line is one finished task: {"key": ..., ...}.  `--resume` re-reads the file,
 checks that the header describes the same run, keeps the finished tasks and appends the
 rest; a last line cut off by a crash is dropped.  Without `--resume` an existing file is
-refused unless `--force` replaces it.  The file is created through a uniquely named
-temporary file and `os.replace`, and never opened through a symbolic link.
+refused unless `--force` replaces it.  The file is created by `framework.files.write_atomic`
+and read by `read_text`: a regular file only (never a symbolic link, FIFO or device).
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 
 from framework.errors import SpecError
+from framework.files import MAX_DATA_BYTES, check_output, open_append, read_text, write_atomic
 
 
 class Journal:
@@ -21,35 +21,20 @@ class Journal:
         self.path = os.fspath(path)
         self.header = json.loads(json.dumps(header, default=str))
         self.done: dict = {}
-        if os.path.islink(self.path):
-            raise SpecError(f"{self.path} is a symbolic link; plyspec does not write through links",
-                            file=self.path, hint="give the path of a regular file")
-        exists = os.path.exists(self.path)
+        exists = os.path.lexists(self.path)
+        if exists:
+            check_output(self.path, force=True)     # a regular file: not a link, FIFO or device
         if exists and resume:
             self._read()
         elif exists and not force:
             raise SpecError(f"{self.path} exists", file=self.path,
                             hint="--resume continues that run, --force replaces the file")
         else:
-            self._create()
-        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-        self._file = os.fdopen(os.open(self.path, flags), "a", encoding="utf-8")
-
-    def _create(self):
-        folder = os.path.dirname(os.path.abspath(self.path))
-        fd, tmp = tempfile.mkstemp(prefix=".plyspec-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps({"header": self.header}) + "\n")
-            os.replace(tmp, self.path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+            write_atomic(self.path, json.dumps({"header": self.header}) + "\n", force=True)
+        self._file = open_append(self.path)
 
     def _read(self):
-        with open(self.path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
+        lines = read_text(self.path, limit=MAX_DATA_BYTES, what="results file").split("\n")
         try:
             first = json.loads(lines[0])["header"]
         except (ValueError, KeyError, TypeError, IndexError):

@@ -109,10 +109,10 @@ class OpeningBook:
     @classmethod
     def load(cls, path, game) -> "OpeningBook":
         """Read a book file, refusing one built for another game or other options."""
+        from framework.files import MAX_DATA_BYTES, read_text
         try:
-            with open(path, encoding="utf-8") as source:
-                data = json.load(source)
-        except (OSError, UnicodeDecodeError, ValueError) as err:
+            data = json.loads(read_text(path, limit=MAX_DATA_BYTES, what="opening book"))
+        except (ValueError, RecursionError) as err:          # (RecursionError: [[[[... nested too deeply)
             raise ValueError(f"{path}: cannot read the opening book ({err})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path}: not a plyspec opening book")
