@@ -143,7 +143,7 @@ class GameChecker:
         for name, violation in swept.items():
             results[name] = self.outcome(name, violation, "")
             active.discard(name)
-        explored = self.explore(checks, active, results)
+        explored = explore(self, checks, active, results)
         while active:
             violation = run_examples(test, _playout_strategy(), self.examples, self.seed)
             if violation is None or violation.prop not in active:
@@ -164,21 +164,6 @@ class GameChecker:
             else:
                 out.append(Outcome(name, PASSED, explored + detail if name in EXPLORED else detail))
         return out
-
-    def explore(self, checks, active, results) -> str:
-        """The properties of EXPLORED on every reachable state, breadth-first up to
-        `self.exhaustive` states (so on the whole of a small game, which random playouts may
-        miss); their failures go to `results`.  Returns how much was explored, as text."""
-        wanted = {name: getattr(checks, name) for name in EXPLORED if name in active and name != EXPLORED[0]}
-        errors = EXPLORED[0] in active
-        if not (wanted or errors) or not self.exhaustive:
-            return ""
-        found, seen, complete = exhaust(self.game, wanted, self.exhaustive, errors)
-        for name, violation in found.items():
-            results[name] = self.outcome(name, violation, "")
-            active.discard(name)
-        return f"every one of the {seen:,} reachable states; " if complete else \
-            f"the {seen:,} states nearest the start (of more); "
 
     # -- searchers cross-checked on sampled positions
     def positions_test(self, name, compare):
@@ -338,6 +323,22 @@ class GameChecker:
         violation = run_examples(test, _playout_strategy(), max(3, self.examples // 4), self.seed)
         return self.outcome(name, violation, f"same capabilities, initial state, perft to ply {depth} "
                             f"and playouts as {other_path.name}")
+
+
+def explore(checker, checks, active, results) -> str:
+    """The properties of EXPLORED on every reachable state, breadth-first up to
+    `checker.exhaustive` states (so on the whole of a small game, which random playouts may
+    miss); their failures go to `results`.  Returns how much was explored, as text."""
+    wanted = {name: getattr(checks, name) for name in EXPLORED if name in active and name != EXPLORED[0]}
+    errors = EXPLORED[0] in active
+    if not (wanted or errors) or not checker.exhaustive:
+        return ""
+    found, seen, complete = exhaust(checker.game, wanted, checker.exhaustive, errors)
+    for name, violation in found.items():
+        results[name] = checker.outcome(name, violation, "")
+        active.discard(name)
+    return f"every one of the {seen:,} reachable states; " if complete else \
+        f"the {seen:,} states nearest the start (of more); "
 
 
 def _depth(state, most: int) -> int:
