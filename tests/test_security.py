@@ -365,7 +365,10 @@ def test_the_fuzz_files_sweep_finds_nothing():
     output, hostile contents and options (against the code before these fixes it found 45)."""
     from framework.conformance.fuzz_files import sweep
     result = sweep()
-    assert result["command_lines"] > 150 and {"fifo", "zero", "socket", "loop"} <= set(result["special_files"])
+    kinds = set(result["special_files"])
+    assert {"fifo", "zero", "socket", "folder", "dangling", "loop"} <= kinds
+    assert ("device" in kinds) == (os.geteuid() == 0)        # device nodes: root only
+    assert result["command_lines"] >= 18 * len(kinds) + 20
     assert result["findings"] == []
 
 
