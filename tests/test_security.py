@@ -400,6 +400,12 @@ def test_control_characters_in_a_spec_error_are_shown_as_escapes(tmp_path, capsy
     assert "\x1b" not in err and "\x07" not in err and "\\x1b" in err
 
 
+def test_the_caret_stays_under_what_it_marks_past_an_escape():
+    err = SpecError("bad", file="f", line=1, col=5, end_col=7, source_line="a\x1bb c de")
+    quoted, caret = str(err).split("\n")[1:3]
+    assert quoted == "    a\\x1bb c de" and caret.index("^") == quoted.index("c ") and caret.count("^") == 2
+
+
 def test_plain_keeps_text_and_shows_controls():
     from framework.terminal import plain
     assert plain("a\tb\nc é ♟") == "a\tb\nc é ♟"
