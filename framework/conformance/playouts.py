@@ -84,9 +84,11 @@ PROPERTY_OF = {NoLegalActions: "actions_exist_exactly_at_nonterminal_states",
 
 
 def error_text(exc) -> str:
-    """One line naming an exception raised by a game's rules."""
+    """One line naming an exception raised by a game's rules (and, for a positioned
+    SpecError, the line and column of the rule: `SpecRuntimeError at 7:11: ...`)."""
     text = exc.message if isinstance(exc, SpecError) else str(exc)
-    return f"{type(exc).__name__}: {text}".split("\n")[0]
+    where = f" at {exc.line}:{exc.col}" if isinstance(exc, SpecError) and exc.line is not None else ""
+    return f"{type(exc).__name__}{where}: {text}".split("\n")[0]
 
 
 def path_text(game, path) -> list:
