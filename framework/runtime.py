@@ -226,16 +226,12 @@ def drop_cell(column_masks, x: int, occupied: int) -> int:
     return (column_masks[x] & ~occupied).bit_length() - 1
 
 
-def empty_extreme(kind: str, pos):
-    """`min` / `max` over an empty domain: a SpecRuntimeError at the quantifier."""
-    from framework.errors import SpecRuntimeError
-    raise SpecRuntimeError.at(pos, f"`{kind}` over an empty domain has no value",
-                              f"guard the rule so the domain is not empty, or use `sum`/`count`")
-
-
 def extreme(kind: str, values, pos):
-    """`min x in D: E` / `max x in D: E`; an empty domain is an error (not 0)."""
+    """`min x in D: E` / `max x in D: E`; over an empty domain a SpecRuntimeError at the
+    quantifier (not a silent 0)."""
     found = min(values, default=None) if kind == "min" else max(values, default=None)
     if found is None:
-        empty_extreme(kind, pos)
+        from framework.errors import SpecRuntimeError
+        raise SpecRuntimeError.at(pos, f"`{kind}` over an empty domain has no value",
+                                  "guard the rule so the domain is not empty, or use `sum` or `count`")
     return found
