@@ -66,6 +66,25 @@ def _same_failures(mine, theirs, path, what):
                          f"{_failure(mine)}; interpreter {_failure(theirs)}", path)
 
 
+def _both(mine, theirs, path, what):
+    """(mine(), theirs()), or None when both raise the same SpecRuntimeError; a Difference
+    when only one raises or they raise differently."""
+    out = []
+    for call in (mine, theirs):
+        try:
+            out.append((call(), None))
+        except Exception as exc:                 # noqa: BLE001 - compared below
+            out.append((None, exc))
+    (a, mine_error), (b, their_error) = out
+    if (mine_error is None) != (their_error is None):
+        who, exc = ("compiled game", mine_error) if mine_error is not None else ("interpreter", their_error)
+        raise Difference(f"only the {who} fails {what}: {_failure(exc)}", path)
+    if mine_error is not None:
+        _same_failures(mine_error, their_error, path, f"fails {what}")
+        return None
+    return a, b
+
+
 def compare_state(game, igame, cs, its, path) -> dict:
     """Raises Difference unless the two states agree; returns {text: (compiled move, interpreted move)}."""
     def differ(what, mine, theirs):
@@ -74,25 +93,17 @@ def compare_state(game, igame, cs, its, path) -> dict:
     if cs.terminal_test() != its.terminal_test():
         differ("terminal test", cs.terminal_test(), its.terminal_test())
     if cs.terminal_test():
-        ra, rb = cs.returns(), its.returns()
-        if len(ra) != len(rb) or not all(_close(x, y) for x, y in zip(ra, rb)):
-            differ("returns", ra, rb)
+        returns = _both(cs.returns, its.returns, path, "to give the returns")
+        if returns is not None and (len(returns[0]) != len(returns[1]) or
+                                    not all(_close(x, y) for x, y in zip(*returns))):
+            differ("returns", *returns)
         return {}
     if cs.player() != its.player():
         differ("player to move", cs.player(), its.player())
-    failures = []
-    for moves, g, state in ((_moves, game, cs), (_imoves, igame, its)):
-        try:
-            failures.append((moves(g, state), None))
-        except Exception as exc:                 # noqa: BLE001 - compared below
-            failures.append((None, exc))
-    (mine, mine_error), (theirs, their_error) = failures
-    if (mine_error is None) != (their_error is None):
-        who, exc = ("compiled game", mine_error) if mine_error is not None else ("interpreter", their_error)
-        raise Difference(f"only the {who} fails to list the actions: {_failure(exc)}", path)
-    if mine_error is not None:
-        _same_failures(mine_error, their_error, path, "fails to list the actions")
+    moves = _both(lambda: _moves(game, cs), lambda: _imoves(igame, its), path, "to list the actions")
+    if moves is None:
         return {}
+    mine, theirs = moves
     if sorted(mine) != sorted(theirs):
         extra, missing = sorted(set(mine) - set(theirs)), sorted(set(theirs) - set(mine))
         raise Difference(f"legal actions: compiled has {extra or 'nothing more'}, "
@@ -105,9 +116,9 @@ def compare_state(game, igame, cs, its, path) -> dict:
                 differ(f"probability of {text}", pa[text], pb[text])
     elif game.has_evaluation:
         for p in range(game.num_players):
-            a, b = game.evaluate(cs, p), igame.evaluate(its, p)
-            if not _close(a, b):
-                differ(f"evaluation for {game.player_names[p]}", a, b)
+            values = _both(lambda: game.evaluate(cs, p), lambda: igame.evaluate(its, p), path, "to evaluate")
+            if values is not None and not _close(*values):
+                differ(f"evaluation for {game.player_names[p]}", *values)
     return {text: (mine[text], theirs[text]) for text in mine}
 
 
@@ -136,7 +147,10 @@ def find_difference(game, igame, *, bfs_states=BFS_STATES, playouts=PLAYOUTS,
                     plies=PLAYOUT_PLIES, seed=0):
     """None, or the first Difference found (breadth-first, then on random playouts)."""
     try:
-        queue = deque([(game.initial_state(), igame.initial_state(), [])])
+        start = _both(game.initial_state, igame.initial_state, [], "to build the initial state")
+        if start is None:
+            return None
+        queue = deque([(*start, [])])
         seen = 0
         while queue and seen < bfs_states:
             cs, its, path = queue.popleft()

@@ -290,11 +290,19 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     rejects it (a generator bug), `differs` when compiled and interpreted games disagree."""
     from framework import load_text
     from framework.checker import check
-    from framework.conformance.differential import find_difference
-    from framework.errors import SpecError
-    from framework.interpreter import InterpretedGame
+    from framework.conformance.differential import Difference, _both, find_difference
+    from framework.errors import SpecError, SpecRuntimeError
+    from framework.interpreter import InterpretedGame, interpret_text
     try:
         game = load_text(text)
+    except SpecRuntimeError as err:          # a rule fails on the initial state: so must the interpreter's
+        def compiled():
+            raise err
+        try:
+            _both(compiled, lambda: interpret_text(text).initial_state(), [], "to build the initial state")
+        except Difference as difference:
+            return ("differs", difference.message, [])
+        return None
     except SpecError as err:
         # the checker may prove an error the generator cannot foresee (a constant assigned
         # outside a variable's range): a correct refusal, not a finding
