@@ -45,7 +45,7 @@ def run(args) -> int:
     from framework.parallel.tasks import spec_payload
     from framework.parallel.tournament import REF
     game = load(args.spec, **parse_sets(args.set))
-    agents = [parse_agent(text) for text in args.agent]
+    agents = [parse_agent(text, game) for text in args.agent]
     if len(agents) != game.num_players:
         raise UsageError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
                         hint="give one --agent per player, in seat order")

@@ -54,6 +54,9 @@ def run(args) -> int:
     pool = executor(args, start=True)              # workers boot while the specs compile here
     try:
         games = [load(path, **options) for path in args.specs]         # errors now, not in workers
+        for game in games:                                              # so are agents' options
+            for agent in agents:
+                agent.check(game)
     except BaseException:
         pool.close()
         raise
