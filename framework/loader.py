@@ -101,7 +101,11 @@ def load_text(text: str, fmt: str = "yaml", file: str = "<spec>", **options) -> 
 
 
 def _freeze(v):
-    return tuple(v) if isinstance(v, list) else v
+    """An option value as part of a cache key (the checker refuses the ones that are not
+    numbers, booleans or lists of numbers, with their position, after this)."""
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    return repr(v) if v.__hash__ is None else v
 
 
 def compile_spec(spec, options=None) -> Game:
