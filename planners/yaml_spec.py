@@ -44,6 +44,7 @@ TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "d
             "actions", "init", "goal")
 ACTION_KEYS = ("pre", "add", "del", "cost", "when")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
+MAX_GENERATED_TOTAL = 200_000    # items all the generators of a spec may stand for
 MAX_OPTION = 10 ** 9             # the largest option value (a count of objects, disks...)
 HINTS = {"signature_item": "write e.g. Move(x - place, y - place) or HasBananas",
          "condition_item": "write e.g. At(x), not At(x), x != y, At(x) or At(y), "
@@ -59,6 +60,7 @@ class _Builder(AdlItems):
         self.src = source
         self.root = root
         self.given_options = options
+        self.generated = 0                     # items the `for` clauses stood for so far
         self.options: dict[str, int] = {}
         self.uses: dict[tuple, None] = {}      # (kind, name, Pos) of types and options, in order
 
@@ -123,10 +125,17 @@ class _Builder(AdlItems):
                                      offset=var.column - 1, length=len(var))
             ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
                       for env in envs]
-            if sum(max(0, r.stop - r.start) for _, r in ranges) > MAX_GENERATED:   # len() overflows
+            count = sum(max(0, r.stop - r.start) for _, r in ranges)     # len() overflows
+            if count > MAX_GENERATED:
                 raise self.src.error(node, f"this item stands for more than {MAX_GENERATED:,} "
                                      "items", "use a smaller option value or fewer `for` clauses")
+            if self.generated + count > MAX_GENERATED_TOTAL:        # before they are made
+                raise self.src.error(node, f"the `for` clauses of this spec stand for more than "
+                                     f"{MAX_GENERATED_TOTAL:,} items in all (with this one)",
+                                     "use smaller option values or fewer `for` clauses")
             envs = [{**env, str(var): i} for env, r in ranges for i in r]
+        if generators:
+            self.generated += len(envs)
         for env in envs:
             yield item, env
 
