@@ -21,8 +21,8 @@ wall-clock best / median / median CPU, two runs (load average 3.2 and 3.9):
 - `plyspec plan` blocks01 / pyperplan: 1.04x / 0.94x / 1.00x and 1.00x / 0.89x / 0.95x
   (`python -m framework.cli`: 1.03x / 0.99x / 0.99x and 1.08x / 0.86x / 0.93x): level with
   pyperplan, the best wall-clock times within a few per cent either way.  Before
-  `framework.records` (the AST, planning and result classes built without `dataclasses`,
-  templates cached) and without `typing`: 1.58x / 1.50x / 1.51x (load 1.6, same day);
+  `framework.records` (the AST, planning and result classes built without `dataclasses`;
+  its templates were then cached on disk, a cache since removed: it saved nothing measurable) and without `typing`: 1.58x / 1.50x / 1.51x (load 1.6, same day);
 - `plyspec --help` / `python -c pass`: 1.47x / 0.91x / 1.42x and 1.51x / 1.40x / 1.40x
   (target <= 3x);
 - `plyspec check tictactoe`: 164-168 ms best wall, 5.8x `python -c pass` in CPU time

@@ -63,6 +63,7 @@ class Game:
     _symmetries: Callable | None = None
     spec: Any = None                         # the checked AST (framework.ast.GameSpec)
     kernel: Any = None                       # framework.kernel.Kernel: the searchers' fast path
+    view: Any = None                         # board(position), action_cells(a), variable_texts(position): drawing data
 
     def __repr__(self) -> str:
         """Short: the name, players, options and source (the generated module is in

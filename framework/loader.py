@@ -7,6 +7,7 @@ finds its game again through `restore_state`.
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -81,7 +82,8 @@ def load(path, **options) -> Game:
     from framework.conformance.discover import resolve, shipped_names
     p = resolve(path)
     try:
-        key = (str(p.resolve()), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
+        # (realpath, not Path.resolve: a loop of links is then stat's OSError, not a RuntimeError)
+        key = (os.path.realpath(p), p.stat().st_mtime_ns, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     except OSError as e:
         from framework.errors import did_you_mean
         raise SpecError(f"cannot read {path}: {e.strerror}", file=str(path),
@@ -136,7 +138,7 @@ def _compile_spec(spec, options=None) -> Game:
         has_evaluation=bool(checked.features), has_goal=checked.goal is not None,
         state_class=state_class, _initial=namespace["_initial"], spec=spec,
         _action_text=info.action_text, _parse_action=info.parse_action,
-        _outcome_text=info.outcome_text)
+        _outcome_text=info.outcome_text, view=info)
     if checked.features:
         evaluate = namespace["_evaluate"]
         game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
@@ -280,21 +282,43 @@ class _DisplayInfo:
         self.symbols = [c.display.get(v, "." if i == c.default_value else v[0]) for i, v in enumerate(c.values)]
         self.nfields = len(compiler.fields)
 
+    def cell_values(self, state) -> list:
+        """The board's cells as value indices, row by row (y = 0 first); [] without a board."""
+        c = self.c
+        if self.tables is None:
+            return []
+        boards = {i: state[k] for k, i in enumerate(self.compiler.boards)}
+        return [[next((i for i, b in boards.items() if b >> self.tables.cell(x, y) & 1), c.default_value)
+                 for x in range(c.width)] for y in range(c.height)]
+
+    def variable_texts(self, state) -> list:
+        """(name, value as text) of each state variable, as `str(state)` prints them."""
+        return [(v.name, self._value_text(v, x)) for v, x in zip(self.c.variables, state[len(self.compiler.boards):])]
+
+    def board(self, state) -> dict | None:
+        """The board as data (plyspec studio draws it): size, each cell's value name row by
+        row, each value's display symbol; None for a game without a board."""
+        c = self.c
+        return None if self.tables is None else {
+            "width": c.width, "height": c.height, "default": c.values[c.default_value],
+            "symbols": dict(zip(c.values, self.symbols)), "cells": [[c.values[v] for v in row] for row in self.cell_values(state)]}
+
+    def action_cells(self, action) -> list:
+        """The cells an action names in order (what a player clicks): its cell parameters,
+        then the cells of a compound move's later steps."""
+        try:
+            a, values = self._schema(action)
+        except (StopIteration, TypeError):
+            return []
+        return [v for (_, _, t), v in zip(a.params, values) if t == "cell"] + \
+            [v for v in values[len(a.params):] if isinstance(v, tuple)]
+
     def render(self, state) -> str:
-        c, comp = self.c, self.compiler
-        lines = []
-        if self.tables is not None:
-            boards = {i: state[k] for k, i in enumerate(comp.boards)}
-            width = max(len(s) for s in self.symbols)
-            for y in range(c.height):
-                row = []
-                for x in range(c.width):
-                    bit = self.tables.cell(x, y)
-                    value = next((i for i, b in boards.items() if b >> bit & 1), c.default_value)
-                    row.append(self.symbols[value].ljust(width))
-                lines.append(" ".join(row).rstrip())
-        for k, v in enumerate(c.variables):
-            lines.append(f"{v.name}: {self._value_text(v, state[len(comp.boards) + k])}")
+        c = self.c
+        width = max(len(s) for s in self.symbols) if self.symbols else 1
+        lines = [" ".join(self.symbols[v].ljust(width) for v in row).rstrip() for row in self.cell_values(state)]
+        for name, text in self.variable_texts(state):
+            lines.append(f"{name}: {text}")
         if state.terminal_test():
             lines.append("game over: " + ", ".join(f"{p} {state.utility(i):g}" for i, p in enumerate(c.players)))
         elif state.is_chance():

@@ -11,28 +11,11 @@ import math
 
 from framework.errors import SpecError
 
-MAX_READBACK_BYTES = 100_000_000     # a book or a journal of a long run: far below this
-
-
-def read_data_file(path, what: str, limit: int = MAX_READBACK_BYTES) -> str:
-    """The text of the `what` file at `path` (a SpecError naming it if it cannot be read,
-    is not a regular file, is larger than `limit` bytes or is not UTF-8)."""
-    import os
-    import stat        # TEMPORARY until framework.files.read_text(path, limit=, what=) lands
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise SpecError(f"{what} {path} is not a regular file", file=str(path))
-            data = f.read(limit + 1)
-    except OSError as err:
-        raise SpecError(f"cannot read the {what} {path}: {err.strerror}", file=str(path)) from None
-    if len(data) > limit:
-        raise SpecError(f"{what} is larger than {limit} bytes", file=str(path))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise SpecError(f"{what} is not UTF-8 text ({err.reason})", file=str(path)) from None
+def read_json(path, what: str, limit: int):
+    """The JSON value of the `what` file at `path` (read by `framework.files.read_text`: a
+    regular file of at most `limit` bytes, UTF-8), or a SpecError naming it."""
+    from framework.files import read_text
+    return parse_json(read_text(path, limit=limit, what=what), path, what)
 
 
 def parse_json(text: str, file, what: str, line: int | None = None):

@@ -15,12 +15,29 @@ from conftest import ROOT
 from framework.cli import main
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "framework", "lsp"],
-    server_env={**os.environ, "PYTHONPATH": str(ROOT)}))
+CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "framework", "lsp"],
+                            server_env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+async def start(lsp_client: LanguageClient, encoding: str | None = None):
+    """Initialises the session as VS Code does (offering only `encoding` if given), and
+    records the registrations the server asks for (`lsp_client.messages` holds what it shows)."""
+    registered = lsp_client.registered = []
+
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def register(params: t.RegistrationParams):     # the server asks to watch *.pddl files
+        registered.extend(params.registrations)
+
+    capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    if encoding is not None:
+        capabilities.general.position_encodings = [encoding]
+    return await lsp_client.initialize_session(t.InitializeParams(capabilities=capabilities,
+                                                                   root_uri=ROOT.as_uri()))
+
+
+@pytest_lsp.fixture(config=CONFIG)
 async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(t.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"), root_uri=ROOT.as_uri()))
+    await start(lsp_client)
     yield
     await lsp_client.shutdown_session()
 
@@ -71,3 +88,23 @@ def as_printed(diagnostic) -> tuple:
 
 def at(uri: str, line: int, character: int) -> dict:
     return {"text_document": t.TextDocumentIdentifier(uri=uri), "position": t.Position(line=line, character=character)}
+
+
+def offset(text: str, position, encoding: str = "utf-16") -> int:
+    """The string index of an LSP position in `text` (lines end at \\n), counted in `encoding`."""
+    lines = text.split("\n")
+    start = sum(len(line) + 1 for line in lines[:position.line])
+    line = lines[position.line] if position.line < len(lines) else ""
+    units, col = 0, 0
+    while col < len(line) and units < position.character:
+        units += len(line[col].encode(encoding.replace("-", "_") + ("_le" if encoding != "utf-8" else ""))) \
+            // (1 if encoding == "utf-8" else 2 if encoding == "utf-16" else 4)
+        col += 1
+    return start + col
+
+
+def apply_edits(text: str, edits, encoding: str = "utf-16") -> str:
+    """`text` with the TextEdits applied (as a client does: last first)."""
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(text, edit.range.start, encoding)] + edit.new_text + text[offset(text, edit.range.end, encoding):]
+    return text

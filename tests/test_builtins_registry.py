@@ -21,6 +21,16 @@ def test_every_builtin_is_documented_and_lowered(b):
     assert builtin_help(b.name).endswith(b.doc)
 
 
+def test_every_special_name_is_documented():
+    """`mover`, `none`, ... (the checker's special names) hover with a doc, as a name;
+    `cell` as a name is the domain, as a call the builtin."""
+    from framework.checker.symbols import SPECIAL
+    assert set(SPECIAL) <= set(builtins.CONSTANTS)
+    for name, doc in builtins.CONSTANTS.items():
+        assert builtin_help(name, call=False) == f"`{name}`: {doc}"
+    assert builtin_help("cell", call=True).endswith(builtins.get("cell").doc)
+
+
 def test_runtime_helpers_reach_generated_code():
     game = load("othello")
     namespace = game.state_class._namespace

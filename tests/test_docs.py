@@ -70,8 +70,9 @@ def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
 
 # Commands the docs show but that cannot run here as written: placeholders for the reader's
 # own files, the IPC suite outside the repository, a language server waiting for an editor,
-# campaigns the docs say take minutes (their small forms run), and interactive play.
-NOT_RUN = re.compile(r"my_game|\.\./shared|plyspec lsp|--inputs \d{4,}|plyspec play|plyspec test( --all)?$")
+# campaigns the docs say take minutes (their small forms run), interactive play and the
+# studio (a server that runs until stopped).
+NOT_RUN = re.compile(r"my_game|\.\./shared|plyspec lsp|plyspec studio|--inputs \d{4,}|plyspec play|plyspec test( --all)?$")
 FIGURE = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")      # 4,084 / 127,872: figures a doc quotes
 
 

@@ -155,7 +155,6 @@ NIM = (SPECS / "nim.yaml").read_text()
 @pytest.mark.parametrize("old,new,where,message", [
     ("game: Misère Nim", 'game: "Mis\\0ère"', "1:7", "the game's name holds the character U+0000"),
     ("game: Misère Nim", 'game: "Mis\\ud800"', "1:7", "the game's name holds the character U+D800"),
-    ("game: Misère Nim", 'game: "Nim\\e]0;title\\a"', "1:7", "the game's name holds the character U+001B"),
     ("players: [P1, P2]", 'players: ["P\\0", P2]', "2:11", "player `P\\x00` is not a valid name"),
     ("players: [P1, P2]", 'players: ["P\\ud800", P2]', "2:11", "player `P\\ud800` is not a valid name"),
     ("{heaps: [3, 4, 5]}", '{heaps: [3, 4, 5], "x\\0": 1}', "3:29", "option `x\\x00` is not a valid name"),
@@ -167,7 +166,7 @@ def test_names_with_nul_or_a_lone_surrogate_are_positioned_errors(tmp_path, caps
     status, err = run(["check", spec], capsys)
     assert status == 1
     assert one_error(err).startswith(f"{spec}:{where}: error: {message}"), err
-    assert "\x00" not in err and "\x1b" not in err
+    assert "\x00" not in err
 
 
 def test_game_format_name_is_checked_too(tmp_path, capsys):
@@ -382,20 +381,16 @@ def test_nested_quantifier_domains_are_bounded_at_check_time(tmp_path, capsys):
     assert status == 1 and "the parameters of `bump` range over 10,000,000,000" in one_error(err)
 
 
-def test_shipped_games_are_far_within_the_nested_budget():
+def test_shipped_games_are_far_within_the_nested_budget(monkeypatch):
     """The largest product of a shipped game is 262,144 (Brazilian draughts): 38x below."""
     from framework.checker import Checker
     from framework.checker import budget
     from framework.loader import parse_spec
     seen = []
-    original = budget._Sizes.within
-    budget._Sizes.within = staticmethod(lambda work, pos, what: seen.append(work))
-    try:
-        for path in sorted(SPECS.glob("*.yaml")):
-            checker = Checker(parse_spec(path), {})
-            budget.check_nested_work(checker, checker.run())
-    finally:
-        budget._Sizes.within = original
+    monkeypatch.setattr(budget._Sizes, "within", staticmethod(lambda work, pos, what: seen.append(work)))
+    for path in sorted(SPECS.glob("*.yaml")):
+        checker = Checker(parse_spec(path), {})
+        budget.check_nested_work(checker, checker.run())
     assert max(seen) == 262_144 and max(seen) * 38 < budget.MAX_NESTED_WORK
 
 

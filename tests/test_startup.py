@@ -86,7 +86,7 @@ def test_parser_cache_survives_a_damaged_file(tmp_path, monkeypatch):
     monkeypatch.setenv("PLYSPEC_CACHE", str(tmp_path))
     grammar = 'start: "a"+\n'
     first = lark_cache.cached_lark(grammar, parser="lalr")
-    [stored] = list(tmp_path.iterdir())
+    [stored] = list(tmp_path.glob("lark-*.pickle"))
     stored.write_bytes(b"not a pickle")                  # damaged: rebuilt, not trusted
     again = lark_cache.cached_lark(grammar, parser="lalr")
     assert again.parse("aa") == first.parse("aa")

@@ -16,7 +16,19 @@ from framework.builtins.base import Builtin
 _FAMILIES = (lines, rays, neighbours, connectivity, gravity, counting, cell_arithmetic, players, queries, numeric)
 _REGISTRY = {b.name: b for family in _FAMILIES for b in family.BUILTINS}
 
-__all__ = ["Builtin", "get", "all", "names", "runtime_namespace", "table"]
+# The names the language defines besides the functions (the checker's special names and the
+# domains a parameter ranges over), with the one-line doc an editor shows on hover.
+CONSTANTS = {
+    "mover": "the player to move: in an action, the player making it",
+    "me": "in `utility` and `evaluation`: the player whose value is being computed",
+    "none": "no player or no cell value: the winner of a draw, an empty `cell` variable",
+    "true": "the boolean true",
+    "false": "the boolean false",
+    "cell": "every cell of the board, as (column, row): `c in cell`; also a state variable type",
+    "player": "every player, in turn order: `p in player`; also a state variable type",
+}
+
+__all__ = ["Builtin", "CONSTANTS", "get", "all", "names", "runtime_namespace", "table"]
 
 
 def get(name: str) -> Builtin | None:

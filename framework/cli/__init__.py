@@ -9,6 +9,7 @@ import signal
 import sys
 
 from framework.errors import SpecError, UsageError
+from framework.terminal import protect_output
 
 # sub-command -> its one-line summary, in the order `plyspec --help` lists them; the module
 # `framework.cli.NAME_cmd` registers the command's own options (imported only when it runs)
@@ -28,6 +29,7 @@ COMMANDS = {
     "test": "run the conformance suite on specs (every shipped spec by default)",
     "fuzz": "fuzz the spec loaders: only positioned SpecErrors may escape",
     "lsp": "the language server for editors (diagnostics, hover, definitions, completion)",
+    "studio": "a local web app: play, watch alpha-beta, edit specs, step through plans",
 }
 
 
@@ -92,6 +94,7 @@ def main(argv=None) -> int:
         return 2
     previous = _stop_on_sigterm()
     previous_int = _watch_ctrl_c()
+    streams = protect_output()         # control characters shown as escapes, never obeyed
     try:
         code = args.func(args) or 0
         return 143 if code == 130 and Terminated.seen else code     # stopped by SIGTERM
@@ -115,6 +118,7 @@ def main(argv=None) -> int:
               "option value)", file=sys.stderr)
         return 1
     finally:
+        sys.stdout, sys.stderr = streams
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         if previous_int is not None:

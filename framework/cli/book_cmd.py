@@ -46,8 +46,10 @@ def run(args) -> int:
     from framework import load
     from framework.search import alphabeta
     from framework.search.book import OpeningBook
+    from framework.files import check_output
     if args.plies < 1 or args.games < 1 or args.depth < 0:
         raise ValueError("--plies and --games must be at least 1, --depth at least 0")
+    check_output(args.output, force=args.force)        # refused before the book is built
     game = load(args.spec, **parse_sets(args.set))
     policy, policy_name = None, "random"
     if args.depth:

@@ -31,7 +31,7 @@ def parse_sets(pairs) -> dict:
                              hint="names start with a letter and contain letters, digits and _")
         try:
             value = yaml.safe_load(text)
-        except (yaml.YAMLError, ValueError):
+        except (yaml.YAMLError, ValueError, RecursionError):     # ([[[[... nested too deeply)
             raise UsageError(f"cannot read the value of --set {shown}", hint="e.g. 5, true or [1, 2, 3]") from None
         for item in value if isinstance(value, list) else [value]:
             _set_item(shown, item)
@@ -144,6 +144,7 @@ def add_game_play_options(p, games_help: str) -> None:
 
 def table_console():
     """A rich console for result tables: the terminal's width on a terminal, and wide enough
-    that no column is cut when the output goes to a file or a pipe."""
-    from rich.console import Console
-    return Console() if sys.stdout.isatty() else Console(width=200)
+    that no column is cut when the output goes to a file or a pipe; markup off, control
+    characters shown as escapes (`framework.terminal`)."""
+    from framework.terminal import console
+    return console() if sys.stdout.isatty() else console(width=200)

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, parse_sets
-from framework.errors import SpecError, UsageError
-from framework.files import write_atomic
+from framework.errors import UsageError
+from framework.files import check_output, write_atomic
 from framework.frontend.printer import spec_fields, to_game, to_yaml
 from framework.loader import parse_spec, parse_text, planning_kind, read_text
 
@@ -74,6 +74,8 @@ def run(args) -> int:
         print(f"error: refusing to overwrite the input {args.output}; choose another -o",
               file=sys.stderr)
         return USAGE_ERROR
+    if args.output and args.to != "pddl":
+        check_output(args.output, force=args.force)    # refused before anything is converted
     if planning_kind(args.spec) is not None or args.to in ("plan", "pddl"):
         return _run_planning(args, inputs)
     if args.problem or args.set:
@@ -109,9 +111,8 @@ def _run_planning(args, inputs) -> int:
     if args.to == "pddl":
         folder = Path(args.output)
         folder.mkdir(parents=True, exist_ok=True)
-        taken = [folder / name for name in outputs if (folder / name).exists()]
-        if taken and not args.force:             # refused before either file is written
-            raise SpecError(f"{taken[0]} exists", file=str(taken[0]), hint="add --force to replace it")
+        for name in outputs:                     # refused before either file is written
+            check_output(folder / name, force=args.force)
         for name, text in outputs.items():
             write_atomic(folder / name, text, force=True)
         print(f"wrote {folder / 'domain.pddl'} and {folder / 'problem.pddl'}")

@@ -22,11 +22,22 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    import json
+    rows = spec_rows()
+    if args.json:
+        print_json({"specs": rows})
+        return 0
+    for r in rows:
+        print(f"{r['name']:<20} {_line(r)}")
+    return 0
+
+
+def spec_rows() -> list:
+    """One row per shipped spec (the first of each name): what `list --json` prints and the
+    studio's library shows."""
     from pathlib import Path
     from framework import load
     from framework.conformance.discover import shipped_specs, spec_kind
-    from framework.conformance.golden import golden_path
+    from framework.conformance.golden import golden_path, read_golden_data
     from framework.errors import SpecError
     rows, seen = [], set()
     solved = _solved_values()
@@ -46,17 +57,14 @@ def run(args) -> int:
         gold = golden_path(path)
         perft = None
         if gold.is_file():
-            counts = json.loads(gold.read_text()).get("default")
-            perft = counts if isinstance(counts, list) else None
+            try:
+                perft = read_golden_data(gold).get("default")
+            except SpecError:
+                perft = None
         rows.append({"name": path.stem, "kind": "game", "file": str(path), "game": d["name"],
                      "players": d["players"], "chance": d["chance"], "options": d["options"],
                      "perft": perft[:6] if perft else None, "solved": solved.get(path.stem)})
-    if args.json:
-        print_json({"specs": rows})
-        return 0
-    for r in rows:
-        print(f"{r['name']:<20} {_line(r)}")
-    return 0
+    return rows
 
 
 def _line(r) -> str:
@@ -86,10 +94,11 @@ def _solved_values() -> dict:
     here and checked by the tests, or published), by spec name."""
     import json
     from framework.conformance.discover import shipped_spec_dirs
+    from framework.files import read_text
     for folder in shipped_spec_dirs():
         path = folder / "golden" / "solved.json"
         if path.is_file():
-            return json.loads(path.read_text(encoding="utf-8"))
+            return json.loads(read_text(path, what="solved-values file"))
     return {}
 
 

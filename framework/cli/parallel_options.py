@@ -107,9 +107,9 @@ class _Progress:
     def __init__(self, total, done, label):
         self.bar = None
         if total and sys.stderr.isatty():
-            from rich.console import Console
             from rich.progress import Progress
-            self.bar = Progress(transient=True, console=Console(stderr=True))
+            from framework.terminal import console
+            self.bar = Progress(transient=True, console=console(stderr=True))
             self.bar.start()
             self.task = self.bar.add_task(label, total=total, completed=done)
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from framework.cli import COMMANDS
-from framework.errors import UsageError
+from framework.errors import SpecError, UsageError
 from framework.cli.common import (add_set_option, parse_sets, perft_depth,
                                     positive_int, positive_number, print_json)
 from framework.cli.parallel_options import add_parallel_options
@@ -110,9 +110,10 @@ def _is_game_spec(path: Path) -> bool:
     if path.suffix.lower() == ".game":
         return True
     import yaml
+    from framework.files import read_text
     try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError):
+        data = yaml.safe_load(read_text(path))
+    except (SpecError, yaml.YAMLError):
         return False
     return isinstance(data, dict) and "game" in data
 
@@ -166,11 +167,12 @@ def _prepare(args, started: float) -> dict:
 
 
 def _emit_pddl(problem, folder: Path) -> int:
+    from framework.files import write_atomic
     from planners.export import to_pddl
     folder.mkdir(parents=True, exist_ok=True)
     domain_text, problem_text = to_pddl(problem)
-    (folder / "domain.pddl").write_text(domain_text)
-    (folder / "problem.pddl").write_text(problem_text)
+    write_atomic(folder / "domain.pddl", domain_text, force=True)
+    write_atomic(folder / "problem.pddl", problem_text, force=True)
     print(f"wrote {folder / 'domain.pddl'} and {folder / 'problem.pddl'}")
     return 0
 

@@ -15,6 +15,7 @@ import random
 from framework.cli import COMMANDS
 from framework.cli.common import add_set_option, number_text, parse_sets, positive_number
 from framework.errors import SpecError, UsageError, did_you_mean
+from framework.terminal import plain
 
 HELP = ("type an action as printed, `?` for the legal actions, `hint` for a suggestion, "
         "`undo` to take back your last move, `quit` to stop")
@@ -67,7 +68,7 @@ class Human:
         name = game.player_names[state.player()]
         while True:
             try:
-                text = self.read(f"{name}> ").strip()
+                text = self.read(plain(f"{name}> ")).strip()     # (input() writes its prompt itself)
             except EOFError:
                 raise _Quit from None
             if text in ("quit", "exit", "q"):

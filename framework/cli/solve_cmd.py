@@ -158,7 +158,9 @@ def run(args) -> int:
     if args.progress or sys.stderr.isatty():
         requested["progress"] = _progress_printer(game)
     if args.tree:
+        from framework.files import check_output
         from framework.search.trace import TreeTrace
+        check_output(args.tree, force=True)          # refused before the search, not after
         requested["trace"] = TreeTrace(args.tree_nodes)
     if algorithm in EXACT_SEARCHERS and not (game.chance and algorithm in NO_CHANCE) and all(
             flag is None for flag in (args.depth, args.time_limit, args.node_limit)):

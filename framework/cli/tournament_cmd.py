@@ -43,6 +43,7 @@ def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
     from framework.errors import UsageError
+    from framework.files import check_output
     from framework.parallel import tournament
     from framework.match import check_summary
     from framework.parallel.journal import spec_digest
@@ -52,6 +53,8 @@ def run(args) -> int:
     agents = [parse_agent(text) for text in args.agent]
     if any(a.is_human for a in agents):
         raise UsageError("a tournament is between programs", hint="use `plyspec play SPEC` to play yourself")
+    if args.csv:
+        check_output(args.csv, force=args.force)       # refused before any game is played
     options = parse_sets(args.set)
     pool = executor(args, start=True)              # workers boot while the specs compile here
     try:
@@ -132,5 +135,5 @@ def _print(summary, planned, interrupted) -> None:
                     str(a["losses"]), str(a["unfinished"]), f"{a['seconds_per_move']:.3f}")
     console.print(elo)
     for key, failure in summary["failures"].items():
-        console.print(f"[red]game {key} failed[/red] ({failure['failure']}): {failure['message']}",
-                      markup=True, highlight=False)
+        console.print(f"game {key} failed ({failure['failure']}): {failure['message']}",
+                      style="red", highlight=False)

@@ -52,6 +52,7 @@ def add_parser(sub):
 def run(args) -> int:
     from framework import load
     from framework.errors import SpecError
+    from framework.files import check_output, write_atomic
     from framework.search.lecture_tree import TreeTooBig, trace
     game = load(args.spec, **parse_sets(args.set))
     state = game.initial_state()
@@ -60,13 +61,14 @@ def run(args) -> int:
     suffix = Path(args.output).suffix.lower() if args.output else ".txt"
     if suffix not in DRAWERS:
         raise SpecError(f"cannot write {args.output!r}", hint="the output must end in .svg, .dot or .txt")
+    if args.output:
+        check_output(args.output, force=args.force)    # refused before the tree is traced
     try:
         root = trace(game, state, depth=args.depth, algorithm=args.algo, max_nodes=args.max_nodes)
     except TreeTooBig as err:
         raise SpecError(str(err), hint="e.g. --depth 2, or --moves to start later") from None
     drawing = DRAWERS[suffix](game, root, args.algo)
     if args.output:
-        from framework.files import write_atomic
         write_atomic(args.output, drawing, force=args.force)
         print(f"wrote {args.output}: {root.size():,} nodes, value {number_text(root.value)}")
     else:

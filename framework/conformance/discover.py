@@ -15,9 +15,11 @@ def spec_kind(path) -> str:
     if suffix in (".plan", ".game"):
         return "planning" if suffix == ".plan" else "game"
     import yaml
+    from framework.errors import SpecError
+    from framework.files import read_text
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, yaml.YAMLError):
+        data = yaml.safe_load(read_text(path))
+    except (SpecError, ValueError, yaml.YAMLError):
         return "game"
     return "planning" if isinstance(data, dict) and ("problem" in data or "domain" in data) else "game"
 

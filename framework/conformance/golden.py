@@ -17,7 +17,6 @@ from pathlib import Path
 DEFAULT_KEY = "default"
 MAX_GOLDEN_STATES = 1_000_000   # `test` checks a golden file's plies while counting the next
                                 # builds at most this many states (hex's 6 plies: 571,456)
-MAX_GOLDEN_BYTES = 1_000_000
 
 
 def golden_path(spec) -> Path:
@@ -42,9 +41,9 @@ def read_golden_data(path) -> dict:
     """The golden file's {options key: counts}, or a SpecError naming what is wrong with it:
     an object whose keys are `default` or the JSON of an options object, and whose values
     are lists of whole numbers from 0."""
-    from framework.readback import Shape, parse_json, read_data_file
-    what = "golden file"
-    data = parse_json(read_data_file(path, what, MAX_GOLDEN_BYTES), path, what)
+    from framework.files import MAX_SPEC_BYTES
+    from framework.readback import Shape, read_json
+    data = read_json(path, "golden file", MAX_SPEC_BYTES)
     shape = Shape(path, "not a golden perft file {options: [counts per ply]}",
                   hint="rewrite it with plyspec perft --write-golden")
     for key, counts in shape.mapping(data, "the file").items():
@@ -62,15 +61,12 @@ def read_golden_data(path) -> dict:
 
 def write_golden(path, options: dict, counts: list) -> Path:
     """Adds (or replaces) the entry of `options` in the golden file at `path`."""
-    from framework.errors import SpecError
+    from framework.files import check_output, write_atomic
     path = Path(path)
-    if path.is_symlink():
-        raise SpecError(f"{path} is a symbolic link; plyspec does not write through links", file=str(path),
-                        hint="give the path of a regular file")
     path.parent.mkdir(parents=True, exist_ok=True)
+    check_output(path, force=True)          # never through a link, never a FIFO or device
     data = read_golden_data(path) if path.exists() else {}
     data[options_key(options)] = list(counts)
-    from framework.files import write_atomic
     write_atomic(path, "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
                  + "\n}\n", force=True)          # a golden file is updated in place, never through a link
     return path

@@ -264,14 +264,16 @@ def compose(text: str, file: str | None, *, label: str = "YAML syntax", what: st
 
 
 def _check_expansion(reader: YamlReader, root) -> None:
-    """Refuse a document whose aliases make it stand for more than MAX_YAML_NODES nodes
-    (counted over the graph of shared nodes, each once, so the count itself is cheap), or
-    for an endless one (an alias inside the node it names: `a: &a [*a]`)."""
-    size, open_nodes = {}, set()
+    """Refuse a document that stands for more than MAX_YAML_NODES nodes (counted over the
+    graph of shared nodes, each once, so the count itself is cheap; the message blames
+    aliases only when the document has some), or for an endless one (an alias inside the
+    node it names: `a: &a [*a]`)."""
+    size, open_nodes, aliased = {}, set(), False
     stack = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         if id(node) in size:
+            aliased = True           # a node met twice: an alias to it
             continue
         if not children_done:
             if id(node) in open_nodes:   # met again below itself: a cycle
@@ -283,11 +285,16 @@ def _check_expansion(reader: YamlReader, root) -> None:
             node.value if isinstance(node, SequenceNode) else []
         if children_done:
             size[id(node)] = 1 + sum(size.get(id(c), 1) for c in children)
-            if size[id(node)] > MAX_YAML_NODES:
+            if size[id(node)] > MAX_YAML_NODES and aliased:
                 raise reader.error(node, f"this YAML stands for more than {MAX_YAML_NODES:,} values once "
                                    "its aliases (`*name`) are expanded", "write the data out, or use fewer aliases")
+            if size[id(node)] > MAX_YAML_NODES:
+                raise reader.error(node, f"this YAML holds more than {MAX_YAML_NODES:,} values, more than "
+                                   "a spec may have", "a spec states rules; generate long lists with "
+                                   "options and expressions instead of writing them out")
         else:
             stack.append((node, True))
+            aliased = aliased or any(id(c) in size for c in children)
             stack.extend((c, False) for c in children if id(c) not in size)
 
 

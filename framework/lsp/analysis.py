@@ -7,10 +7,16 @@ message and the hint), and, whenever the text parses, an index of the spec's nam
 each is declared (`Symbol`) and every place it is used (`Occurrence`).  The server turns
 these into diagnostics, hovers, definitions, references, completions and outlines.
 Planning files are indexed by `framework.lsp.planning`.
+
+Columns here count code points (Python string indices), 1-based; the server converts
+them to the position encoding the client negotiated.  A text over `check`'s size limit
+or holding bytes that are not UTF-8 (the server reads them as lone surrogates) gets one
+diagnostic at once, without being read further.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +75,8 @@ class Analysis:
     occurrences: list = field(default_factory=list)
     spec: object = None       # the parsed AST (games), when the text parses
     sections: dict = field(default_factory=dict)   # section name -> line
+    lines: list = field(default_factory=list)      # the text analysed, split as positions count lines
+    files: dict = field(default_factory=dict)      # another file a symbol is declared in -> its lines
 
     def symbol(self, name: str, scope: str | None = None, kinds=None) -> Symbol | None:
         """The declaration `name` means inside `scope` (a parameter shadows the rest), of
@@ -104,12 +112,35 @@ def kind_of(path: str, text: str) -> str:
     return GAME if kind is None else PDDL if kind == "PDDL" else PLANNING
 
 
-def analyse(path: str, text: str) -> Analysis:
-    """Diagnostics and the name index of `text`, a document saved (or not yet) at `path`."""
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")    # an undecodable byte, as surrogateescape reads it
+
+
+def refusal(text: str) -> Diagnostic | None:
+    """Why `text` is not analysed at all, at 1:1 (as `plyspec check` refuses the file), or None."""
+    from framework.files import MAX_SPEC_BYTES
+    if len(text) > MAX_SPEC_BYTES // 4 and len(text.encode("utf-8", "surrogateescape")) > MAX_SPEC_BYTES:
+        return Diagnostic(1, 1, 2, f"spec is larger than {MAX_SPEC_BYTES:,} bytes",
+                          f"plyspec reads a spec of at most {MAX_SPEC_BYTES:,} bytes")
+    bad = _NOT_UTF8.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        col = bad.start() - text.rfind("\n", 0, bad.start())
+        return Diagnostic(1, 1, 2, f"spec is not UTF-8 text (an invalid byte at line {line}, column {col})",
+                          "save the file as UTF-8")
+    return None
+
+
+def analyse(path: str, text: str, opened: dict | None = None) -> Analysis:
+    """Diagnostics and the name index of `text`, a document saved (or not yet) at `path`;
+    `opened` maps the paths of the other documents open in the editor to their texts (a
+    PDDL problem is checked with its domain's open text, not the file on disk)."""
     from framework.errors import split_lines
+    refused = refusal(text)
+    if refused:
+        return Analysis(GAME, [refused], lines=split_lines(text[:1000])[:1])
     kind = kind_of(path, text)
-    result = Analysis(kind)
     lines = split_lines(text)
+    result = Analysis(kind, lines=lines)
     try:
         if kind == GAME:
             _analyse_game(path, text, result)
@@ -118,15 +149,25 @@ def analyse(path: str, text: str) -> Analysis:
             analyse_planning(path, text, result)
         else:
             from framework.lsp.planning import analyse_pddl
-            analyse_pddl(path, text, result)
+            analyse_pddl(path, text, result, opened or {})
     except SpecError as err:                  # every error the checker found, as `check` prints them
-        result.diagnostics.extend(Diagnostic.of(e, lines) for e in all_errors(err))
+        result.diagnostics.extend(Diagnostic.of(e, lines) if _here(e, path) else _elsewhere(e)
+                                  for e in all_errors(err))
     except RecursionError:
         result.diagnostics.append(Diagnostic(1, 1, 2, "the spec is nested too deeply to read"))
     except Exception as err:                  # plyspec's own bug: shown in the editor, not lost
         result.diagnostics.append(Diagnostic(1, 1, 2, f"plyspec could not check this text "
                                              f"({type(err).__name__}: {err}); please report it"))
     return result
+
+
+def _here(err: SpecError, path: str) -> bool:
+    return err.file is None or Path(err.file).resolve() == Path(path).resolve()
+
+
+def _elsewhere(err: SpecError) -> Diagnostic:
+    """An error in another file (a PDDL problem's domain), shown at 1:1 with where it is."""
+    return Diagnostic(1, 1, 2, f"{Path(err.file).name}:{err.line or 1}:{err.col or 1}: {err.message}", err.hint)
 
 
 def _analyse_game(path, text, result):
@@ -179,11 +220,13 @@ def _index(spec, result: Analysis) -> None:
             add(Symbol(p.name, "parameter", p.pos.line, p.pos.col,
                        f"parameter `{p.name}` of `{a.name}`, in {domain_text(p.domain)}", a.name))
         _uses(a, result, a.name)
+    for name, pos in spec.positions.get("display_keys", {}).items():      # the cell values `display` draws
+        result.occurrences.append(Occurrence(name, pos.line, pos.col, pos.col + len(name)))
     for section in ("board", "variables", "init", "turn", "terminal", "goal", "utility", "winner",
                     "evaluation", "max_length", "constant_sum", "repetition", "max_moves"):
         _uses(getattr(spec, section), result, None)
-    result.sections = {name: pos.line for name, pos in spec.positions.items()
-                       if hasattr(pos, "line") and pos.line}
+    result.sections = {name: pos.line for name, pos in spec.positions.items()     # sections start a line;
+                       if hasattr(pos, "line") and pos.line and pos.col == 1}    # not `board_initial`
 
 
 def _type_name(t) -> str:

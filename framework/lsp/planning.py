@@ -42,21 +42,42 @@ def analyse_planning(path: str, text: str, result: Analysis) -> None:
     check(problem)
 
 
-def analyse_pddl(path: str, text: str, result: Analysis) -> None:
+def analyse_pddl(path: str, text: str, result: Analysis, opened: dict) -> None:
     """Indexes the PDDL file (with its domain, for a problem), then checks it alone as
-    `plyspec check FILE.pddl` does (SpecError)."""
+    `plyspec check FILE.pddl` does (SpecError).  A problem's domain is the text open in
+    the editor if it is open (`opened`: path -> text), else the file on disk."""
+    from framework.errors import SpecError
+    from framework.files import read_text
     from planners.pddl_alone import check_pddl_text, domain_beside
     from planners.pddl_names import pddl_names
     names = pddl_names(text)
+    domain = domain_text = None
     if names.kind == "problem":
         domain = domain_beside(path)
         if domain is not None:
+            domain_text = opened.get(str(domain.resolve()))
             try:
-                _index_pddl(pddl_names(domain.read_text(encoding="utf-8")), result, str(domain))
-            except (OSError, UnicodeDecodeError):
+                domain_text = read_text(domain, what="PDDL domain") if domain_text is None else domain_text
+                _index_pddl(pddl_names(domain_text), result, str(domain))
+                result.files[str(domain)] = domain_text.split("\n")
+            except SpecError:
                 pass
     _index_pddl(names, result, None)
-    check_pddl_text(text, path)
+    if domain is None or domain_text is None or str(domain.resolve()) not in opened:
+        check_pddl_text(text, path)
+        return
+    import tempfile                      # the open domain's text, checked under its own name
+    with tempfile.TemporaryDirectory(prefix="plyspec-lsp-") as folder:
+        copy = Path(folder) / domain.name
+        copy.write_text(domain_text, encoding="utf-8")
+        try:
+            check_pddl_text(text, path, copy)
+        except SpecError as err:
+            from framework.errors import all_errors
+            for e in [err, *all_errors(err)]:
+                if e.file == str(copy):
+                    e.file = str(domain)
+            raise
 
 
 def _index_pddl(names, result: Analysis, file) -> None:

@@ -3,23 +3,36 @@ YAML, `.plan` and PDDL files.
 
 Every feature is answered from `analysis.analyse`, which runs the same front-ends, checker
 and compiler as `plyspec check`, so the editor shows exactly the errors the command line
-prints.  Documents are re-analysed 50 ms after the last change (a burst of keystrokes
-costs one analysis); the analysis is kept per document version for hover, definition,
-references, completion and the outline.
+prints.  The server only ever reads the documents the client opened (a request naming
+any other URI gets no answer), plus the domain file beside a PDDL problem, as `check` does.
+
+Responsiveness: analyses run on worker threads, never on the thread that reads requests,
+one at a time per document (a document edited while it is analysed is analysed once more,
+at its newest version; the versions in between are skipped) and side by side for
+different documents, so a slow file never holds up a hover in another.  Changes are
+analysed 50 ms after the last one (a burst of keystrokes costs one analysis).  Positions
+are converted between the code points the analysis counts and the encoding the client
+negotiated (UTF-16 unless it asks for UTF-8 or UTF-32), in every message.  When a PDDL
+file changes (an open buffer, or on disk as `workspace/didChangeWatchedFiles` reports),
+the open problems in its folder are checked again, so a task follows its domain.
 """
 from __future__ import annotations
 
 import asyncio
 import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as t
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
 from framework.lsp import analysis
-from framework.lsp.vocabulary import builtin_help, completions_for
 
 DEBOUNCE_S = 0.05            # + the analysis (at most ~100 ms on the shipped specs) < 200 ms
+WORKERS = 4                  # documents analysed side by side
 
 
 class PlyspecServer(LanguageServer):
@@ -33,33 +46,105 @@ class PlyspecServer(LanguageServer):
         self.analyses = {}           # uri -> (version, Analysis)
         self.indexed = {}            # uri -> the last Analysis whose text parsed (for completion)
         self.pending = {}            # uri -> asyncio handle of the debounced analysis
+        self.locks = {}              # uri -> asyncio.Lock: one analysis of a document at a time
+        self.workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="plyspec-analysis")
 
-    def analysis_of(self, uri: str) -> analysis.Analysis:
-        doc = self.workspace.get_text_document(uri)
-        known = self.analyses.get(uri)
-        if known is None or known[0] != doc.version:
-            known = (doc.version, analysis.analyse(_path(uri), doc.source))
-            self.analyses[uri] = known
-            if known[1].symbols:
-                self.indexed[uri] = known[1]
-        return known[1]
+    def document(self, uri: str):
+        """The open document at `uri`, or None: nothing else is ever read."""
+        return self.workspace.text_documents.get(uri)
 
-    def publish(self, uri: str) -> None:
-        result = self.analysis_of(uri)
-        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
-            uri=uri, diagnostics=[_diagnostic(d) for d in result.diagnostics]))
+    async def analysis_of(self, uri: str) -> analysis.Analysis | None:
+        """The analysis of the open document's current text (computed on a worker thread if
+        it is not known yet), or None if the document is not open."""
+        lock = self.locks.setdefault(uri, asyncio.Lock())
+        async with lock:
+            doc = self.document(uri)
+            if doc is None:
+                return None
+            known = self.analyses.get(uri)
+            if known is not None and known[0] == doc.version:
+                return known[1]
+            version, text = doc.version, doc.source
+            opened = {str(Path(_path(u)).resolve()): d.source for u, d in self.workspace.text_documents.items()
+                      if u != uri and u.endswith(".pddl")} if uri.endswith(".pddl") else {}
+            result = await asyncio.get_running_loop().run_in_executor(
+                self.workers, analysis.analyse, _path(uri), text, opened)
+            self.analyses[uri] = (version, result)
+            if result.symbols:
+                self.indexed[uri] = result
+            return result
 
-    def schedule(self, uri: str) -> None:
+    async def publish(self, uri: str) -> None:
+        result = await self.analysis_of(uri)
+        if result is not None and self.document(uri) is not None:
+            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
+                uri=uri, diagnostics=[self.diagnostic(result, d) for d in result.diagnostics]))
+
+    def schedule(self, uri: str, delay: float = DEBOUNCE_S) -> None:
         handle = self.pending.pop(uri, None)
         if handle is not None:
             handle.cancel()
-        loop = asyncio.get_event_loop()
-        self.pending[uri] = loop.call_later(DEBOUNCE_S, self._publish_later, uri)
+        loop = asyncio.get_running_loop()
+        self.pending[uri] = loop.call_later(delay, self._publish_later, uri)
 
     def _publish_later(self, uri):
         self.pending.pop(uri, None)
-        if uri in self.workspace.text_documents:
-            self.publish(uri)
+        asyncio.ensure_future(self.publish(uri))
+
+    def refresh_problems_beside(self, path: str) -> None:
+        """Checks again every open PDDL file in the folder of `path` (a domain changed)."""
+        folder = Path(path).resolve().parent
+        for uri in list(self.workspace.text_documents):
+            if uri.endswith(".pddl") and _path(uri) != path and Path(_path(uri)).resolve().parent == folder:
+                self.analyses.pop(uri, None)
+                self.schedule(uri)
+
+    # ------------------------------------------------ positions in the client's encoding
+    def position(self, lines: list, line: int, col: int) -> t.Position:
+        """(line, col), 1-based code points in `lines`, as an LSP position."""
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        units = self.workspace.position_codec.impl.column_from_utf32(text, max(0, col - 1))
+        return t.Position(line=max(0, line - 1), character=units)
+
+    def range(self, lines: list, line: int, col: int, end_col: int) -> t.Range:
+        return t.Range(start=self.position(lines, line, col), end=self.position(lines, line, max(col, end_col)))
+
+    def diagnostic(self, result: analysis.Analysis, d: analysis.Diagnostic) -> t.Diagnostic:
+        message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
+        return t.Diagnostic(range=self.range(result.lines, d.line, d.col, d.end_col), message=message,
+                            severity=severity, source="plyspec", data={"hint": d.hint})
+
+    def location(self, uri: str, result: analysis.Analysis, symbol: analysis.Symbol) -> t.Location:
+        lines = result.files.get(symbol.file, []) if symbol.file else result.lines
+        return t.Location(uri=Path(symbol.file).resolve().as_uri() if symbol.file else uri,
+                          range=self.range(lines, symbol.line, symbol.col, symbol.col + len(symbol.name)))
+
+    def start_io(self, stdin=None, stdout=None):
+        """As pygls' own, but a message whose text is not UTF-8 (a binary file opened in
+        the editor) is read with its bad bytes kept as lone surrogates, which the
+        analysis reports as one diagnostic, instead of being dropped with an error."""
+        from threading import Event
+        self._stop_event = Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(run_async(stop_event=self._stop_event, protocol=self.protocol,
+                                  reader=_LenientReader(stdin or sys.stdin.buffer, self.thread_pool),
+                                  error_handler=self.report_server_error))
+        except (BrokenPipeError, KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+
+class _LenientReader(StdinAsyncReader):
+    async def readexactly(self, n: int):
+        body = await super().readexactly(n)
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return body.decode("utf-8", "surrogateescape")
+        return body
 
 
 server = PlyspecServer()
@@ -70,47 +155,71 @@ def _path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme == "file" else uri
 
 
-def _range(line, col, end_col) -> t.Range:
-    return t.Range(start=t.Position(line=line - 1, character=col - 1),
-                   end=t.Position(line=line - 1, character=max(col, end_col) - 1))
-
-
-def _diagnostic(d: analysis.Diagnostic) -> t.Diagnostic:
-    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-    severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
-    return t.Diagnostic(range=_range(d.line, d.col, d.end_col), message=message, severity=severity,
-                        source="plyspec", data={"hint": d.hint})
-
-
 # ------------------------------------------------------------------- document events
+@server.feature(t.INITIALIZED)
+async def initialized(ls: PlyspecServer, params: t.InitializedParams):
+    """Asks to hear of PDDL files changed on disk, if the client can watch files."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace else None
+    if watched and watched.dynamic_registration:
+        try:
+            await ls.client_register_capability_async(t.RegistrationParams(registrations=[t.Registration(
+                id="plyspec-pddl", method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=t.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[t.FileSystemWatcher(glob_pattern="**/*.pddl")]))]))
+        except Exception:        # a client that refuses: open domains are still followed
+            pass
+
+
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: PlyspecServer, params: t.DidOpenTextDocumentParams):
-    ls.publish(params.text_document.uri)
+async def did_open(ls: PlyspecServer, params: t.DidOpenTextDocumentParams):
+    uri = params.text_document.uri
+    if uri.endswith(".pddl"):                  # its problems now read its open text
+        ls.refresh_problems_beside(_path(uri))
+    await ls.publish(uri)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: PlyspecServer, params: t.DidChangeTextDocumentParams):
-    ls.schedule(params.text_document.uri)
+    uri = params.text_document.uri
+    ls.schedule(uri)
+    if uri.endswith(".pddl"):
+        ls.refresh_problems_beside(_path(uri))
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: PlyspecServer, params: t.DidSaveTextDocumentParams):
-    ls.publish(params.text_document.uri)
+async def did_save(ls: PlyspecServer, params: t.DidSaveTextDocumentParams):
+    await ls.publish(params.text_document.uri)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: PlyspecServer, params: t.DidCloseTextDocumentParams):
     uri = params.text_document.uri
-    ls.analyses.pop(uri, None)
-    ls.indexed.pop(uri, None)
+    for table in (ls.analyses, ls.indexed, ls.locks):
+        table.pop(uri, None)
     ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    if uri.endswith(".pddl"):                  # its problems go back to the file on disk
+        ls.refresh_problems_beside(_path(uri))
+
+
+@server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: PlyspecServer, params: t.DidChangeWatchedFilesParams):
+    for change in params.changes:
+        if change.uri.endswith(".pddl"):
+            ls.refresh_problems_beside(_path(change.uri))
 
 
 # ------------------------------------------------------------------------- queries
-def _under(ls, params):
-    result = ls.analysis_of(params.text_document.uri)
-    pos = params.position
-    return result, result.at(pos.line + 1, pos.character + 1)
+async def _under(ls, params):
+    """(analysis, the occurrence or symbol under the position), or (None, None)."""
+    result = await ls.analysis_of(params.text_document.uri)
+    if result is None:
+        return None, None
+    line = params.position.line
+    text = result.lines[line] if line < len(result.lines) else ""
+    col = ls.workspace.position_codec.position_from_client_units([text], t.Position(
+        line=0, character=params.position.character)).character
+    return result, result.at(line + 1, col + 1)
 
 
 def _scope_at(result, line: int):
@@ -123,18 +232,21 @@ def _scope_at(result, line: int):
 
 
 @server.feature(t.TEXT_DOCUMENT_HOVER)
-def hover(ls: PlyspecServer, params: t.HoverParams):
-    result, thing = _under(ls, params)
+async def hover(ls: PlyspecServer, params: t.HoverParams):
+    from framework.lsp.vocabulary import builtin_help
+    result, thing = await _under(ls, params)
     if thing is None:
         return None
     if isinstance(thing, analysis.Symbol):
-        text = thing.detail
+        text, where = thing.detail, (thing.col, thing.col + len(thing.name))
     else:
         symbol = result.declaration(thing)
-        text = symbol.detail if symbol else (builtin_help(thing.name) if result.kind == analysis.GAME else None)
+        text = symbol.detail if symbol else (builtin_help(thing.name, thing.call) if result.kind == analysis.GAME else None)
         if text is None:
             text = f"`{thing.name}`: " + _unknown(result.kind, thing.kind)
-    return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
+        where = (thing.col, thing.end_col)
+    return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+                   range=ls.range(result.lines, thing.line, *where))
 
 
 def _unknown(kind: str, what: str | None) -> str:
@@ -144,46 +256,44 @@ def _unknown(kind: str, what: str | None) -> str:
     return "a variable bound by a quantifier" if what == "variable" else "declared nowhere"
 
 
-def _location(uri: str, symbol: analysis.Symbol) -> t.Location:
-    from pathlib import Path
-    return t.Location(uri=Path(symbol.file).resolve().as_uri() if symbol.file else uri,
-                      range=_range(symbol.line, symbol.col, symbol.col + len(symbol.name)))
-
-
 @server.feature(t.TEXT_DOCUMENT_DEFINITION)
-def definition(ls: PlyspecServer, params: t.DefinitionParams):
-    result, thing = _under(ls, params)
-    symbol = result.declaration(thing)
-    return None if symbol is None else _location(params.text_document.uri, symbol)
+async def definition(ls: PlyspecServer, params: t.DefinitionParams):
+    result, thing = await _under(ls, params)
+    symbol = result.declaration(thing) if result else None
+    return None if symbol is None else ls.location(params.text_document.uri, result, symbol)
 
 
 @server.feature(t.TEXT_DOCUMENT_REFERENCES)
-def references(ls: PlyspecServer, params: t.ReferenceParams):
-    result, thing = _under(ls, params)
-    symbol = result.declaration(thing)
+async def references(ls: PlyspecServer, params: t.ReferenceParams):
+    result, thing = await _under(ls, params)
+    symbol = result.declaration(thing) if result else None
     if symbol is None:
         return []
     uri = params.text_document.uri
-    found = [t.Location(uri=uri, range=_range(o.line, o.col, o.end_col)) for o in result.occurrences
+    found = [t.Location(uri=uri, range=ls.range(result.lines, o.line, o.col, o.end_col)) for o in result.occurrences
              if o.name == symbol.name and result.declaration(o) == symbol
              and (symbol.file or (o.line, o.col) != (symbol.line, symbol.col))]
     if params.context.include_declaration:
-        found.insert(0, _location(uri, symbol))
+        found.insert(0, ls.location(uri, result, symbol))
     return found
 
 
 @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["(", " "]))
-def completion(ls: PlyspecServer, params: t.CompletionParams):
-    result = ls.analysis_of(params.text_document.uri)
-    line = params.position.line + 1
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    text = doc.lines[params.position.line] if params.position.line < len(doc.lines) else ""
-    at_start = not text[:params.position.character].strip()
+async def completion(ls: PlyspecServer, params: t.CompletionParams):
     uri = params.text_document.uri
+    result = await ls.analysis_of(uri)
+    if result is None:
+        return None
+    line = params.position.line + 1
+    text = result.lines[line - 1] if line <= len(result.lines) else ""
+    col = ls.workspace.position_codec.position_from_client_units([text], t.Position(
+        line=0, character=params.position.character)).character
+    at_start = not text[:col].strip()
     if not result.symbols:              # mid-edit the text may not parse: offer the last names known
         result = ls.indexed.get(uri, result)
     scope = _scope_at(result, line)
     if result.kind == analysis.GAME:
+        from framework.lsp.vocabulary import completions_for
         items = completions_for(result, scope, at_start, uri.endswith(".game"))
     else:
         from framework.lsp.planning import planning_completions
@@ -201,56 +311,89 @@ _SYMBOL_KIND = {"action": t.SymbolKind.Function, "define": t.SymbolKind.Function
 
 
 @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-def document_symbols(ls: PlyspecServer, params: t.DocumentSymbolParams):
-    result = ls.analysis_of(params.text_document.uri)
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    starts = sorted(result.sections.items(), key=lambda kv: kv[1])
+async def document_symbols(ls: PlyspecServer, params: t.DocumentSymbolParams):
+    """One entry per section, from its keyword to the end of its last line of text (blank
+    lines and comments before the next section left out), with the names it declares."""
+    result = await ls.analysis_of(params.text_document.uri)
+    if result is None:
+        return None
+    lines = result.lines
+    starts = sorted((line, name) for name, line in result.sections.items())
     out = []
-    for i, (name, line) in enumerate(starts):
-        end = (starts[i + 1][1] - 1) if i + 1 < len(starts) else len(doc.lines)
+    for i, (line, name) in enumerate(starts):
+        end = (starts[i + 1][0] - 1) if i + 1 < len(starts) else len(lines)
+        while end > line and not lines[end - 1].split("#")[0].split(";")[0].strip():
+            end -= 1
         children = [s for s in result.symbols if line <= s.line <= end and s.kind in _SYMBOL_KIND
                     and s.file is None and s.scope is None]
-        whole = t.Range(start=t.Position(line=line - 1, character=0),
-                        end=t.Position(line=max(line, end) - 1, character=0))
+        start_col = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1 if line <= len(lines) else 1
+        whole = t.Range(start=ls.position(lines, line, start_col),
+                        end=ls.position(lines, end, len(lines[end - 1]) + 1 if end <= len(lines) else 1))
+        keyword = ls.range(lines, line, start_col, start_col + len(lines[line - 1].strip().split()[0])
+                           if line <= len(lines) and lines[line - 1].strip() else start_col)
         out.append(t.DocumentSymbol(
-            name=name, kind=t.SymbolKind.Namespace, range=whole, selection_range=whole,
+            name=name, kind=t.SymbolKind.Namespace, range=whole, selection_range=keyword,
             children=[t.DocumentSymbol(name=s.name, kind=_SYMBOL_KIND[s.kind], detail=s.detail,
-                                       range=_range(s.line, s.col, s.col + len(s.name)),
-                                       selection_range=_range(s.line, s.col, s.col + len(s.name)))
+                                       range=ls.range(lines, s.line, s.col, s.col + len(s.name)),
+                                       selection_range=ls.range(lines, s.line, s.col, s.col + len(s.name)))
                       for s in children]))
     return out
 
 
 @server.feature(t.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
-    """`.game` files through the printer; an edit only when the text parses."""
+    """`.game` and `.plan` files through `formatting.format_text`, which keeps every comment
+    and checks that the text still means the same; when it cannot, the user is told why
+    and nothing changes.  Only the lines that change are replaced."""
+    from framework.lsp.formatting import FormatRefused, format_text
     uri = params.text_document.uri
-    if not uri.endswith(".game"):
+    doc = ls.document(uri)
+    if doc is None:
         return None
-    result = ls.analysis_of(uri)
-    if result.spec is None:
+    text = doc.source
+    refused = analysis.refusal(text)
+    try:
+        if refused:
+            raise FormatRefused(refused.message)
+        new = format_text(_path(uri), text)
+    except FormatRefused as why:
+        ls.window_show_message(t.ShowMessageParams(type=t.MessageType.Warning,
+                                                   message=f"plyspec: not formatted: {why}"))
         return None
-    from framework.frontend.printer import to_game
-    doc = ls.workspace.get_text_document(uri)
-    new = to_game(result.spec)
-    if new == doc.source:
+    old, new = _LINES.findall(text), _LINES.findall(new)
+    same = 0
+    while same < min(len(old), len(new)) and old[same] == new[same]:
+        same += 1
+    if same == len(old) == len(new):
         return []
-    end = t.Position(line=len(doc.lines), character=0)
-    return [t.TextEdit(range=t.Range(start=t.Position(line=0, character=0), end=end), new_text=new)]
+    tail = 0
+    while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    last = len(old) - tail
+    if last < len(old) or not old or old[-1][-1:] in "\r\n":
+        end = t.Position(line=last, character=0)
+    else:                                # the text's last line has no line break
+        end = ls.position([old[-1]], 1, len(old[-1]) + 1)
+        end.line = len(old) - 1
+    return [t.TextEdit(range=t.Range(start=t.Position(line=same, character=0), end=end),
+                       new_text="".join(new[same:len(new) - tail]))]
 
 
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # each line with its break, as LSP counts lines
 _SUGGESTION = re.compile(r"did you mean `([^`]+)`\?|write `([^`]+)`")
 
 
 @server.feature(t.TEXT_DOCUMENT_CODE_ACTION)
 def code_actions(ls: PlyspecServer, params: t.CodeActionParams):
     """A quick fix for each diagnostic whose hint proposes a replacement."""
-    fixes = []
-    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    fixes, lines = [], doc.lines
     for diagnostic in params.context.diagnostics:
         hint = (diagnostic.data or {}).get("hint") if isinstance(diagnostic.data, dict) else None
         match = _SUGGESTION.search(hint or "")
-        end = diagnostic.range.end
+        end = ls.workspace.position_codec.position_from_client_units(lines, diagnostic.range.end)
         if not match or (end.line < len(lines) and lines[end.line][end.character:end.character + 1] == "{"):
             continue                # no fix proposed, or a generated planning name (`Bal{i}`)
         replacement = match.group(1) or match.group(2)

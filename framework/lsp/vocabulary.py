@@ -13,8 +13,11 @@ EXPRESSION_WORDS = ("and", "or", "not", "in", "if", "else", "exists", "forall", 
                     "min", "max", "mover", "me", "none", "true", "false", "let", "continue")
 
 
-def builtin_help(name: str) -> str | None:
-    """Markdown for a builtin's hover, or None if `name` is none."""
+def builtin_help(name: str, call: bool = True) -> str | None:
+    """Markdown for a builtin's hover (a function when `call`, a special name such as
+    `mover` when not, a direction set), or None if `name` is none of them."""
+    if name in builtins.CONSTANTS and not (call and builtins.get(name)):
+        return f"`{name}`: {builtins.CONSTANTS[name]}"
     builtin = builtins.get(name)
     if builtin is None:
         from framework.checker import DIRECTION_SETS

@@ -7,17 +7,17 @@ the header describes the same run (rules edited since make another run), checks 
 record (a key that is a task of this run, once; the command's own check of its fields,
 e.g. seats and returns, or a plan replayed) and refuses the file at the first line that
 fails, keeps the finished tasks and appends the rest; a last line cut off by a crash is
-dropped.  Without `--resume` an existing file is
-refused unless `--force` replaces it.  The file is created through a uniquely named
-temporary file and `os.replace`, and never opened through a symbolic link.
+dropped.  Without `--resume` an existing file is refused unless `--force` replaces it.
+The file is created by `framework.files.write_atomic` and read by `read_text`: a regular
+file only (never a symbolic link, FIFO or device).
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 
 from framework.errors import SpecError
+from framework.files import MAX_DATA_BYTES, check_output, open_append, read_text, write_atomic
 
 
 class Journal:
@@ -31,39 +31,25 @@ class Journal:
         self.header = json.loads(json.dumps(header, default=str))
         self.done: dict = {}
         self.known, self.check = known, check
-        if os.path.islink(self.path):
-            raise SpecError(f"{self.path} is a symbolic link; plyspec does not write through links",
-                            file=self.path, hint="give the path of a regular file")
-        exists = os.path.exists(self.path)
+        exists = os.path.lexists(self.path)
+        if exists:
+            check_output(self.path, force=True)     # a regular file: not a link, FIFO or device
         if exists and resume:
             self._read()
         elif exists and not force:
             raise SpecError(f"{self.path} exists", file=self.path,
                             hint="--resume continues that run, --force replaces the file")
         else:
-            self._create()
-        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-        self._file = os.fdopen(os.open(self.path, flags), "a", encoding="utf-8")
-
-    def _create(self):
-        folder = os.path.dirname(os.path.abspath(self.path))
-        fd, tmp = tempfile.mkstemp(prefix=".plyspec-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps({"header": self.header}) + "\n")
-            os.replace(tmp, self.path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+            write_atomic(self.path, json.dumps({"header": self.header}) + "\n", force=True)
+        self._file = open_append(self.path)
 
     def _read(self):
         """Keeps the records of a resumed run, each checked (a SpecError at its line for
         one this run could not have written); a last line cut off by a crash (no line end,
         not JSON) is dropped.  Offsets are counted on the raw text, so "\r\n" line ends
         are cut where they are."""
-        from framework.readback import Shape, parse_json, read_data_file
-        lines = read_data_file(self.path, "results file").split("\n")
+        from framework.readback import Shape, parse_json
+        lines = read_text(self.path, limit=MAX_DATA_BYTES, what="results file").split("\n")
         header = Shape(self.path, "not a plyspec results file", 1, "--force replaces it")
         first = header.mapping(parse_json(lines[0], self.path, "its first line", 1),
                                "its first line", ("header",))["header"]

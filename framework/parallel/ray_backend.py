@@ -7,9 +7,22 @@ that dies surfaces as a Ray error of that task only (`max_retries=0`: a task tha
 worker is reported, not re-run), and a task over its time limit is cancelled.
 
 `ray` is an optional extra: `pip install "plyspec[ray]"`.
+
+A local runtime (`--ray` without an address) listens on every network interface: Ray 2.60
+has no option to bind it to 127.0.0.1 (`_node_ip_address` changes only the address it
+advertises; measured with `ss -ltnp`), and anyone who reaches an unauthenticated runtime
+can run code.  So plyspec starts one only with Ray's token authentication on
+(RAY_AUTH_MODE=token, Ray >= 2.52) and, unless the user gave a token, a fresh random one
+in this process's environment (Ray would otherwise write ~/.ray/auth_token readable by
+all); with RAY_AUTH_MODE set to anything else, or a Ray without token authentication, the
+local runtime is refused with a message.  A cluster (`--ray ADDRESS`) is the user's: see
+docs/scale.md for running one safely.
 """
 from __future__ import annotations
 
+import os
+import secrets
+import sys
 import time
 
 from framework.parallel.base import Executor, Failure, Pending
@@ -24,16 +37,45 @@ def _call(ref, args):
     return getattr(importlib.import_module(module), name)(*args)
 
 
+REFUSED = ("--ray without an address starts a local Ray runtime, which listens on every "
+           "network interface; plyspec starts one only with Ray's token authentication "
+           "(Ray >= 2.52 and RAY_AUTH_MODE unset or `token`). Use --workers N on one machine, "
+           "or --ray ADDRESS for a cluster you run (docs/scale.md)")
+
+
+def _require_token_auth() -> None:
+    """Before a local runtime starts: token authentication asked for (ValueError if the
+    environment turns it off), with a random token unless the user gave one."""
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None and mode.lower() != "token":
+        raise ValueError(REFUSED)
+    if "ray" not in sys.modules:            # read by Ray when it is imported
+        os.environ["RAY_AUTH_MODE"] = "token"
+    if not os.environ.get("RAY_AUTH_TOKEN") and not os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+
+
+def _token_auth_on() -> bool:
+    """Whether the running Ray authenticates every connection with a token."""
+    try:
+        from ray._raylet import AuthenticationMode, get_authentication_mode
+    except ImportError:                     # a Ray without token authentication (< 2.52)
+        return False
+    return get_authentication_mode() == AuthenticationMode.TOKEN
+
+
 class RayPool(Executor):
     """Tasks on Ray: `address` None starts (or reuses) a local runtime with `workers` CPUs."""
 
     def __init__(self, address: str | None = None, *, workers: int | None = None):
+        self.address = address if address not in (None, "", "local") else None
+        if self.address is None:
+            _require_token_auth()
         try:
             import ray
         except ImportError:
             raise ValueError('--ray needs Ray: pip install "plyspec[ray]"') from None
         self.ray = ray
-        self.address = address if address not in (None, "", "local") else None
         if not ray.is_initialized():
             options = dict(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False,
                            logging_level="ERROR", configure_logging=True)
@@ -41,6 +83,9 @@ class RayPool(Executor):
                 ray.init(address=self.address, **options)
             else:
                 ray.init(num_cpus=workers or None, **options)
+                if not _token_auth_on():
+                    ray.shutdown()
+                    raise ValueError(REFUSED)
         self._remote = ray.remote(max_retries=0)(_call)
         self._fresh = ray.remote(max_retries=0, max_calls=1)(_call)     # a new worker per task
 

@@ -108,7 +108,7 @@ def spec_bundle(path) -> dict:
             files[sibling.name] = read_text(sibling)
     gold = golden_path(path)
     if gold.is_file():
-        files[f"golden/{gold.name}"] = gold.read_text(encoding="utf-8")
+        files[f"golden/{gold.name}"] = read_text(gold, what="golden file")
     return files
 
 

@@ -111,9 +111,9 @@ class OpeningBook:
         """Read a book file, checked against the book format (a SpecError naming the file
         and what is wrong), refusing one built for another game or other options."""
         from framework.errors import SpecError, shorten
-        from framework.readback import Shape, parse_json, read_data_file
-        what = "opening book"
-        data = parse_json(read_data_file(path, what), path, what)
+        from framework.files import MAX_DATA_BYTES
+        from framework.readback import Shape, read_json
+        data = read_json(path, "opening book", MAX_DATA_BYTES)
         shape = Shape(path, "not a plyspec opening book", hint="build one with plyspec book")
         shape.mapping(data, "the file", ("format", "game", "positions"))
         shape.require(data["format"] == FORMAT, f"its format is not {FORMAT!r}")
