@@ -83,7 +83,7 @@ def cache_names(tmp_path_factory):
     assert names, "check stored no parser in a trusted cache folder"
     templates = subprocess.run([sys.executable, "-c", "import framework.loader, framework.records as r;"
                                 "import json; print(json.dumps(list(r._TEMPLATES)))"],
-                               cwd=ROOT, capture_output=True, text=True, check=True).stdout
+                               cwd=ROOT, capture_output=True, text=True, check=True, timeout=600).stdout
     return names, json.loads(templates)
 
 
@@ -255,7 +255,7 @@ def test_the_language_server_skips_a_special_domain(tmp_path, special):
     shutil.copy(PDDL / "task01.pddl", task)
     special(tmp_path / "domain.pddl")
     with pytest.raises(SpecError, match="not a regular file"):
-        analyse_pddl(str(task), task.read_text(), Analysis("pddl"))
+        analyse_pddl(str(task), task.read_text(), Analysis("pddl"), {})
 
 
 def test_a_special_book_journal_or_golden_file_is_refused(tmp_path, special, capsys):
@@ -360,6 +360,18 @@ def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
     assert code in (1, 2) and "opening book" in capsys.readouterr().err
 
 
+def test_the_fuzz_files_sweep_finds_nothing():
+    """`plyspec fuzz --files`: every command with every special file as each input and
+    output, hostile contents and options (against the code before these fixes it found 45)."""
+    from framework.conformance.fuzz_files import sweep
+    result = sweep()
+    kinds = set(result["special_files"])
+    assert {"fifo", "zero", "socket", "folder", "dangling", "loop"} <= kinds
+    assert ("device" in kinds) == (os.geteuid() == 0)        # device nodes: root only
+    assert result["command_lines"] >= 18 * len(kinds) + 20
+    assert result["findings"] == []
+
+
 # ---------------------------------------------------------------- terminal output
 
 HOSTILE = ["[/oops] [bold]x", "\x1b]0;owned\x07\x1b[2J", "\u202eevil"]
@@ -386,6 +398,12 @@ def test_control_characters_in_a_spec_error_are_shown_as_escapes(tmp_path, capsy
     assert main(["check", str(spec)]) == 1
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err and "\\x1b" in err
+
+
+def test_the_caret_stays_under_what_it_marks_past_an_escape():
+    err = SpecError("bad", file="f", line=1, col=5, end_col=7, source_line="a\x1bb c de")
+    quoted, caret = str(err).split("\n")[1:3]
+    assert quoted == "    a\\x1bb c de" and caret.index("^") == quoted.index("c ") and caret.count("^") == 2
 
 
 def test_plain_keeps_text_and_shows_controls():
