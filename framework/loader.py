@@ -102,12 +102,8 @@ def load_text(text: str, fmt: str = "yaml", file: str = "<spec>", **options) -> 
     return compile_spec(parse_text(text, file, fmt), options)
 
 
-def _freeze(v):
-    """An option value as part of a cache key (the checker refuses the ones that are not
-    numbers, booleans or lists of numbers, with their position, after this)."""
-    if isinstance(v, (list, tuple)):
-        return tuple(_freeze(x) for x in v)
-    return repr(v) if v.__hash__ is None else v
+def _freeze(v):                # an option value in a cache key (the checker refuses [[1]] later)
+    return tuple(map(_freeze, v)) if isinstance(v, (list, tuple)) else repr(v) if v.__hash__ is None else v
 
 
 def compile_spec(spec, options=None) -> Game:
