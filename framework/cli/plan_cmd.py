@@ -194,14 +194,17 @@ def _emit_pddl(problem, folder: Path) -> int:
 
 
 def _progress_printer(algorithm: str):
+    """A progress line redrawn in place on a terminal (plyspec's own \r and erase-line
+    codes, written beneath the stream that shows control characters as escapes)."""
+    from framework.terminal import beneath
     tty = sys.stderr.isatty()
 
     def report(stats):
         depth = f"depth {stats.depth}  " if stats.depth else ""
         line = (f"[{algorithm}] expanded {stats.expanded:,}  reached {stats.nodes:,}  "
                 f"{depth}{stats.time_s:.1f} s")
-        sys.stderr.write(("\r" + line + "\033[K") if tty else line + "\n")
-        sys.stderr.flush()
+        beneath(sys.stderr).write(("\r" + line + "\033[K") if tty else line + "\n")
+        beneath(sys.stderr).flush()
     return report, tty
 
 
@@ -250,7 +253,8 @@ def run(args) -> int:
         except BudgetExceeded:
             return _out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
     if tty:
-        sys.stderr.write("\r\033[K")
+        from framework.terminal import beneath
+        beneath(sys.stderr).write("\r\033[K")
     plan = [problem.action_text(a) for a in result.pv]
     solved = result.extra.get("solved", False)
     check = target["validate"](plan) if solved and target["validate"] else None
