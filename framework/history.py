@@ -39,7 +39,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
-from framework.runtime import IllegalAction
+from framework.game import illegal_action, player_index
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def ruled_class(rules: Rules):
             if not forbidden or position.terminal_test() or position.is_chance():
                 return False
             try:
-                return all(self._repeats(position.result(a)) for a in position.actions())
+                return all(self._repeats(position._result(a)) for a in position.actions())
             except Exception:       # noqa: BLE001 - a move whose rules fail does not repeat:
                 return False        # actions() and result() report the failure itself
 
@@ -127,20 +127,25 @@ def ruled_class(rules: Rules):
             position = self[0]
             acts = position.actions()
             if forbidden and not position.is_chance():
-                acts = [a for a in acts if not self._repeats(position.result(a))]
+                acts = [a for a in acts if not self._repeats(position._result(a))]
             return acts             # [] when every move repeats: then terminal_test() holds
 
         def chance_outcomes(self):
             return [] if self[3] else self[0].chance_outcomes()
 
         def result(self, action):
+            if not type(self[0])._legal.allows(self, action):    # the game's cache (framework.game)
+                position = self[0]
+                repeats = forbidden and not self.terminal_test() and action in position.actions()
+                raise illegal_action(type(position)._game, self, action,
+                                     " (it repeats a position, which the rules forbid)" if repeats else "")
+            return self._result(action)
+
+        def _result(self, action):
+            """result() without its check (framework.game.unchecked)."""
             position, seen, moves, end = self
-            if end:
-                raise IllegalAction(f"{action!r}: the game is over")
-            child = position.result(action)
+            child = position._result(action)
             by_player = not position.is_chance()
-            if by_player and forbidden and self._repeats(child):
-                raise IllegalAction(f"{action!r} repeats a position, which the rules forbid")
             if rules.repetition is not None:
                 k = 1
                 while (child, k) in seen:
@@ -151,6 +156,9 @@ def ruled_class(rules: Rules):
             return self._make(child, seen, moves, by_player, position.player())
 
         def utility(self, player):
+            game = type(self[0])._game
+            if player.__class__ is not int or not 0 <= player < rules.players:
+                player = player_index(game.player_names, player)
             return self.returns()[player]
 
         def returns(self):

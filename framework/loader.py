@@ -17,9 +17,10 @@ from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.files import read_text
 from framework.history import with_history
-from framework.game import outcome_value_text, Game
+from framework.game import enforce_contract, outcome_value_text, Game
 
 _CACHE: dict = {}
+RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "off_board", "cell_part", "drop_cell", "extreme")
 
 
 def parse_text(text: str, file: str, fmt: str):
@@ -102,8 +103,8 @@ def load_text(text: str, fmt: str = "yaml", file: str = "<spec>", **options) -> 
     return compile_spec(parse_text(text, file, fmt), options)
 
 
-def _freeze(v):
-    return tuple(v) if isinstance(v, list) else v
+def _freeze(v):                # an option value in a cache key (the checker refuses [[1]] later)
+    return tuple(map(_freeze, v)) if isinstance(v, (list, tuple)) else repr(v) if v.__hash__ is None else v
 
 
 def compile_spec(spec, options=None) -> Game:
@@ -138,9 +139,8 @@ def _compile_spec(spec, options=None) -> Game:
     if checked.features:
         evaluate = namespace["_evaluate"]
         game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
-    noisy = [a.noisy for a in checked.actions]
-    if any(x is not None for x in noisy):
-        game._is_noisy = _noisy_function(compiler, namespace, noisy)
+    if any(a.noisy is not None for a in checked.actions):
+        game._is_noisy = _noisy_function(compiler, namespace, [a.noisy for a in checked.actions])
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     if "k_apply" in namespace:
@@ -149,6 +149,7 @@ def _compile_spec(spec, options=None) -> Game:
                                                    namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
+    enforce_contract(state_class, game)          # the checked course interface (framework.game)
     if checked.repetition or checked.max_moves:
         game = with_history(game, checked)
     _build_initial_state(game, spec)
@@ -177,8 +178,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
-          "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
-          "item": runtime.item, "no_actions": runtime.no_actions, "no_outcomes": runtime.no_outcomes, "overflow": runtime.overflow, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          **{name: getattr(runtime, name) for name in RUNTIME_HELPERS},
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),

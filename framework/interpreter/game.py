@@ -1,14 +1,16 @@
 """A checked spec played by the interpreter: the same course interface as a compiled game
 (`initial_state`, `actions`, `player`, `result`, `terminal_test`, `utility`, `returns`,
 `is_chance`, `chance_outcomes`, `evaluate`), with actions as their canonical texts
-(`place(1,2)`, `roll`, `pass`) and chance outcomes as (value, probability) pairs."""
+(`place(1,2)`, `roll`, `pass`) and chance outcomes as (value, probability) pairs.  The
+contract is the compiled games' (framework.game): `result` raises IllegalAction for an
+action that is not legal, `utility` reads a player index or name."""
 from __future__ import annotations
 
 import itertools
 from dataclasses import replace
 
 from framework import ast
-from framework.game import CHANCE, outcome_value_text
+from framework.game import CHANCE, illegal_action, outcome_value_text, player_index
 from framework.runtime import MAX_MOVE_STEPS, endless_move
 
 RECENT = 64             # legal-move lists kept (by state)
@@ -26,6 +28,7 @@ class InterpretedGame:
         self.name = checked.spec.name
         self.player_names = tuple(checked.players)
         self.num_players = len(checked.players)
+        self.chance = any(a.chance for a in checked.actions)
         self.ev = Evaluator(checked, self._legal_count)
         self.compound = [continues(a.effects) for a, _ in self.actions]
         self._recent = {}                       # snapshot -> its legal moves (a few)
@@ -39,7 +42,7 @@ class InterpretedGame:
         for v in c.variables:
             kind, init = v.initial
             if kind == "const":
-                value = None if v.type == "cell" else init
+                value = None if v.type == "cell" else frozenset() if v.type == "cellset" else init
                 value = (value,) * v.size if v.is_array else value
             elif kind == "list":
                 value = tuple(self.ev.eval(x, None, {}) for x in init)
@@ -48,7 +51,10 @@ class InterpretedGame:
                 value = (value,) * v.size if v.is_array else value
             values.append((v.name, value))
         s = Snapshot(board, tuple(values), 0)
-        s = self.ev.run(self.spec.init, s, {}, [None, None])
+        turn = [None, None]
+        s = self.ev.run(self.spec.init, s, {}, turn)
+        if turn[0] is not None:                 # `turn = P` in `init`: P moves first
+            s = replace(s, mover=int(turn[0]))
         state = InterpretedState(self, s, None)
         if c.repetition or c.max_moves:          # the rules that read the history
             return LineState(state, (state,))
@@ -142,11 +148,26 @@ class InterpretedGame:
         return sum(1 for _ in itertools.islice(self._moves(s), at_most))
 
     def _value_text(self, v, t) -> str:
+        if t.startswith("enum:"):
+            return self.outcome_value(t, v)
         return f"{v[0]},{v[1]}" if t == "cell" else self.player_names[v] if t == "player" else str(v)
+
+    def outcome_value(self, t, v):
+        """A chance variable's value as an outcome shows it: an enumeration value by name."""
+        return self.ev.vars[t[5:]].enum[v] if t.startswith("enum:") else v
+
+    def outcome_index(self, t, v):
+        """The value a rule reads for an outcome shown as `v` (the inverse of outcome_value)."""
+        return self.ev.vars[t[5:]].enum.index(v) if t.startswith("enum:") else v
 
     def _text(self, a, types, args, later=()) -> str:
         parts = [self._value_text(args[param.name], t) for param, t in zip(a.params, types)] + list(later)
         return f"{a.name}({','.join(parts)})" if parts else a.name
+
+    @staticmethod
+    def action_text(action) -> str:
+        """An action's canonical text: the action itself (the interpreter's actions are texts)."""
+        return action if isinstance(action, str) else repr(action)
 
     def outcome_text(self, state, outcome) -> str:
         variables = self.c.actions[state.pending[0]].chance.variables
@@ -191,6 +212,7 @@ class InterpretedGame:
         return 1 if ev.eval(spec.goal, s, {}) else 0
 
     def evaluate(self, state, player):
+        player = player_index(self.player_names, player)
         total = 0
         raw = {f.name: f.value for f in self.spec.evaluation}
         for name, weight, _, per_player in self.c.features:
@@ -253,7 +275,8 @@ class InterpretedState:
             if k == len(raw.variables):
                 p = ev.eval(raw.probability[0], self.s, env) if chance.joint is not None else weight
                 if p > 0:
-                    values = tuple(env[v.name] for v in raw.variables)
+                    values = tuple(self.game.outcome_value(t, env[v.name])
+                                   for v, (_, _, t) in zip(raw.variables, chance.variables))
                     out.append((values[0] if len(values) == 1 else values, p))
                 return
             var = raw.variables[k]
@@ -271,10 +294,13 @@ class InterpretedState:
 
     def result(self, action) -> "InterpretedState":
         game = self.game
+        if self._terminal or (self.pending is not None and action not in self.actions()):
+            raise illegal_action(game, self, action)
         if self.pending is not None:
             ai, args = self.pending
             a = game.actions[ai][0]
             values = (action,) if len(a.chance.variables) == 1 else tuple(action)
+            values = [game.outcome_index(t, x) for (_, _, t), x in zip(game.c.actions[ai].chance.variables, values)]
             env = {**dict(args), **{v.name: x for v, x in zip(a.chance.variables, values)}}
             return InterpretedState(game, game._after(a, self.s, env), None)
         if action == "pass" and game.c.spec.pass_rule and not game._legal(self.s):
@@ -287,9 +313,10 @@ class InterpretedState:
                 if compound is not None:
                     return InterpretedState(game, game._finish(self.s, compound[1], compound[2]), None)
                 return InterpretedState(game, game._after(a, self.s, args), None)
-        raise ValueError(f"{action!r} is not a legal action here")
+        raise illegal_action(game, self, action)
 
     def utility(self, player):
+        player = player_index(self.game.player_names, player)
         return self.game.utility(self.s, player) if self._terminal else 0
 
     def returns(self):

@@ -45,7 +45,7 @@ def play_game(spec, options, agent_texts, index, seed, max_plies, move_time) -> 
     from framework.agents import parse_agent
     from framework.match import play_indexed_game
     game = game_of(spec, options)
-    agents = [parse_agent(text) for text in agent_texts]
+    agents = [parse_agent(text, game) for text in agent_texts]
     record = play_indexed_game(game, agents, index, seed=seed, max_plies=max_plies, move_time=move_time)
     return {"index": index, "seats": list(record.seats),
             "returns": None if record.returns is None else list(record.returns),
@@ -148,6 +148,7 @@ def perft_frontier(game, ply: int):
     path to it, number of paths)], counts at plies 1..ply).  Terminal positions before or at
     `ply` are counted and not kept; identical positions reached by different paths are
     searched once and their counts multiplied (perft counts paths)."""
+    from framework.game import unchecked
     level = {game.initial_state(): ((), 1)}
     counts = []
     for _ in range(ply):
@@ -157,7 +158,7 @@ def perft_frontier(game, ply: int):
             if state.terminal_test():
                 continue
             for action in state.actions():
-                child = state.result(action)
+                child = unchecked(type(state), "result")(state, action)    # a legal action
                 total += paths
                 if child in following:
                     following[child] = (following[child][0], following[child][1] + paths)
