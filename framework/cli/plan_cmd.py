@@ -315,14 +315,19 @@ def _sweep(args) -> int:
     from framework.cli.parallel_options import drive
     from framework.loader import read_text
     from framework.parallel import Failure
-    from framework.parallel.planning import REF, suite
+    from framework.parallel.journal import spec_digest
+    from framework.parallel.planning import REF, check_plan_record, suite
     pairs = suite(args.files)
     tasks = [(str(task), (read_text(domain), read_text(task), [domain.name, task.name], args.algo,
                           args.heuristic, args.time, args.nodes)) for domain, task in pairs]
     tasks.sort(key=lambda t: -len(t[1][1]))   # biggest problem first: the workers finish together
-    header = {"command": "plan", "tasks": [str(t) for _, t in pairs], "algo": args.algo,
-              "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
-    results, interrupted = drive(args, REF, tasks, header=header, label="tasks")
+    header = {"command": "plan", "tasks": [str(t) for _, t in pairs],
+              "tasks_sha256": spec_digest(*(text for _, a in tasks for text in a[:2])),
+              "algo": args.algo, "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
+    files = {str(task): (domain, task) for domain, task in pairs}
+    results, interrupted = drive(args, REF, tasks, header=header, label="tasks",
+                                 check=lambda key, record, shape: check_plan_record(
+                                     record, shape, *files[key]))
     rows = []
     for _, task in pairs:
         r = results.get(str(task))
