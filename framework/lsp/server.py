@@ -344,12 +344,13 @@ async def document_symbols(ls: PlyspecServer, params: t.DocumentSymbolParams):
 def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
     """`.game` and `.plan` files through `formatting.format_text`, which keeps every comment
     and checks that the text still means the same; when it cannot, the user is told why
-    and nothing changes.  Only the lines that change are replaced."""
-    from framework.lsp.formatting import FormatRefused, format_text
+    and nothing changes.  Only the lines that change are replaced.  Other files get no
+    edit and no message (format-on-save in a YAML file must not warn at every save)."""
+    from framework.lsp.formatting import FORMATTED, FormatRefused, format_text
     uri = params.text_document.uri
     doc = ls.document(uri)
-    if doc is None:
-        return None
+    if doc is None or Path(_path(uri)).suffix.lower() not in FORMATTED:
+        return None                  # YAML and PDDL: left to other formatters, without a word
     text = doc.source
     refused = analysis.refusal(text)
     try:
