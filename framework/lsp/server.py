@@ -120,16 +120,21 @@ class PlyspecServer(LanguageServer):
         return t.Location(uri=Path(symbol.file).resolve().as_uri() if symbol.file else uri,
                           range=self.range(lines, symbol.line, symbol.col, symbol.col + len(symbol.name)))
 
-    def start_io(self, stdin=None, stdout=None):
+    def start_io(self, stdin=None, stdout=None, first: bytes = b"", answered=None):
         """As pygls' own, but a message whose text is not UTF-8 (a binary file opened in
         the editor) is read with its bad bytes kept as lone surrogates, which the
-        analysis reports as one diagnostic, instead of being dropped with an error."""
+        analysis reports as one diagnostic, instead of being dropped with an error; and
+        `first`, the message `early.answer_initialize` read (and answered: `answered` is
+        its id), is read again first."""
         from threading import Event
+
+        from framework.lsp.early import DropAnswer, Replayed
         self._stop_event = Event()
-        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        self.protocol.set_writer(DropAnswer(StdoutWriter(stdout or sys.stdout.buffer), answered))
+        stdin = Replayed(first, stdin or sys.stdin.buffer)
         try:
             asyncio.run(run_async(stop_event=self._stop_event, protocol=self.protocol,
-                                  reader=_LenientReader(stdin or sys.stdin.buffer, self.thread_pool),
+                                  reader=_LenientReader(stdin, self.thread_pool),
                                   error_handler=self.report_server_error))
         except (BrokenPipeError, KeyboardInterrupt, SystemExit):
             pass
@@ -405,6 +410,6 @@ def code_actions(ls: PlyspecServer, params: t.CodeActionParams):
     return fixes
 
 
-def main() -> int:
-    server.start_io()
+def main(first: bytes = b"", answered=None) -> int:
+    server.start_io(first=first, answered=answered)
     return 0
