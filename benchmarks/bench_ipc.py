@@ -236,11 +236,16 @@ def main(argv=None) -> int:
     parser.add_argument("--report-only", action="store_true", help="write the report, run nothing")
     parser.add_argument("--run", help="what plyspec code this is (default: its git commit)")
     args = parser.parse_args(argv)
+    folders = args.benchmarks or [ROOT.parent / "shared" / "pddl"]
+    missing = [f for f in folders if not f.is_dir()]
+    if missing and not args.report_only:
+        print(f"bench_ipc.py needs IPC domain folders: {missing[0]} does not exist (../shared/pddl "
+              "beside the clone; --benchmarks DIR names another)", file=sys.stderr)
+        return 2
     if not args.report_only:
         import compileall                        # as pip install does: no compiling per run
         for package in ("framework", "planners"):
             compileall.compile_dir(ROOT / package, quiet=1)
-        folders = args.benchmarks or [ROOT.parent / "shared" / "pddl"]
         only = set(args.domains.split(",")) if args.domains else None
         done = {key(r) for r in load_rows(args.output)}
         for r in load_rows(args.output):

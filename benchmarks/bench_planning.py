@@ -19,8 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-import planners
-from framework.search import bfs, gbfs
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import planners  # noqa: E402
+from framework.search import bfs, gbfs  # noqa: E402
 
 BFS_TASKS = [("gripper", 4), ("blocks", 10), ("logistics", 1)]
 GBFS_TASKS = [("gripper", n) for n in (1, 2, 3, 4)] + [("blocks", n) for n in (1, 4, 7, 10)] + [
@@ -91,6 +92,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     shared = Path(args.shared) if args.shared else Path(__file__).resolve().parents[2] / "shared"
     folder = shared / "pddl"
+    if not folder.is_dir():
+        print(f"bench_planning.py needs the IPC tasks in {folder} (../shared/pddl beside the clone; "
+              "--shared DIR or $PLYSPEC_SHARED names another)", file=sys.stderr)
+        return 2
     if importlib.util.find_spec("pyperplan") is None:
         print("pyperplan is not installed: pip install -e .[bench]", file=sys.stderr)
         return 1

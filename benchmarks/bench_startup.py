@@ -83,6 +83,10 @@ def main(argv=None) -> int:
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared",
                         help="the folder holding pddl/blocks (default ../shared)")
     args = parser.parse_args(argv)
+    if not (args.shared / "pddl" / "blocks").is_dir():
+        print(f"bench_startup.py needs blocks task01 in {args.shared / 'pddl' / 'blocks'} "
+              "(../shared/pddl beside the clone; --shared DIR names another)", file=sys.stderr)
+        return 2
     for package in ("framework", "planners"):
         compileall.compile_dir(ROOT / package, quiet=1)
     env = dict(os.environ, PYTHONPATH=str(ROOT))

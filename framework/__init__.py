@@ -11,10 +11,11 @@ start-up) costs no parser, checker or compiler until one is needed.
 """
 from framework.errors import SpecError
 
-__all__ = ["load", "load_text", "parse_spec", "Game", "SpecError", "CHANCE"]
+__all__ = ["load", "load_text", "parse_spec", "Game", "SpecError", "CHANCE", "IllegalAction", "UnknownPlayer"]
 
 _LAZY = {"load": "framework.loader", "load_text": "framework.loader", "parse_spec": "framework.loader",
-         "Game": "framework.game", "CHANCE": "framework.game"}
+         "Game": "framework.game", "CHANCE": "framework.game",
+         "IllegalAction": "framework.runtime", "UnknownPlayer": "framework.runtime"}
 
 
 def __getattr__(name):

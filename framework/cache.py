@@ -23,7 +23,7 @@ import os
 import stat
 
 MAX_CACHE_BYTES = 16_000_000
-_KEY_BYTES = 32
+_KEY_BYTES = _MAC_BYTES = 32
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -125,9 +125,9 @@ def load(name: str) -> bytes | None:
             os.close(dir_fd)
     except OSError:
         return None
-    if key is None or data is None or len(data) < hashlib.sha256().digest_size:
+    if key is None or data is None or len(data) < _MAC_BYTES:
         return None
-    mac, payload = data[:32], data[32:]
+    mac, payload = data[:_MAC_BYTES], data[_MAC_BYTES:]
     return payload if hmac.compare_digest(mac, _mac(key, name, payload)) else None
 
 

@@ -44,8 +44,12 @@ def _not_regular(path: str, mode: int, what: str | None = None) -> SpecError:
                      hint=f"plyspec reads and writes only regular files: {hint}")
 
 
-def _cannot(verb: str, path: str, e: OSError, hint: str | None = None) -> SpecError:
-    return SpecError(f"cannot {verb} {path}: {e.strerror or e}", file=path, hint=hint)
+_CANNOT_HINTS = {"read": "check the path, and that you may read the file",
+                 "write": "check the path, and that you may write in its folder"}
+
+
+def _cannot(verb: str, path: str, e: OSError) -> SpecError:
+    return SpecError(f"cannot {verb} {path}: {e.strerror or e}", file=path, hint=_CANNOT_HINTS[verb])
 
 
 def read_bytes(path, *, limit: int, what: str) -> bytes:
@@ -126,7 +130,7 @@ def open_append(path):
         fd = os.open(path, flags)
         info = os.fstat(fd)
     except OSError as e:
-        raise _cannot("write", path, e, hint="give the path of a regular file") from None
+        raise _cannot("write", path, e) from None
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise _not_regular(path, info.st_mode)

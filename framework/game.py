@@ -6,9 +6,10 @@ with the course interface
 
     state.actions()          legal actions of the player to move ([] at terminal states)
     state.player()           index of the player to move (0-based); CHANCE (-1) at chance nodes
-    state.result(action)     the successor state (the state itself is never changed)
+    state.result(action)     the successor state (the state itself is never changed);
+                             IllegalAction unless `action` is in state.actions()
     state.terminal_test()    True when the game is over
-    state.utility(player)    utility of a terminal state for player index `player`
+    state.utility(player)    utility of a terminal state for `player`: an index or a name
     state.returns()          utilities of all players, as a tuple
     state.is_chance()        True at a chance node
     state.chance_outcomes()  [(outcome, probability), ...] at a chance node; result(outcome)
@@ -19,15 +20,132 @@ the bare parameter value (a (column, row) pair for a cell); otherwise the tuple 
 parameter values, or (schema_name, *values) when the game has several schemas; the
 string "pass" for a forced pass.  `game.action_text(a)` / `game.parse_action(state, text)`
 convert to and from the canonical text form the CLI prints and accepts.
+
+The contract is checked (`enforce_contract`): `result` refuses an action that is not
+legal in its state (an earlier state's action, any action after the end, an outcome that
+is not one of a chance node's) with `IllegalAction` naming the action in the game's text
+and the player to move; `utility` and every other method taking a player accept a player
+index (0-based) or a player name ('X') and raise `UnknownPlayer` for anything else (-1,
+2, 'Q', True, None).  Both are ValueErrors.  The searchers, perft and the kernel only pass
+actions they got from `actions()` and player indices, and call the unchecked methods
+(`unchecked(cls, "result")`: the class's `_result` where it has one).
 """
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any, Callable
 
 from framework.records import dataclass, field   # the dataclasses module's, made cheaply
+from framework.runtime import IllegalAction, UnknownPlayer
 
 CHANCE = -1
+SHOWN_LEGAL = 8             # legal actions an IllegalAction message lists
+CACHED = 256                # states whose legal actions the check keeps (LegalCache)
+
+
+def player_index(names, player) -> int:
+    """The index of `player`, given as an index (an int, not a bool) or a name of `names`;
+    UnknownPlayer for anything else."""
+    if isinstance(player, str):
+        if player in names:
+            return names.index(player)
+    elif not isinstance(player, bool):
+        try:
+            index = operator.index(player)
+        except TypeError:
+            index = None
+        if index is not None and 0 <= index < len(names):
+            return index
+    raise UnknownPlayer(f"{player!r} is not a player of this game: give an index 0..{len(names) - 1} "
+                        f"or a name ({', '.join(repr(n) for n in names)})")
+
+
+def illegal_action(game, state, action, reason: str = "") -> IllegalAction:
+    """The IllegalAction for `action` in `state`: the action in the game's text, the player
+    to move, and what is legal instead.  `game` gives player_names, action_text(a) and
+    outcome_text(state, o)."""
+    def text(show, value):
+        try:
+            return show(value)
+        except (LookupError, TypeError, ValueError, AttributeError):   # not an action at all
+            return repr(value)
+    if state.is_chance() and not state.terminal_test():
+        legal = state.actions()
+        shown = [text(lambda o: game.outcome_text(state, o), o) for o in legal[:SHOWN_LEGAL]]
+        return IllegalAction(f"{action!r} is not an outcome of this chance node{reason} "
+                             f"(outcomes: {_some(shown, len(legal))})")
+    shown, mover = text(game.action_text, action), game.player_names[state.player()]
+    if state.terminal_test():
+        return IllegalAction(f"{shown}: the game is over (no action is legal in a terminal "
+                             f"state; {mover} would be to move)")
+    try:
+        hash(action)
+    except TypeError:           # [1, 1] reads as place(1,1) but is no action: show the value
+        shown = repr(action)
+    legal = state.actions()
+    return IllegalAction(f"{shown} is not a legal action of {mover} here{reason} "
+                         f"(legal: {_some([text(game.action_text, a) for a in legal[:SHOWN_LEGAL]], len(legal))})")
+
+
+def _some(texts, total) -> str:
+    return ", ".join(texts) + (" ..." if total > len(texts) else "")
+
+
+class LegalCache:
+    """The legal actions of the states `result` was last called on (at most CACHED, the
+    oldest dropped first), as sets: calling result() for every action of a state generates
+    its actions once, and a depth-first search regenerates a state's actions only after
+    CACHED other states were checked, so the check costs about one move generation per
+    state expanded (not one per child: amazons has thousands of moves)."""
+
+    __slots__ = ("sets",)
+
+    def __init__(self):
+        self.sets = {}
+
+    def allows(self, state, action) -> bool:
+        sets = self.sets
+        legal = sets.get(state)
+        if legal is None:
+            if len(sets) >= CACHED:
+                del sets[next(iter(sets))]
+            legal = sets[state] = frozenset(state.actions())      # empty at a terminal state
+        try:
+            return action in legal
+        except TypeError:                       # unhashable (a list): no action is one
+            return False
+
+
+def enforce_contract(state_class, game) -> None:
+    """Give a compiled game's State class the checked course interface: `result` refuses an
+    action not in `actions()`, `utility` reads a player index or name.  The generated
+    methods stay as `_result` and `_utility`, the searchers' unchecked path; the class
+    keeps its game (`_game`, for the error texts) and its LegalCache (`_legal`), which the
+    history rules of framework.history use too."""
+    result, utility, n, names = state_class.result, state_class.utility, game.num_players, game.player_names
+    allows = (legal := LegalCache()).allows
+
+    def checked_result(self, action):
+        if not allows(self, action):
+            raise illegal_action(game, self, action)
+        return result(self, action)
+
+    def checked_utility(self, player):
+        if player.__class__ is not int or not 0 <= player < n:
+            player = player_index(names, player)
+        return utility(self, player)
+
+    state_class._result, state_class._utility = result, utility
+    state_class.result, state_class.utility = checked_result, checked_utility
+    state_class._game, state_class._legal = game, legal
+
+
+def unchecked(cls, method: str):
+    """`cls`'s `result` or `utility` without the contract's checks, for callers that pass only
+    actions from actions() and player indices: `_result` / `_utility` where the class has
+    them (compiled games), else the method itself."""
+    return getattr(cls, "_" + method, None) or getattr(cls, method)
 
 
 def outcome_value_text(kind, value, players) -> str:
@@ -46,7 +164,6 @@ class Game:
     constant_sum: float | None = None       # sum of utilities when constant (0 for zero-sum)
     utility_bounds: tuple = (-math.inf, math.inf)
     max_utility_sum: float = math.inf       # upper bound on the sum of all players' utilities
-    alternating: bool = True
     options: dict = field(default_factory=dict)
     source_file: str | None = None
     python_source: str = ""                  # the generated module (plyspec compile --emit-python)
@@ -79,12 +196,29 @@ class Game:
     def deterministic(self) -> bool:
         return not self.chance
 
+    @property
+    def alternating(self) -> bool:
+        """Whether the players always move in turn (next(mover) after every move): no
+        chance, no `turn` rule and no action or step that sets `turn` (a game built in
+        Python without a spec: no chance)."""
+        if self.spec is None:
+            return not self.chance
+        from framework.compiler.common import _assigns_turn
+        return not self.chance and self.spec.turn is None and \
+            not any(_assigns_turn(a.effects) for a in self.spec.actions)
+
     def initial_state(self):
         return self._initial()
 
-    def evaluate(self, state, player: int) -> float:
-        """Heuristic value of a non-terminal state for `player` (the spec's weighted
-        features); the exact utility at terminal states."""
+    def player_index(self, player) -> int:
+        """The index of `player` (an index or a name); UnknownPlayer for anything else."""
+        return player_index(self.player_names, player)
+
+    def evaluate(self, state, player) -> float:
+        """Heuristic value of a non-terminal state for `player` (index or name; the spec's
+        weighted features); the exact utility at terminal states."""
+        if player.__class__ is not int or not 0 <= player < len(self.player_names):
+            player = self.player_index(player)
         if state.terminal_test():
             return state.utility(player)
         if self._evaluate is None:
@@ -115,7 +249,7 @@ class Game:
     def terminal_test(self, state) -> bool:
         return state.terminal_test()
 
-    def utility(self, state, player: int) -> float:
+    def utility(self, state, player) -> float:
         return state.utility(player)
 
     def to_move(self, state) -> int:

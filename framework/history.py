@@ -10,8 +10,10 @@ tuple `(position, seen, moves, end)` around the generated state:
               repetition rule
     moves     the players' moves made so far (chance outcomes are not moves); 0 without
               `max_moves`
-    end       None, or the returns when a rule ended the game (a draw: every player 0;
-              a loss: -1 for the player whose move triggered the rule, +1 for the other)
+    end       (), or the returns when a rule ended the game (a draw: every player 0;
+              a loss: -1 for the player whose move triggered the rule, +1 for the other);
+              never None, which CPython 3.11 hashes by its address: every part of a
+              state hashes the same in every process, so node counts repeat
 
 So the history is part of the state: equality and hashing stay exact (the frozenset's
 hash is computed once and cached by Python), a position reached twice by different lines
@@ -37,7 +39,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
-from framework.runtime import IllegalAction
+from framework.game import illegal_action, player_index
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ def ruled_class(rules: Rules):
 
         @classmethod
         def _make(cls, position, seen, moves, by_player, mover=None):
-            end = None
+            end = ()
             if by_player and not position.terminal_test():
                 repeats = rules.repetition is not None and (position, count) in seen
                 if repeats and not forbidden:
@@ -106,7 +108,7 @@ def ruled_class(rules: Rules):
             if not forbidden or position.terminal_test() or position.is_chance():
                 return False
             try:
-                return all(self._repeats(position.result(a)) for a in position.actions())
+                return all(self._repeats(position._result(a)) for a in position.actions())
             except Exception:       # noqa: BLE001 - a move whose rules fail does not repeat:
                 return False        # actions() and result() report the failure itself
 
@@ -114,31 +116,36 @@ def ruled_class(rules: Rules):
             return self[0].player()
 
         def terminal_test(self):
-            return self[3] is not None or self[0].terminal_test() or (forbidden and self._stuck())
+            return bool(self[3]) or self[0].terminal_test() or (forbidden and self._stuck())
 
         def is_chance(self):
-            return self[3] is None and self[0].is_chance()
+            return not self[3] and self[0].is_chance()
 
         def actions(self):
-            if self[3] is not None or self[0].terminal_test():
+            if self[3] or self[0].terminal_test():
                 return []
             position = self[0]
             acts = position.actions()
             if forbidden and not position.is_chance():
-                acts = [a for a in acts if not self._repeats(position.result(a))]
+                acts = [a for a in acts if not self._repeats(position._result(a))]
             return acts             # [] when every move repeats: then terminal_test() holds
 
         def chance_outcomes(self):
-            return [] if self[3] is not None else self[0].chance_outcomes()
+            return [] if self[3] else self[0].chance_outcomes()
 
         def result(self, action):
+            if not type(self[0])._legal.allows(self, action):    # the game's cache (framework.game)
+                position = self[0]
+                repeats = forbidden and not self.terminal_test() and action in position.actions()
+                raise illegal_action(type(position)._game, self, action,
+                                     " (it repeats a position, which the rules forbid)" if repeats else "")
+            return self._result(action)
+
+        def _result(self, action):
+            """result() without its check (framework.game.unchecked)."""
             position, seen, moves, end = self
-            if end is not None:
-                raise IllegalAction(f"{action!r}: the game is over")
-            child = position.result(action)
+            child = position._result(action)
             by_player = not position.is_chance()
-            if by_player and forbidden and self._repeats(child):
-                raise IllegalAction(f"{action!r} repeats a position, which the rules forbid")
             if rules.repetition is not None:
                 k = 1
                 while (child, k) in seen:
@@ -149,10 +156,13 @@ def ruled_class(rules: Rules):
             return self._make(child, seen, moves, by_player, position.player())
 
         def utility(self, player):
+            game = type(self[0])._game
+            if player.__class__ is not int or not 0 <= player < rules.players:
+                player = player_index(game.player_names, player)
             return self.returns()[player]
 
         def returns(self):
-            if self[3] is not None:
+            if self[3]:
                 return self[3]
             return draw if forbidden and self._stuck() else self[0].returns()
 
@@ -160,7 +170,7 @@ def ruled_class(rules: Rules):
             return (_restore, (rules, tuple(self)))
 
         def __str__(self):
-            if self[3] is None:
+            if not self[3]:
                 return str(self[0])
             repeated = rules.repetition is not None and (self[0], count) in self[1]
             return f"{self[0]}\n(ended by the {'repetition rule' if repeated else 'move limit'})"
@@ -170,6 +180,12 @@ def ruled_class(rules: Rules):
 
     RuledState.__qualname__ = RuledState.__name__ = "RuledState"
     return RuledState
+
+
+def position(state):
+    """The position inside a state that carries its history, else the state itself."""
+    inner = state[0] if len(state) == 4 else None
+    return inner if isinstance(inner, tuple) and hasattr(inner, "actions") else state
 
 
 def _restore(rules, values):

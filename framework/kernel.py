@@ -4,13 +4,16 @@ A game compiled without chance or compound moves carries, under its State class,
 rules as functions over plain tuples and raw actions (framework/compiler/kernel.py writes
 them).  `Kernel` gathers them (`game.kernel`); `kernel_of(state)` gives it to a searcher
 when the state is a compiled state (else None: the searcher runs on the course
-interface).  The packed state is `tuple(state)`; its hash is the state's hash, so tables
-keyed by states and by packed states agree.  A raw action equals a course action only
+interface, calling the unchecked `result` and `utility`: see framework.game).  The packed
+state is `tuple(state)`; its hash is the state's hash, so tables keyed by states and by
+packed states agree.  A raw action equals a course action only
 when both name the same move (cells are ints in one, (col, row) pairs in the other).
 """
 from __future__ import annotations
 
 from operator import itemgetter
+
+from framework.game import unchecked
 
 
 class Kernel:
@@ -63,7 +66,7 @@ def state_functions(root, kernel):
     if kernel is not None:
         return kernel.actions, kernel.apply, kernel.terminal, kernel.player, tuple(root)
     cls = type(root)
-    return cls.actions, cls.result, cls.terminal_test, cls.player, root
+    return cls.actions, unchecked(cls, "result"), cls.terminal_test, cls.player, root
 
 
 def _never(state):
@@ -76,9 +79,10 @@ def _same(action):
 
 def _course_children(state):
     """Kernel.children on the course interface."""
+    result = unchecked(type(state), "result")
     if state.is_chance():
-        return [(p, state.result(o)) for o, p in state.chance_outcomes()]
-    return [(a, state.result(a)) for a in state.actions()]
+        return [(p, result(state, o)) for o, p in state.chance_outcomes()]
+    return [(a, result(state, a)) for a in state.actions()]
 
 
 class Rules:
@@ -101,9 +105,10 @@ class Rules:
             self.course_action, self.root = kernel.action, tuple(root)
             return
         cls = type(root)
-        self.actions, self.result, self.terminal, self.player = cls.actions, cls.result, cls.terminal_test, cls.player
+        self.actions, self.terminal, self.player = cls.actions, cls.terminal_test, cls.player
+        self.result = unchecked(cls, "result")
         self.chance, self.outcomes = cls.is_chance, getattr(cls, "chance_outcomes", None)
         self.children = _course_children
-        self.utility, self.returns = cls.utility, cls.returns
+        self.utility, self.returns = unchecked(cls, "utility"), cls.returns
         self.evaluate = evaluate or game.evaluate
         self.course_action, self.root = _same, root

@@ -17,7 +17,7 @@ from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
 from framework.files import read_text
 from framework.history import with_history
-from framework.game import outcome_value_text, Game
+from framework.game import enforce_contract, outcome_value_text, Game
 
 _CACHE: dict = {}
 
@@ -138,9 +138,8 @@ def _compile_spec(spec, options=None) -> Game:
     if checked.features:
         evaluate = namespace["_evaluate"]
         game._evaluate = lambda state, player: evaluate(*state[:len(compiler.fields)], player)
-    noisy = [a.noisy for a in checked.actions]
-    if any(x is not None for x in noisy):
-        game._is_noisy = _noisy_function(compiler, namespace, noisy)
+    if any(a.noisy is not None for a in checked.actions):
+        game._is_noisy = _noisy_function(compiler, namespace, [a.noisy for a in checked.actions])
     if checked.symmetries:
         game._symmetries = _symmetry_function(compiler, state_class, namespace["_terminal"])
     if "k_apply" in namespace:
@@ -149,6 +148,7 @@ def _compile_spec(spec, options=None) -> Game:
                                                    namespace["_evaluate"] if checked.features else None)
     namespace["GAME_KEY"] = None
     state_class._namespace = namespace
+    enforce_contract(state_class, game)          # the checked course interface (framework.game)
     if checked.repetition or checked.max_moves:
         game = with_history(game, checked)
     _build_initial_state(game, spec)
@@ -260,7 +260,7 @@ def _symmetry_function(compiler, state_class, terminal):
             for i in cellset_slots:
                 values[i] = tuple(runtime.permute(x, perm) for x in values[i]) if i in arrays \
                     else runtime.permute(values[i], perm)
-            if not chance or values[-2] is None:       # the image's own terminal flag, never its
+            if not chance or not values[-2]:       # the image's own terminal flag, never its
                 values[-1] = bool(terminal(*values[:k]))  # original's (a false claim shows)
             out.append(tuple.__new__(state_class, values))
         return out

@@ -7,10 +7,13 @@ is made per interior node only.  Shallow searches recurse (cheaper than an expli
 in Python); depths of RECURSION_DEPTH and more run on an explicit stack so that deep games
 do not exhaust the Python stack.  An optional `progress(done, total)` is called after each
 root move (for a progress line on long runs).  A compiled game's kernel
-(framework.kernel) runs the same walk over packed states when the game has one.
+(framework.kernel) runs the same walk over packed states when the game has one; the
+course-interface walk calls the unchecked `result` (framework.game: its actions come from
+`actions()`).
 """
 from __future__ import annotations
 
+from framework.game import unchecked
 from framework.kernel import kernel_of, state_functions
 
 RECURSION_DEPTH = 200
@@ -31,8 +34,9 @@ def perft(state, depth: int, progress=None) -> list:
     actions = state.actions()
     counts[1] = len(actions)
     if depth > 1:
+        result = unchecked(type(state), "result")
         for i, a in enumerate(actions, 1):
-            child = state.result(a)
+            child = result(state, a)
             if not child.terminal_test():
                 _perft(child, 2, depth, counts)
             if progress is not None:
@@ -46,18 +50,18 @@ def _perft(state, d, depth, counts):
     counts[d] += len(actions)
     if d == depth:
         return
-    result = state.result
+    result = unchecked(type(state), "result")
     if d + 1 == depth:                        # the children's children are counted, not built
         leaves = 0
         for a in actions:
-            child = result(a)
+            child = result(state, a)
             if not child.terminal_test():
                 leaves += len(child.actions())
         counts[depth] += leaves
         return
     d += 1
     for a in actions:
-        child = result(a)
+        child = result(state, a)
         if not child.terminal_test():
             _perft(child, d, depth, counts)
 
@@ -116,6 +120,7 @@ def _kernel_perft(kernel, root, depth, counts, progress):
 def _perft_stack(state, depth, counts):
     stack = [(state, 0)]
     pop, push = stack.pop, stack.append
+    result = unchecked(type(state), "result")
     while stack:
         s, d = pop()
         actions = s.actions()
@@ -123,7 +128,7 @@ def _perft_stack(state, depth, counts):
         if d + 1 == depth:
             continue
         for a in actions:
-            child = s.result(a)
+            child = result(s, a)
             if not child.terminal_test():
                 push((child, d + 1))
 

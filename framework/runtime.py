@@ -12,7 +12,11 @@ from framework.errors import SpecError
 
 
 class IllegalAction(ValueError):
-    """`state.result(action)` was given something that is not an action of this game."""
+    """`state.result(action)` was given an action that is not legal in that state."""
+
+
+class UnknownPlayer(ValueError):
+    """A method taking a player was given neither a player's index nor a player's name."""
 
 
 class BoardTables:

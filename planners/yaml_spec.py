@@ -120,6 +120,11 @@ class _Builder(AdlItems):
             if var in self.options:
                 raise self.src.error(node, f"`{var}` is an option; pick another loop variable",
                                      offset=var.column - 1, length=len(var))
+            if low[0] == high[0] == "int" and high[1] < low[1]:      # empty whatever the options
+                raise self.src.error(node, f"`{var} in {low[1]}..{high[1]}` is an empty range: this item "
+                                     "stands for nothing", f"a range counts up: its end must be at least its start "
+                                     f"({low[1]}); only a range whose bounds read an option may come out empty",
+                                     offset=var.column - 1, length=len(var))
             ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
                       for env in envs]
             if sum(max(0, r.stop - r.start) for _, r in ranges) > MAX_GENERATED:   # len() overflows

@@ -24,3 +24,13 @@ def test_every_command_has_examples_that_parse(name, capsys):
             continue
         parser.parse_args(argv)               # SystemExit on an unknown or malformed option
     importlib.import_module(f"framework.cli.{name}_cmd")
+
+
+def test_help_and_a_misspelt_command_get_answers_not_invalid_choice(capsys):
+    from framework.cli import main
+    assert main(["help"]) == 0 and "Run `plyspec COMMAND --help`" in capsys.readouterr().out
+    assert main(["help", "solve"]) == 0 and "usage: plyspec solve" in capsys.readouterr().out
+    assert main(["slove", "tictactoe"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown command `slove`" in err and "did you mean `solve`?" in err and "invalid choice" not in err
+    assert main(["zzzz"]) == 2 and "`plyspec --help` lists the commands" in capsys.readouterr().err

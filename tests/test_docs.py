@@ -1,6 +1,11 @@
-"""The Python examples in README.md and docs/*.md run as written (from the checkout's root,
-in a fresh interpreter).  Blocks marked ```python are programs; signatures and interactive
-sessions are marked ```text / ```pycon and are not run."""
+"""The commands and Python examples in README.md and docs/*.md run as written, in a fresh
+process, from a folder outside the clone (the package on PYTHONPATH stands for an installed
+plyspec); those naming a path into the clone (game_specs/..., planners/...) run in a scratch
+copy of those folders, as a reader inside the clone would.  Blocks marked ```python are
+programs; signatures and interactive sessions are marked ```text / ```pycon and are not run.
+
+Limits are generous (a loaded 2-core machine runs a command several times slower than an
+idle one); they stop a hang, they do not time anything."""
 from __future__ import annotations
 
 import os
@@ -14,18 +19,25 @@ import pytest
 from conftest import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+IN_CLONE = re.compile(r"(?<![\w/.-])(game_specs|planners|benchmarks)/")   # a path into the clone
+LIMIT = 1800          # seconds for one command or example: a hang guard on a loaded machine
 BLOCKS = [(doc, n, code) for doc in DOCS
           for n, code in enumerate(re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S))]
 
 
 @pytest.mark.parametrize("doc, n, code", BLOCKS, ids=[f"{d.relative_to(ROOT)}#{n}" for d, n, _ in BLOCKS])
 def test_python_examples_in_the_docs_run(doc, n, code, tmp_path):
-    for folder in ("game_specs", "planners"):        # files the examples name, in a scratch copy
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    if IN_CLONE.search(code):
+        _copy_clone_folders(tmp_path)                # files the example names, in a scratch copy
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=LIMIT)
     assert done.returncode == 0, f"{doc.name} example {n} failed:\n{done.stderr[-2000:]}"
+
+
+def _copy_clone_folders(where):
+    for folder in ("game_specs", "planners"):
+        shutil.copytree(ROOT / folder, where / folder, ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def _shell_commands(with_comments=False):
@@ -74,6 +86,7 @@ def test_every_plyspec_command_in_the_docs_parses_and_names_files_that_exist():
 # studio (a server that runs until stopped).
 NOT_RUN = re.compile(r"my_game|\.\./shared|plyspec lsp|plyspec studio|--inputs \d{4,}|plyspec play|plyspec test( --all)?$")
 FIGURE = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")      # 4,084 / 127,872: figures a doc quotes
+QUOTED = re.compile(r"`([^`]+)`")                     # `expanded: 146`: output a doc quotes verbatim
 
 
 def _runnable():
@@ -91,10 +104,10 @@ def _runnable():
 
 def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quotes(tmp_path):
     """Each command of README.md and docs/ that can run here runs as written (globs expanded
-    as a shell would), exits 0, and prints every figure (4,084, 127,872, ...) that its comment
-    in the doc quotes.  A doc's commands run in order in a scratch copy of the repository's
-    spec folders of their own (a command may read what an earlier one wrote: book, then
-    solve --book); two docs at a time."""
+    as a shell would), exits 0, and prints every figure (4,084, 127,872, ...) and every
+    `quoted text` that its comment in the doc quotes.  A doc's commands run in order (a command may read what an earlier
+    one wrote: book, then solve --book) in a folder of their own outside the clone, or, when
+    they name a path into the clone, in a scratch copy of its spec folders; two docs at a time."""
     import glob
     from concurrent.futures import ThreadPoolExecutor
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -103,20 +116,24 @@ def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quote
         by_doc.setdefault(item[0], []).append(item)
 
     def run_doc(doc):
-        where = tmp_path / doc.stem
-        for folder in ("game_specs", "planners"):
-            shutil.copytree(ROOT / folder, where / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        clone, outside = tmp_path / doc.stem / "clone", tmp_path / doc.stem / "outside"
+        _copy_clone_folders(clone)
+        outside.mkdir()
         problems = []
         for _, command, comment, argv in by_doc[doc]:
+            where = clone if IN_CLONE.search(command) else outside
             argv = [x for a in argv for x in (sorted(glob.glob(a, root_dir=where)) if "*" in a else [a])]
             done = subprocess.run([sys.executable, "-m", "framework", *argv, *(["--force"] if "-o" in argv else [])],
-                                  cwd=where, env=env, capture_output=True, text=True, timeout=120,
+                                  cwd=where, env=env, capture_output=True, text=True, timeout=LIMIT,
                                   stdin=subprocess.DEVNULL)
             if done.returncode != 0:
                 problems.append(f"{doc.name}: `{command}` exits {done.returncode}: {done.stderr.strip()[-300:]}")
             for figure in FIGURE.findall(comment):
                 if figure not in done.stdout + done.stderr and figure.replace(",", "") not in done.stdout:
                     problems.append(f"{doc.name}: `{command}` does not print {figure}, which the doc quotes")
+            for text in QUOTED.findall(comment):
+                if text not in done.stdout + done.stderr:
+                    problems.append(f"{doc.name}: `{command}` does not print `{text}`, which the doc quotes")
         return problems
 
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -126,7 +143,7 @@ def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quote
 
 def test_the_quick_start_prints_the_published_counts():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "plyspec perft game_specs/tictactoe.yaml --depth 9" in text and "127,872" in text
+    assert "plyspec perft tictactoe --depth 9" in text and "127,872" in text
     from framework import load
     from framework.perft import perft
     counts = perft(load(ROOT / "game_specs" / "tictactoe.yaml").initial_state(), 9)

@@ -58,13 +58,13 @@ def test_time_covers_a_heuristics_set_up(monkeypatch, capsys):
     from planners import lama
 
     def slow_set_up(task):
-        time.sleep(30)
+        time.sleep(600)
     monkeypatch.setattr(lama, "evaluators", slow_set_up)
     folder = Path(planners.__file__).with_name("pddl") / "gripper"
     started = time.perf_counter()
     assert main(["plan", str(folder / "domain.pddl"), str(folder / "task01.pddl"),
                  "--config", "lama-first", "--time", "1", "--json"]) == 0
-    assert time.perf_counter() - started < 20
+    assert time.perf_counter() - started < 300       # stopped long before the 600 s set-up ends
     data = json.loads(capsys.readouterr().out)
     assert not data["solved"] and data["reason"] == "time limit (while preparing the heuristics)"
 
@@ -103,7 +103,7 @@ def test_a_search_out_of_time_reports_what_it_expanded(monkeypatch, capsys):
     spent = time.perf_counter() - started
     data = json.loads(capsys.readouterr().out)
     assert not data["solved"] and data["reason"] == "time limit", data
-    assert data["expanded"] > 0 and spent < 4
+    assert data["expanded"] > 0 and spent < 120     # a hang guard, not a timing
 
 
 def test_spec_errors_exit_1_with_a_position(tmp_path, capsys):
@@ -161,3 +161,28 @@ def test_plan_searches_one_player_game_specs(tmp_path, capsys):
 def test_plan_refuses_two_player_games(capsys):
     assert main(["plan", str(planners.PROBLEMS_DIR.parent.parent / "game_specs" / "nim.yaml")]) == 2
     assert "1-player" in capsys.readouterr().err
+
+
+def test_shipped_pddl_samples_by_name_from_any_folder(capsys, monkeypatch, tmp_path):
+    """`plan scanalyzer` (its first task) and `plan blocks/task02` from a folder outside the
+    clone; a name a shipped problem has too stays that problem (`blocks` is blocks.yaml); a
+    path that names nothing gets the game commands' hints."""
+    monkeypatch.chdir(tmp_path)
+    samples = Path(planners.__file__).with_name("pddl")
+    for name, files in (("scanalyzer", ["scanalyzer/domain.pddl", "scanalyzer/task01.pddl"]),
+                        ("blocks/task02", ["blocks/domain.pddl", "blocks/task02.pddl"]),
+                        ("blocks/task02.pddl", ["blocks/domain.pddl", "blocks/task02.pddl"])):
+        assert main(["plan", name, "--json"]) == 0, name
+        by_name = json.loads(capsys.readouterr().out)
+        assert main(["plan", *[str(samples / f) for f in files], "--json"]) == 0
+        by_path = json.loads(capsys.readouterr().out)
+        assert by_name["solved"] and by_name["valid"] and by_name["plan"] == by_path["plan"], name
+    assert main(["plan", "blocks", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["problem"] == planners.load("blocks").name
+    assert main(["plan", "scanalyzr"]) == 1
+    assert "cannot read scanalyzr" in (err := capsys.readouterr().err) and "did you mean `scanalyzer`?" in err
+    assert main(["plan", "blocks/task99"]) == 1 and "did you mean `blocks/task0" in capsys.readouterr().err
+    assert main(["plan", "nothing_here.yaml"]) == 1
+    assert "a shipped PDDL sample (scanalyzer, scanalyzer/task01)" in capsys.readouterr().err
+    assert main(["convert", "lamps/task01", "--to", "yaml"]) == 0
+    assert capsys.readouterr().out.startswith("# converted by plyspec from lamps/task01")

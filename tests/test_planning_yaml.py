@@ -169,3 +169,20 @@ def test_inverting_a_tower_takes_the_published_number_of_actions(tmp_path, block
     path = tmp_path / "tower.yaml"
     path.write_text(text)
     assert len(solve(planners.load(path))) == length
+
+
+def test_a_generator_over_a_written_empty_range_is_an_error_not_a_vanishing_item(tmp_path):
+    """`- Free(Middle) for i in 1..0` used to stand for nothing, silently (and then "no plan
+    exists"); a range whose bounds read an option may still come out empty (hanoi, disks=1)."""
+    text = (tmp_path / "empty.yaml")
+    good = (PROBLEMS / "hanoi.yaml").read_text()
+    old = "  - On(D{i}, D{i+1}) for i in 1..disks-1\n"
+    line = good[:good.index(old)].count("\n") + 1
+    assert_spec_error(text, good, old, "  - On(D{i}, D{i+1}) for i in 1..0\n", f"{line}:26",
+                      "`i in 1..0` is an empty range: this item stands for nothing",
+                      "a range counts up")
+    plan_file = tmp_path / "empty.plan"
+    plan_file.write_text((PROBLEMS / "hanoi.plan").read_text().replace("for i in 1..disks-1", "for i in 3..2", 1))
+    with pytest.raises(SpecError, match="`i in 3..2` is an empty range"):
+        planners.load(plan_file)
+    assert len(planners.ground(planners.load(PROBLEMS / "hanoi.yaml", disks=1)).facts) > 0

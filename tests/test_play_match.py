@@ -81,7 +81,7 @@ def test_a_search_agent_without_budget_thinks_for_the_move_time():
     agent = parse_agent("alphabeta")
     action = agent.choose(game, game.initial_state(), move_time=0.2)
     assert action in game.initial_state().actions()
-    assert agent.last.stats.time_s < 3 and not agent.last.complete     # wall time: gross violations only
+    assert agent.last.stats.time_s < 120 and not agent.last.complete   # a hang guard, not a timing
 
 
 def play(monkeypatch, capsys, lines, *argv):
@@ -194,3 +194,17 @@ def test_play_undo_takes_back_the_move_and_the_reply(monkeypatch, capsys):
     rows = [line for line in last_board.splitlines() if line[:1].isdigit()]
     assert len(rows) == 3 and not any("X" in r or "O" in r for r in rows)
     assert "(value" in out and "depth 2" in out
+
+
+def test_play_draws_coordinates_with_a_space_as_a_symbol_and_on_the_final_board(monkeypatch, capsys, tmp_path):
+    spec = tmp_path / "blank.yaml"
+    spec.write_text((SPECS / "tictactoe.yaml").read_text().replace('empty: "."', 'empty: " "'))
+    assert 'empty: " "' in spec.read_text()
+    code, out = play(monkeypatch, capsys, ["place(0,0)", "quit"], str(spec), "--ai", "first")
+    assert code == 0
+    assert "  0 1 2\n0\n1\n2\nX to move" in out                # empty rows keep their line and label
+    assert "  0 1 2\n0 X O\n1\n2\nX to move" in out
+    moves = ["place(0,1)", "place(0,2)", "place(2,2)", "place(2,1)", "place(1,2)"]
+    code, out = play(monkeypatch, capsys, moves, str(SPECS / "tictactoe.yaml"), "--ai", "first")
+    final = out.rsplit("O plays", 1)[1]
+    assert "  0 1 2\n0 O O O\n1 X . .\n2 X . X\ngame over" in final and out.rstrip().endswith("O wins")

@@ -240,6 +240,7 @@ def test_the_property_flags_a_cycle_without_a_rule_and_passes_with_one():
     outcome = positions_do_not_repeat(framework.load_text(NIM0), path_text, seed=1)
     assert outcome.status == FAILED and outcome.counterexample == ["take(0,0)", "take(0,0)"]
     assert "repetition: draw" in outcome.detail
+    assert "the last 2 actions return to the initial position" in outcome.detail    # not "after the first 0"
     for rule in ("repetition: loss", "repetition: forbidden", "max_moves: 30"):
         outcome = positions_do_not_repeat(framework.load_text(nim0(rule)), path_text, seed=1)
         assert outcome.status == PASSED and rule.split(":")[0] in outcome.detail, rule
@@ -257,7 +258,8 @@ def test_solve_refuses_a_game_whose_positions_repeat_without_a_rule(capsys, tmp_
     spec.write_text(NIM0)
     assert main(["solve", str(spec)]) == 1
     err = capsys.readouterr().err
-    assert "can repeat (take(0,0) take(0,0)" in err and "repetition: draw" in err
+    assert "can repeat (take(0,0) take(0,0): the last 2 actions return to the initial position)" in err
+    assert "repetition: draw" in err
     assert main(["solve", str(spec), "--depth", "4", "--json"]) == 0      # bounded: allowed
     spec.write_text(nim0("repetition: draw"))
     capsys.readouterr()

@@ -83,7 +83,7 @@ def cache_names(tmp_path_factory):
     assert names, "check stored no parser in a trusted cache folder"
     templates = subprocess.run([sys.executable, "-c", "import framework.loader, framework.records as r;"
                                 "import json; print(json.dumps(list(r._TEMPLATES)))"],
-                               cwd=ROOT, capture_output=True, text=True, check=True).stdout
+                               cwd=ROOT, capture_output=True, text=True, check=True, timeout=600).stdout
     return names, json.loads(templates)
 
 
@@ -255,7 +255,7 @@ def test_the_language_server_skips_a_special_domain(tmp_path, special):
     shutil.copy(PDDL / "task01.pddl", task)
     special(tmp_path / "domain.pddl")
     with pytest.raises(SpecError, match="not a regular file"):
-        analyse_pddl(str(task), task.read_text(), Analysis("pddl"))
+        analyse_pddl(str(task), task.read_text(), Analysis("pddl"), {})
 
 
 def test_a_special_book_journal_or_golden_file_is_refused(tmp_path, special, capsys):
@@ -358,6 +358,18 @@ def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
     book.write_text("[" * 100_000)
     code = main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book), "--depth", "1"])
     assert code in (1, 2) and "opening book" in capsys.readouterr().err
+
+
+def test_the_fuzz_files_sweep_finds_nothing():
+    """`plyspec fuzz --files`: every command with every special file as each input and
+    output, hostile contents and options (against the code before these fixes it found 45)."""
+    from framework.conformance.fuzz_files import sweep
+    result = sweep()
+    kinds = set(result["special_files"])
+    assert {"fifo", "zero", "socket", "folder", "dangling", "loop"} <= kinds
+    assert ("device" in kinds) == (os.geteuid() == 0)        # device nodes: root only
+    assert result["command_lines"] >= 18 * len(kinds) + 20
+    assert result["findings"] == []
 
 
 # ---------------------------------------------------------------- terminal output

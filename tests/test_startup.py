@@ -15,7 +15,7 @@ def _modules_after(code: str) -> set:
     prologue = "import sys\n_before = set(sys.modules)\n"
     epilogue = "\n_new = sorted(set(sys.modules) - _before)\nimport json; print(json.dumps(_new))"
     out = subprocess.run([sys.executable, "-c", prologue + code + epilogue],
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+                         cwd=ROOT, capture_output=True, text=True, check=True, timeout=600).stdout
     return set(json.loads(out.splitlines()[-1]))
 
 
@@ -72,7 +72,7 @@ def test_a_pddl_syntax_error_still_uses_lark_for_its_message(tmp_path):
     task = tmp_path / "t.pddl"
     task.write_text("(define (problem t) (:domain d) (:init) (:goal (p)))\n")
     run = subprocess.run([sys.executable, "-m", "framework.cli", "plan", str(domain), str(task)],
-                         cwd=ROOT, capture_output=True, text=True)
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 1 and "d.pddl:3" in run.stderr and "Traceback" not in run.stderr
 
 

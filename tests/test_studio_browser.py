@@ -38,7 +38,7 @@ def studio():
         pytest.fail(f"the studio did not start: {line!r} {child.stderr.read()}")
     yield match.group(1)
     child.terminate()
-    child.wait(10)
+    child.wait(120)
 
 
 @pytest.fixture(scope="module")

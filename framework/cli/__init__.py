@@ -85,8 +85,29 @@ def _command_named(argv) -> str:
     return first if first in COMMANDS else ""
 
 
+def _unknown_command(argv) -> int | None:
+    """`plyspec help [COMMAND]` (the help, exit 0) and a misspelt command (a did-you-mean,
+    exit 2), before argparse's bare `invalid choice`; None when argv names a command."""
+    first = argv[0] if argv else ""
+    if not first or first.startswith("-") or first in COMMANDS:
+        return None
+    if first == "help":
+        named = argv[1] if len(argv) > 1 and argv[1] in COMMANDS else ""
+        build_parser(only=named).parse_args([named, "--help"] if named else ["--help"])
+    from framework.errors import did_you_mean
+    hint = did_you_mean(first, COMMANDS) or "`plyspec --help` lists the commands"
+    print(f"plyspec: error: unknown command `{first}`\nhint: {hint}", file=sys.stderr)
+    return 2
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        unknown = _unknown_command(argv)
+    except SystemExit as done:                      # `plyspec help` printed the help
+        return done.code or 0
+    if unknown is not None:
+        return unknown
     parser = build_parser(only=_command_named(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -68,6 +68,12 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from framework.conformance.discover import pddl_sample, resolve
+    args.named = " ".join([args.spec] + ([args.problem] if args.problem else []))   # as given, for the header
+    if not args.problem and not resolve(args.spec).exists() and pddl_sample(args.spec):
+        args.spec, args.problem = map(str, pddl_sample(args.spec))    # a shipped PDDL sample by name
+    elif not args.problem:
+        args.spec = str(resolve(args.spec))                            # a shipped spec by name
     inputs = [args.spec] + ([args.problem] if args.problem else [])
     if args.output and any(Path(args.output).exists() and os.path.samefile(args.output, f)
                            for f in inputs):
@@ -98,7 +104,7 @@ def _run_planning(args, inputs) -> int:
     options = parse_sets(args.set)
     problem = planners.load(*inputs, **options)
     source = {".plan": "plan", ".pddl": "pddl"}.get(Path(args.spec).suffix.lower(), "yaml")
-    header = f"converted by plyspec from {' '.join(map(str, inputs))}"
+    header = f"converted by plyspec from {args.named}"
     if source != "pddl" and args.to != "pddl":       # spec to spec: options and generators kept
         from planners.convert import convert_spec
         text = convert_spec(read_text(args.spec), str(args.spec), source, args.to, options, header)

@@ -24,7 +24,8 @@ def add_parser(sub):
                "  plyspec fuzz --inputs 2000 --format game --kind mutations --seed 7\n"
                "  plyspec fuzz --inputs 100000 --json\n"
                "  plyspec fuzz --differential --inputs 5000   # compiler vs interpreter (about 4 minutes)\n"
-               "  plyspec fuzz --tools --inputs 300          # past the loaders: perft, solve, test",
+               "  plyspec fuzz --tools --inputs 300          # past the loaders: perft, solve, test\n"
+               "  plyspec fuzz --files                       # every command with FIFOs, devices, links",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--inputs", type=positive_int, default=10_000, metavar="N",
                    help="inputs to try, spread evenly over formats and kinds (default 10,000)")
@@ -41,6 +42,12 @@ def add_parser(sub):
                         "through perft (depth 2), short solves and the conformance suite (plans "
                         "for planning problems); only results and SpecErrors may come out "
                         "(about 1 to 3 mutants a second)")
+    p.add_argument("--files", action="store_true",
+                   help="instead: run every command that reads or writes a file with special files "
+                        "(FIFO, /dev/zero link, a device node when root, socket, folder, dangling "
+                        "link, link loop) as each input and output, and with oversized, non-UTF-8 "
+                        "and deeply nested files and hostile option values; each must end in exit "
+                        "status 0, 1 or 2 without a traceback (about 150 command lines, seconds)")
     p.add_argument("--differential", action="store_true",
                    help="instead: generate random well-typed game specs and compare each compiled "
                         "game with the reference interpreter (compiled_agrees_with_interpreter); "
@@ -49,6 +56,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if args.files:
+        return _files(args)
     try:
         import hypothesis  # noqa: F401
     except ImportError:
@@ -70,6 +79,20 @@ def run(args) -> int:
     else:
         print(report(tally))
     return 1 if tally.findings and tally.finding_count > tally.slow else 0
+
+
+def _files(args) -> int:
+    from framework.conformance.fuzz_files import report, sweep
+
+    def progress(number, total, findings):
+        if number % 25 == 0 or number == total:
+            print(f"{number}/{total} command lines, {findings} finding(s)", file=sys.stderr, flush=True)
+    result = sweep(progress)
+    if args.json:
+        print_json(result)
+    else:
+        print(report(result))
+    return 1 if result["findings"] else 0
 
 
 def _differential(args) -> int:

@@ -50,6 +50,23 @@ def executor(args, *, start: bool = False):
     return make_executor(args.workers, args.ray, memory_mb=args.memory_mb, start=start)
 
 
+def check_outputs(args, *files) -> None:
+    """The checks a command makes before any work: `--resume` names an existing `-o` file,
+    and every other output in `files` (a path or None) could be written (framework.files)."""
+    from framework.errors import UsageError
+    from framework.files import check_output
+    output = getattr(args, "output", None)
+    if getattr(args, "resume", False):
+        if not output:
+            raise UsageError("--resume continues the run recorded in -o FILE.jsonl; give -o",
+                             hint="e.g. -o run.jsonl --resume")
+        if not os.path.exists(output):
+            raise ValueError(f"--resume: {output} does not exist")
+    for path in files:
+        if path:
+            check_output(path, force=args.force)
+
+
 def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False, pool=None):
     """Runs `tasks` [(key, args)] on `pool` (default: the executor the options ask for; it
     is closed at the end either way); returns ({key: result or Failure}, interrupted).  With
@@ -59,9 +76,8 @@ def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh
     tasks = list(tasks)
     journal = None
     results = {}
+    check_outputs(args)
     if getattr(args, "output", None):
-        if args.resume and not os.path.exists(args.output):
-            raise ValueError(f"--resume: {args.output} does not exist")
         journal = Journal(args.output, header or {}, resume=args.resume, force=args.force)
         for key, record in journal.done.items():
             value = Failure(record["failure"], record["message"]) if "failure" in record else record

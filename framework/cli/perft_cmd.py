@@ -8,7 +8,7 @@ from framework.cli import COMMANDS
 from framework.cli.common import (add_set_option, nonnegative_int,
                                     parse_sets, perft_depth, print_json)
 from framework.cli.parallel_options import add_parallel_options
-from framework.conformance.golden import golden_path, options_key, write_golden
+from framework.conformance.golden import check_golden, golden_path, options_key, write_golden
 
 
 EXAMPLES = [
@@ -45,6 +45,10 @@ def run(args) -> int:
         raise ValueError("--depth must be at least 1")
     options = parse_sets(args.set)
     game = load(args.spec, **options)
+    golden = None
+    if args.write_golden is not None:
+        golden = args.write_golden or golden_path(args.spec)
+        check_golden(golden)                           # before counting, not after
     start = time.perf_counter()
     if args.split is None and args.workers is None and args.ray is None:
         counts = perft(game.initial_state(), args.depth, progress=_progress_line(start))
@@ -52,7 +56,7 @@ def run(args) -> int:
         counts = _split_perft(args, game, options)
     elapsed = time.perf_counter() - start
     if args.write_golden is not None:
-        target = write_golden(args.write_golden or golden_path(args.spec), options, counts)
+        target = write_golden(golden, options, counts)
         print(f"wrote {target} ({options_key(options)}: {len(counts)} plies)", file=sys.stderr)
     if args.json:
         print_json({"spec": args.spec, "depth": args.depth, "counts": counts, "nodes": sum(counts),

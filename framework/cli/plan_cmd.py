@@ -118,16 +118,32 @@ def _is_game_spec(path: Path) -> bool:
     return isinstance(data, dict) and "game" in data
 
 
+def _files(names) -> list:
+    """The files `plan` reads: the paths given; a shipped problem by name (`gripper`); a
+    shipped PDDL sample by name (`scanalyzer` for its first task, `scanalyzer/task02`; a
+    shipped problem of the same name comes first: `blocks` is blocks.yaml).
+    A path that names nothing is a SpecError with the hint the game commands give."""
+    from framework.conformance.discover import pddl_sample, pddl_sample_names, resolve, shipped_names
+    from framework.errors import SpecError, did_you_mean
+    files = [resolve(f) for f in names]               # a path as given, else a shipped problem
+    if len(files) == 1 and not files[0].exists() and pddl_sample(names[0]):
+        return list(pddl_sample(names[0]))
+    for name, f in zip(names, files):
+        if not f.exists():
+            raise SpecError(f"cannot read {name}: No such file or directory", file=str(name),
+                            hint=did_you_mean(str(name), shipped_names() + pddl_sample_names()) or
+                            "give a problem file, a shipped problem by name (plyspec list) or a "
+                            "shipped PDDL sample (scanalyzer, scanalyzer/task01)")
+    return files
+
+
 def _prepare(args, started: float) -> dict:
     """Loads (and grounds) what to plan for: the search problem, its name and options,
     the lifted validator of planning problems, and what grounding produced."""
     import planners
     from planners.validate import validate_plan
 
-    files = [Path(f) for f in args.files]
-    if not all(f.exists() for f in files):        # a shipped problem named without its path
-        from framework.conformance.discover import resolve
-        files = [resolve(f) for f in args.files]
+    files = _files(args.files)
     options = parse_sets(args.set)
     if len(files) > 2:
         raise ValueError("give PROBLEM.yaml, or DOMAIN.pddl PROBLEM.pddl")

@@ -64,7 +64,7 @@ class Human:
         self.advisor, self.read, self.write = advisor, read, write
 
     def choose(self, game, state, *, move_time=None):
-        self.write("\n" + labelled(str(state)))
+        self.write("\n" + labelled(game, state))
         name = game.player_names[state.player()]
         while True:
             try:
@@ -106,21 +106,22 @@ def _nearest(text: str, legal: list) -> list:
     return difflib.get_close_matches(text, legal, n=3, cutoff=0.5)
 
 
-def labelled(text: str) -> str:
-    """A board drawn as rows of cells gets its coordinates: x above the columns, y before
-    the rows (place(x,y) and friends name cells this way); other text is left as it is."""
+def labelled(game, state) -> str:
+    """`str(state)` with the board's coordinates: x above the columns, y before the rows
+    (place(x,y) and friends name cells this way), whatever the display symbols (a space
+    too: an empty row keeps its line); a game without a board is printed as it is."""
+    from framework.history import position
+    text = str(state)
+    board = game.view.board(position(state)) if game.view else None
     lines = text.split("\n")
-    rows = 0
-    while rows < len(lines) and len(lines[rows].split()) >= 2 and \
-            len(lines[rows].split()) == len(lines[0].split()) and all(len(t) == 1 for t in lines[rows].split()):
-        rows += 1
-    if rows < 2:
+    if not board or len(lines) < board["height"]:
         return text
-    width = len(lines[0].split())
-    pad = len(str(rows - 1))
-    header = " " * (pad + 1) + " ".join(str(x % 10) for x in range(width))
-    body = [f"{y:>{pad}} {line}" for y, line in enumerate(lines[:rows])]
-    return "\n".join([header, *body, *lines[rows:]])
+    width, height = board["width"], board["height"]
+    cell = max(len(s) for s in board["symbols"].values()) or 1
+    pad = len(str(height - 1))
+    header = " " * (pad + 1) + " ".join(str(x % 10).ljust(cell) for x in range(width)).rstrip()
+    body = [f"{y:>{pad}} {line}".rstrip() for y, line in enumerate(lines[:height])]
+    return "\n".join([header, *body, *lines[height:]])
 
 
 def run(args) -> int:
@@ -164,7 +165,7 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: game abandoned")
         return 130
-    print(f"\n{final}")
+    print("\n" + labelled(game, final))
     if not final.terminal_test():
         print(f"stopped after {plies} plies without an end")
         return 0

@@ -146,6 +146,9 @@ def run(args) -> int:
     from framework import load
     from framework.search.registry import searcher
     from framework.search.result import best_so_far_on_interrupt
+    if args.tree:
+        from framework.files import check_output
+        check_output(args.tree, force=True)            # refused before loading and searching, not after
     game = load(args.spec, **parse_sets(args.set))
     algorithm = args.algo or default_algorithm(game)
     search = searcher(algorithm)
@@ -157,9 +160,7 @@ def run(args) -> int:
     if args.progress or sys.stderr.isatty():
         requested["progress"] = _progress_printer(game)
     if args.tree:
-        from framework.files import check_output
         from framework.search.trace import TreeTrace
-        check_output(args.tree, force=True)          # refused before the search, not after
         requested["trace"] = TreeTrace(args.tree_nodes)
     if algorithm in EXACT_SEARCHERS and not (game.chance and algorithm in NO_CHANCE) and all(
             flag is None for flag in (args.depth, args.time_limit, args.node_limit)):
@@ -193,16 +194,15 @@ def run(args) -> int:
 
 def _refuse_endless(game) -> None:
     """A SpecError when a position of `game` can repeat and no rule says what that means."""
-    from framework.conformance.cycles import endless_line
+    from framework.conformance.cycles import endless_line, return_text
     from framework.errors import SpecError
     found = endless_line(game)
     if found is None:
         return
     to_position, back = found
     line = " ".join(game.action_text(a) for a in [*to_position, *back][:40])
-    raise SpecError(f"a position of {game.name!r} can repeat ({line}: the last {len(back)} action(s) "
-                    f"return to the position after the first {len(to_position)}), so an exact search "
-                    "would never end",
+    raise SpecError(f"a position of {game.name!r} can repeat ({line}: {return_text(to_position, back)}), "
+                    "so an exact search would never end",
                     hint="declare what a repetition means in the spec (`repetition: draw`, `loss` or "
                          "`forbidden`) or a move limit (`max_moves: N`), or bound the search "
                          "(--depth, --time, --nodes)")
@@ -255,11 +255,17 @@ def _solve_split(args, game, algorithm, options):
         move, failure = failed[0]
         raise ValueError(f"the search below {move} failed ({failure.kind}): {failure.message}")
     best = max(range(len(moves)), key=lambda i: (results[i]["value"], -i))
-    stats = Stats(nodes=1 + sum(r["nodes"] for r in results.values()),
-                  time_s=time.perf_counter() - start, depth=(options.get("depth") or 0))
+    counted = {name: sum(r.get(name, 0) for r in results.values())
+               for name in ("expanded", "evaluations", "cutoffs", "tt_hits")}
+    depths = [r["depth"] for r in results.values() if "depth" in r]     # a terminal child has none
+    expanded = counted.pop("expanded")                                   # the root too, if the searcher counts
+    stats = Stats(nodes=1 + sum(r["nodes"] for r in results.values()), expanded=expanded + (expanded > 0),
+                  time_s=time.perf_counter() - start, **counted,   # depth 0: every line to its end
+                  depth=options.get("depth") or (0 if 0 in depths else 1 + max(depths, default=0)))
     action = game.parse_action(root, moves[best])
     pv = [action] + _replay_pv(game, root.result(action), results[best].get("pv", []))
-    return Result(algorithm, value=results[best]["value"], best_action=action, pv=pv, stats=stats,
+    return Result(algorithm, value=results[best]["value"], values=results[best].get("values"),
+                  best_action=action, pv=pv, stats=stats,
                   complete=all(r["exact"] for r in results.values()),
                   extra={"root_moves": {m: results[i]["value"] for i, m in enumerate(moves)},
                          "root_upper_bounds": [m for i, m in enumerate(moves) if results[i].get("upper")]})
@@ -318,9 +324,11 @@ def _print_table(spec, game, result) -> None:
         if key in result.extra:
             table.add_row(label, str(result.extra[key]))
     for label, number in (("nodes", stats.nodes), ("evaluations", stats.evaluations),
-                          ("cut-offs", stats.cutoffs), ("table hits", stats.tt_hits),
-                          ("depth", stats.depth)):
+                          ("cut-offs", stats.cutoffs), ("table hits", stats.tt_hits)):
         table.add_row(label, f"{number:,}")
+    # depth 0 is how a searcher without iterations (paranoid, retrograde, an exact max-n or
+    # expectimax) says it searched every line to its end
+    table.add_row("depth", f"{stats.depth:,}" if stats.depth else "to the end" if result.complete else "-")
     rate = stats.nodes / stats.time_s if stats.time_s > 0 else 0
     table.add_row("time", f"{stats.time_s:.3f} s ({rate:,.0f} nodes/s)")
     if not result.complete:

@@ -95,9 +95,9 @@ def _check_in_parallel(args, specs, options):
     from framework.cli.parallel_options import drive
     from framework.conformance.report import FAILED, Outcome, SpecReport
     from framework.parallel import Failure
+    from framework.conformance.discover import resolve
     from framework.parallel.tasks import spec_bundle
-    from pathlib import Path
-    tasks = [(i, (spec_bundle(spec), Path(spec).name, spec, options, args.examples, args.seed,
+    tasks = [(i, (spec_bundle(resolve(spec)), resolve(spec).name, spec, options, args.examples, args.seed,
                   args.max_length)) for i, spec in enumerate(specs)]
     reports = {}
     shown = [0]

@@ -9,7 +9,7 @@ import sys
 
 from framework.cli import COMMANDS
 from framework.cli.common import add_game_play_options, add_set_option, parse_sets, print_json, table_console
-from framework.cli.parallel_options import add_parallel_options, drive, executor
+from framework.cli.parallel_options import add_parallel_options, check_outputs, drive, executor
 
 
 def add_parser(sub):
@@ -33,7 +33,8 @@ def add_parser(sub):
                    help="an agent (at least two): random, first, alphabeta:depth=4, mcts:iterations=500, ...")
     add_game_play_options(p, "games per group of agents and spec (default 10)")
     add_set_option(p)
-    p.add_argument("--csv", metavar="FILE", help="also write the per-pair table as CSV")
+    p.add_argument("--csv", metavar="FILE", help="also write the per-pair table as CSV (an existing FILE "
+                                                 "is replaced only with --force)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_parallel_options(p)
     p.set_defaults(func=run)
@@ -43,7 +44,6 @@ def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
     from framework.errors import UsageError
-    from framework.files import check_output
     from framework.parallel import tournament
     from framework.parallel.tasks import spec_payload
     if len(args.agent) < 2:
@@ -51,9 +51,8 @@ def run(args) -> int:
     agents = [parse_agent(text) for text in args.agent]
     if any(a.is_human for a in agents):
         raise UsageError("a tournament is between programs", hint="use `plyspec play SPEC` to play yourself")
-    if args.csv:
-        check_output(args.csv, force=args.force)       # refused before any game is played
     options = parse_sets(args.set)
+    check_outputs(args, args.csv)                  # refused before any game is played
     pool = executor(args, start=True)              # workers boot while the specs compile here
     try:
         games = [load(path, **options) for path in args.specs]         # errors now, not in workers

@@ -54,15 +54,15 @@ def run(args) -> int:
     from framework.errors import SpecError
     from framework.files import check_output, write_atomic
     from framework.search.lecture_tree import TreeTooBig, trace
-    game = load(args.spec, **parse_sets(args.set))
-    state = game.initial_state()
-    for text in args.moves.split():
-        state = state.result(game.parse_action(state, text))
     suffix = Path(args.output).suffix.lower() if args.output else ".txt"
     if suffix not in DRAWERS:
         raise SpecError(f"cannot write {args.output!r}", hint="the output must end in .svg, .dot or .txt")
     if args.output:
-        check_output(args.output, force=args.force)    # refused before the tree is traced
+        check_output(args.output, force=args.force)    # refused before the spec is even loaded
+    game = load(args.spec, **parse_sets(args.set))
+    state = game.initial_state()
+    for text in args.moves.split():
+        state = state.result(game.parse_action(state, text))
     try:
         root = trace(game, state, depth=args.depth, algorithm=args.algo, max_nodes=args.max_nodes)
     except TreeTooBig as err:

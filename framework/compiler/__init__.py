@@ -2,8 +2,11 @@
 
 The state is a tuple subclass (hashing, equality and pickling by value, all in C):
 one int per non-initial board value (a bitboard), one slot per state variable (lists as
-tuples), the player to move, the pending chance action (games with chance only) and a
-cached terminal flag.  Board vocabulary is lowered to bit operations (line-of-k by
+tuples), the player to move, the pending chance action (games with chance only: `()` at a
+decision node, else `(action index, parameters)`) and a cached terminal flag.  Every slot
+is an int, a bool or a tuple of them, never `None`: a state's hash is then the same in
+every process (CPython 3.11 hashes `None` by its address), so a transposition table fills
+the same slots and node counts repeat exactly.  Board vocabulary is lowered to bit operations (line-of-k by
 shift-and, cells-of-value masks, precomputed neighbour and ray tables), and action
 generation iterates over the set bits of a precondition's cell mask instead of testing
 every cell (or takes a whole tuple of actions from a table indexed by the mask).

@@ -67,7 +67,7 @@ class ApplyMixin:
         if not self.single:
             out("raise KeyError(action)")
 
-    def make_call(self, fields, pending="None"):
+    def make_call(self, fields, pending="()"):
         extra = f", {pending}" if self.has_chance else ""
         if self.leaf_count:
             return f"k_count({self.packed(f'{fields}, _terminal({fields})')})"
@@ -123,7 +123,7 @@ class ApplyMixin:
         if self.leaf_count:
             self.count_after(out, terminal, int(turn_rule) if not sets_turn and turn_rule.isdigit() else None)
             return
-        pending = ", None" if self.has_chance else ""
+        pending = ", ()" if self.has_chance else ""
         out(f"return {self.packed(f'{child}{pending}, {terminal}')}")
 
     def child_terminal(self):

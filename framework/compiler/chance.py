@@ -43,7 +43,7 @@ class ChanceMixin:
         """k_children at a chance node: the pending action and its parameters read once,
         then per mover a loop over the outcomes with the action's effects inline, each
         `return X` written `children.append((probability, X)); continue`."""
-        out("if s[-2] is not None:")
+        out("if s[-2]:")
         out.indent()
         out(f"{unpack} = s")
         for ai, a in enumerate(self.c.actions):
@@ -90,7 +90,7 @@ class ChanceMixin:
         value, as chance_outcomes / k_outcomes give it) decoded and applied: by the
         function `apply`<i> of chance action i, or, in the kernel, by its effects inline
         (the chance node has its parent's fields, which were not terminal)."""
-        out("if pending is not None:")
+        out("if pending:")
         out.indent()
         raw, self.raw = self.raw, False
         for ai, a in enumerate(self.c.actions):

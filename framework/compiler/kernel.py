@@ -62,7 +62,7 @@ class KernelMixin:
         out("if terminal:")
         out("    return ()")
         if self.has_chance:
-            out("if pending is not None:")
+            out("if pending:")
             out(f"    return [outcome for outcome, _ in _outcomes({self.sig}, pending)]")
         spec = self.c.spec
         self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)

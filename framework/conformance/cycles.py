@@ -50,11 +50,21 @@ def positions_do_not_repeat(game, path_text, *, seed=None) -> Outcome:
                                      + (f" (the spec declares {rule})" if rule else ""))
     to_position, back = found
     return Outcome(NAME, FAILED,
-                   f"a position repeats: after the first {len(to_position)} action(s) of the "
-                   f"sequence, its last {len(back)} return to the same position; declare what a "
+                   f"a position repeats: {return_text(to_position, back)}; declare what a "
                    "repetition means (`repetition: draw`, `loss` or `forbidden`) or a move limit "
                    "(`max_moves: N`) so that every line ends",
                    path_text(game, [*to_position, *back]))
+
+
+def return_text(to_position, back) -> str:
+    """How a line (`to_position` then `back`) repeats a position, in words: "the last 4
+    actions return to the initial position" (never "after the first 0 actions")."""
+    def actions(n):
+        return f"{n} action{'' if n == 1 else 's'}"
+    where = "the initial position" if not to_position else \
+        f"the position after the first {actions(len(to_position))}"
+    return f"the last {actions(len(back))} return to {where}" if len(back) != 1 else \
+        f"the last action returns to {where}"
 
 
 def endless_line(game, seed=0):

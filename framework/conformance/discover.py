@@ -81,3 +81,28 @@ def resolve(name) -> Path:
 
 def shipped_names() -> list:
     return sorted({p.stem for p in shipped_specs()})
+
+
+def pddl_samples_dir() -> Path:
+    """The PDDL samples shipped in the `planners` package: DOMAIN/domain.pddl, DOMAIN/taskNN.pddl."""
+    import planners
+    return Path(planners.__file__).with_name("pddl")
+
+
+def pddl_sample(name) -> tuple | None:
+    """(domain file, problem file) of the shipped PDDL sample `name`: `scanalyzer` (its
+    first task) or `scanalyzer/task02` (`.pddl` optional); None when `name` names none."""
+    domain, _, task = str(name).removesuffix(".pddl").partition("/")
+    folder = pddl_samples_dir() / domain
+    if not domain or "/" in task or not (folder / "domain.pddl").is_file():
+        return None
+    tasks = sorted(p for p in folder.glob("*.pddl") if p.name != "domain.pddl")
+    chosen = [p for p in tasks if p.stem == task] if task else tasks[:1]
+    return (folder / "domain.pddl", chosen[0]) if chosen else None
+
+
+def pddl_sample_names() -> list:
+    """`DOMAIN` and `DOMAIN/TASK` for every shipped PDDL sample."""
+    folders = [d for d in sorted(pddl_samples_dir().iterdir()) if (d / "domain.pddl").is_file()]
+    return [n for d in folders for n in (d.name, *(f"{d.name}/{p.stem}" for p in sorted(d.glob("*.pddl"))
+                                                   if p.name != "domain.pddl"))]

@@ -50,13 +50,23 @@ def read_golden_data(path) -> dict:
     return data
 
 
+def check_golden(path) -> dict:
+    """The entries of the golden file at `path` ({} if there is none yet); SpecError if it
+    cannot be rewritten (a link, a FIFO or device) or is not a golden file.  `perft` asks
+    before counting, so that a refusal comes first."""
+    from framework.files import check_output
+    path = Path(path)
+    if path.parent.is_dir():                # else write_golden creates the folder
+        check_output(path, force=True)      # never through a link, never a FIFO or device
+    return read_golden_data(path) if path.exists() else {}
+
+
 def write_golden(path, options: dict, counts: list) -> Path:
     """Adds (or replaces) the entry of `options` in the golden file at `path`."""
-    from framework.files import check_output, write_atomic
+    from framework.files import write_atomic
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    check_output(path, force=True)          # never through a link, never a FIFO or device
-    data = read_golden_data(path) if path.exists() else {}
+    data = check_golden(path)
     data[options_key(options)] = list(counts)
     write_atomic(path, "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
                  + "\n}\n", force=True)          # a golden file is updated in place, never through a link

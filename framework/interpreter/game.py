@@ -1,14 +1,16 @@
 """A checked spec played by the interpreter: the same course interface as a compiled game
 (`initial_state`, `actions`, `player`, `result`, `terminal_test`, `utility`, `returns`,
 `is_chance`, `chance_outcomes`, `evaluate`), with actions as their canonical texts
-(`place(1,2)`, `roll`, `pass`) and chance outcomes as (value, probability) pairs."""
+(`place(1,2)`, `roll`, `pass`) and chance outcomes as (value, probability) pairs.  The
+contract is the compiled games' (framework.game): `result` raises IllegalAction for an
+action that is not legal, `utility` reads a player index or name."""
 from __future__ import annotations
 
 import itertools
 from dataclasses import replace
 
 from framework import ast
-from framework.game import CHANCE, outcome_value_text
+from framework.game import CHANCE, illegal_action, outcome_value_text, player_index
 from framework.runtime import MAX_MOVE_STEPS, endless_move
 
 RECENT = 64             # legal-move lists kept (by state)
@@ -26,6 +28,7 @@ class InterpretedGame:
         self.name = checked.spec.name
         self.player_names = tuple(checked.players)
         self.num_players = len(checked.players)
+        self.chance = any(a.chance for a in checked.actions)
         self.ev = Evaluator(checked, self._legal_count)
         self.compound = [continues(a.effects) for a, _ in self.actions]
         self._recent = {}                       # snapshot -> its legal moves (a few)
@@ -148,6 +151,11 @@ class InterpretedGame:
         parts = [self._value_text(args[param.name], t) for param, t in zip(a.params, types)] + list(later)
         return f"{a.name}({','.join(parts)})" if parts else a.name
 
+    @staticmethod
+    def action_text(action) -> str:
+        """An action's canonical text: the action itself (the interpreter's actions are texts)."""
+        return action if isinstance(action, str) else repr(action)
+
     def outcome_text(self, state, outcome) -> str:
         variables = self.c.actions[state.pending[0]].chance.variables
         values = (outcome,) if len(variables) == 1 else outcome
@@ -191,6 +199,7 @@ class InterpretedGame:
         return 1 if ev.eval(spec.goal, s, {}) else 0
 
     def evaluate(self, state, player):
+        player = player_index(self.player_names, player)
         total = 0
         raw = {f.name: f.value for f in self.spec.evaluation}
         for name, weight, _, per_player in self.c.features:
@@ -271,6 +280,8 @@ class InterpretedState:
 
     def result(self, action) -> "InterpretedState":
         game = self.game
+        if self._terminal or (self.pending is not None and action not in self.actions()):
+            raise illegal_action(game, self, action)
         if self.pending is not None:
             ai, args = self.pending
             a = game.actions[ai][0]
@@ -287,9 +298,10 @@ class InterpretedState:
                 if compound is not None:
                     return InterpretedState(game, game._finish(self.s, compound[1], compound[2]), None)
                 return InterpretedState(game, game._after(a, self.s, args), None)
-        raise ValueError(f"{action!r} is not a legal action here")
+        raise illegal_action(game, self, action)
 
     def utility(self, player):
+        player = player_index(self.game.player_names, player)
         return self.game.utility(self.s, player) if self._terminal else 0
 
     def returns(self):

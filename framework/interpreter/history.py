@@ -13,6 +13,8 @@ positions) so that `compiled_agrees_with_interpreter` compares two readings of t
 """
 from __future__ import annotations
 
+from framework.game import illegal_action, player_index
+
 
 class LineState:
     """An interpreted position, the line of positions that led to it (itself last), the
@@ -79,14 +81,14 @@ class LineState:
         return self.position.chance_outcomes() if self.is_chance() else []
 
     def result(self, action):
-        if self.terminal_test():
-            raise ValueError(f"{action!r}: the game is over")
         (rule, count), (limit, limit_result) = self._rules()
         p = self.position
+        if self.terminal_test():
+            raise illegal_action(p.game, self, action)
         child = p.result(action)
         by_player = not p.is_chance()
         if by_player and rule == "forbidden" and self._would_repeat(child):
-            raise ValueError(f"{action!r} repeats a position, which the rules forbid")
+            raise illegal_action(p.game, self, action, " (it repeats a position, which the rules forbid)")
         line, moves, end = self.line + (child,), self.moves + by_player, None
         if by_player and not child.terminal_test():
             if rule in ("draw", "loss") and line.count(child) >= count:
@@ -100,7 +102,7 @@ class LineState:
         return tuple(0 if result == "draw" else -1 if q == mover else 1 for q in range(n))
 
     def utility(self, player):
-        return self.returns()[player]
+        return self.returns()[player_index(self.position.game.player_names, player)]
 
     def returns(self):
         if self.end is not None:

@@ -72,7 +72,8 @@ def solve_move(spec, options, move, algo, search_options, bound=None) -> dict:
     child = root.result(game.parse_action(root, move))
     mover = root.player()
     if child.terminal_test():
-        return {"move": move, "value": child.returns()[mover], "nodes": 1, "exact": True}
+        return {"move": move, "value": child.returns()[mover], "values": list(child.returns()), "nodes": 1,
+                "exact": True}
     if bound is not None:
         inf = float("inf")
         same = child.player() == mover
@@ -87,8 +88,14 @@ def solve_move(spec, options, move, algo, search_options, bound=None) -> dict:
         value = -result.value
     else:
         raise ValueError(f"{algo} gives no value per player on this game: solve it without --workers")
-    out = {"move": move, "value": value, "nodes": result.stats.nodes,
+    s = result.stats
+    out = {"move": move, "value": value, "nodes": s.nodes, "expanded": s.expanded, "evaluations": s.evaluations,
+           "cutoffs": s.cutoffs, "tt_hits": s.tt_hits, "depth": s.depth,
            "exact": bool(getattr(result, "complete", True)), "pv": [game.action_text(a) for a in result.pv]}
+    if values is not None:
+        out["values"] = list(values)
+    elif game.zero_sum and game.num_players == 2:
+        out["values"] = [value if p == mover else -value for p in range(2)]
     if bound is not None and value <= bound:
         out["upper"] = True
     return out
@@ -141,6 +148,7 @@ def perft_frontier(game, ply: int):
     path to it, number of paths)], counts at plies 1..ply).  Terminal positions before or at
     `ply` are counted and not kept; identical positions reached by different paths are
     searched once and their counts multiplied (perft counts paths)."""
+    from framework.game import unchecked
     level = {game.initial_state(): ((), 1)}
     counts = []
     for _ in range(ply):
@@ -150,7 +158,7 @@ def perft_frontier(game, ply: int):
             if state.terminal_test():
                 continue
             for action in state.actions():
-                child = state.result(action)
+                child = unchecked(type(state), "result")(state, action)    # a legal action
                 total += paths
                 if child in following:
                     following[child] = (following[child][0], following[child][1] + paths)

@@ -285,7 +285,8 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     def statistics(depth_done):
         budget.nodes = counted
         return Stats(nodes=budget.nodes, expanded=expanded, evaluations=evaluations, cutoffs=cutoffs,
-                     tt_hits=tt_hits, depth=depth_done if math.isfinite(depth_done) else deepest,
+                     tt_hits=tt_hits, depth=min(depth_done, deepest),   # a solve deepens 1, 2, 4, ...: 16
+                     # is no depth on tic-tac-toe, the 9 plies it reached are
                      time_s=budget.elapsed())
 
     def run():

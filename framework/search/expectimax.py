@@ -266,7 +266,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
         """`_exact_search` over the kernel's packed states (the same nodes, order, count,
         budget checks and sums), with a function per kind of node, the packed fields read
         by index and the rules bound as locals: terminal s[-1]; at a decision node of a
-        game with chance the mover s[-3] and `pending` s[-2] (None, or a non-empty tuple:
+        game with chance the mover s[-3] and `pending` s[-2] ((), or a non-empty tuple:
         true at chance nodes); without chance the mover s[-2] and no chance node.  A
         decision node below a chance node is searched in the chance node's loop (`decide`
         written again without its line: a call saved per node, most of Pig's nodes)."""

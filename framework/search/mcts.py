@@ -38,6 +38,7 @@ import time
 
 from framework.kernel import kernel_of
 from framework.search.result import Result, Stats, reraise_interrupt
+from framework.game import unchecked
 
 DEFAULT_ITERATIONS = 10_000
 PLAYOUT_CAP = 1_000
@@ -181,7 +182,7 @@ class UCTSearch:
                 if child is None:
                     if not room:                  # at the node bound: play out from here
                         break
-                    child = TreeNode(node.state.result(outcome), node, outcome, node.mover)
+                    child = TreeNode(unchecked(type(node.state), "result")(node.state, outcome), node, outcome, node.mover)
                     node.children[outcome] = child
                     self.nodes += 1
                     self.fresh = node = child
@@ -191,7 +192,8 @@ class UCTSearch:
                 if not room:
                     break
                 action = node.untried.pop()
-                child = TreeNode(node.state.result(action), node, action, node.state.player())
+                child = TreeNode(unchecked(type(node.state), "result")(node.state, action), node, action,
+                                  node.state.player())
                 node.children.append(child)
                 self.nodes += 1
                 self.fresh = node = child
@@ -226,6 +228,7 @@ class UCTSearch:
         choice = rng.choice
         plies_left = self.playout_depth
         cap, deadline, plies = self.playout_cap, self.deadline, 0
+        result = unchecked(type(state), "result")
         while not state.terminal_test():
             if plies_left is not None:
                 if plies_left == 0:
@@ -239,10 +242,10 @@ class UCTSearch:
                     raise _OutOfTime
             if state.is_chance():
                 outcomes = state.chance_outcomes()
-                state = state.result(_sample([o for o, _ in outcomes],
-                                             list(_running_sum(p for _, p in outcomes)), rng))
+                state = result(state, _sample([o for o, _ in outcomes],
+                                              list(_running_sum(p for _, p in outcomes)), rng))
             else:
-                state = state.result(choice(state.actions()))
+                state = result(state, choice(state.actions()))
         return self._scaled_returns(state.returns())
 
     def _kernel_playout(self, kernel, s):

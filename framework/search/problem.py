@@ -12,6 +12,7 @@ import time
 
 from framework.kernel import kernel_of
 from framework.search.result import Budget, BudgetExceeded, Result, Stats, reraise_interrupt, search_ended
+from framework.game import unchecked
 
 
 class SearchProblem:
@@ -52,7 +53,8 @@ class GameProblem:
     def successors(self, state):
         if state.terminal_test():
             return []
-        return [(action, state.result(action), 1) for action in state.actions()]
+        result = unchecked(type(state), "result")
+        return [(action, result(state, action), 1) for action in state.actions()]
 
     def _kernel_goal(self, state) -> bool:
         return self.kernel.terminal(state) and self.kernel.utility(state, 0) > 0

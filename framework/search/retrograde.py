@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections import deque
 
 from framework.search.result import Budget, BudgetExceeded, Result, Stats
+from framework.game import unchecked
 from framework.search.twoplayer import fallback_action, per_player_values
 
 NAME = "retrograde"
@@ -85,6 +86,7 @@ def _enumerate(start, budget, progress):
     [(action, child index)], value for player 0 when terminal]."""
     index = {start: 0}
     nodes = [[start, start.player(), [], None]]
+    result = unchecked(type(start), "result")
     queue = deque([0])
     while queue:
         node = nodes[queue.popleft()]
@@ -97,7 +99,7 @@ def _enumerate(start, budget, progress):
                                  f"a terminal state has {node[3]}")
             continue
         for action in state.actions():
-            child = state.result(action)
+            child = result(state, action)
             k = index.get(child)
             if k is None:
                 k = index[child] = len(nodes)

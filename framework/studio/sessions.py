@@ -16,6 +16,7 @@ import random
 import threading
 
 from framework.errors import SpecError
+from framework.history import position
 
 MAX_SESSIONS = 100            # the oldest session is forgotten past this
 MAX_ACTIONS_SHOWN = 5_000     # legal actions sent to the page (more are counted, not listed)
@@ -37,12 +38,6 @@ def _number(v):
             return None
         return int(v) if v.is_integer() else round(v, 6)
     return v
-
-
-def position(state):
-    """The position inside a state that carries its history (framework.history), else the state."""
-    inner = state[0] if len(state) == 4 else None
-    return inner if isinstance(inner, tuple) and hasattr(inner, "actions") else state
 
 
 class Session:
