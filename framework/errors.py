@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from framework.terminal import plain
+
 # Line ends, the same in every front-end: YAML's (which PyYAML's marks count) and the ones
 # the Lark front-ends see once `normalise_line_breaks` has turned them into "\n".  Not
 # str.splitlines(), which also splits at \v, \f and \x1c-\x1e.
@@ -82,10 +84,12 @@ class SpecError(Exception):
         out = [f"{self.location}: {self.severity}: {self.message}"]
         if self.source_line is not None and self.col is not None:
             src = self.source_line.rstrip("\n").expandtabs(1)
-            out.append("    " + src)
             width = max(1, (self.end_col or self.col + 1) - self.col)
             width = min(width, max(1, len(src) - self.col + 2))
-            out.append("    " + " " * (self.col - 1) + "^" * width)
+            start = self.col - 1             # control characters are shown as escapes: the
+            shown = plain(src[start:start + width]) + " " * max(0, start + width - len(src))
+            out.append("    " + plain(src))  # caret stays under what it marks
+            out.append("    " + " " * len(plain(src[:start])) + "^" * len(shown))
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)

@@ -20,6 +20,7 @@ from framework.history import with_history
 from framework.game import enforce_contract, outcome_value_text, Game
 
 _CACHE: dict = {}
+RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "off_board", "cell_part", "drop_cell", "extreme")
 
 
 def parse_text(text: str, file: str, fmt: str):
@@ -102,8 +103,8 @@ def load_text(text: str, fmt: str = "yaml", file: str = "<spec>", **options) -> 
     return compile_spec(parse_text(text, file, fmt), options)
 
 
-def _freeze(v):
-    return tuple(v) if isinstance(v, list) else v
+def _freeze(v):                # an option value in a cache key (the checker refuses [[1]] later)
+    return tuple(map(_freeze, v)) if isinstance(v, (list, tuple)) else repr(v) if v.__hash__ is None else v
 
 
 def compile_spec(spec, options=None) -> Game:
@@ -177,8 +178,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
-          "bits": runtime.bits, "set_item": runtime.set_item, "out_of_range": runtime.out_of_range,
-          "item": runtime.item, "no_actions": runtime.no_actions, "no_outcomes": runtime.no_outcomes, "overflow": runtime.overflow, "endless_move": runtime.endless_move, "span": runtime.span, "bad_index": runtime.bad_index, "divide": runtime.divide,
+          **{name: getattr(runtime, name) for name in RUNTIME_HELPERS},
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),

@@ -185,4 +185,57 @@ def out_of_range(variable: tuple, value, lo, hi, initial=False):
     else:
         message = f"state variable `{name}` would become {value}, outside its range {lo}..{hi}"
         hint = "widen the type's range or guard the action with a precondition"
-    raise SpecError.at(pos, message, hint)
+    from framework.errors import SpecRuntimeError
+    raise (SpecError if initial else SpecRuntimeError).at(pos, message, hint)
+
+
+# ------------------------------------------------------------------ cells that are `none`
+# A cell expression may be `none` (`drop` on a full column, `cell(x, y)` off the board, a
+# cell variable not yet set; a pair `(x, y)` off the board is `none` too).  Reading
+# `board[none]` gives no value (equal to no cell value), `c in S` is false, and the
+# builtins that give a set of cells (`neighbors`, `slide`, `between`, `group`,
+# `liberties`) give the empty set; writing `board[none]` and asking `col(none)` or
+# `row(none)` are errors.  The generated code calls these only where a cell may be
+# `none`; the reference interpreter raises the same errors.
+
+def off_board(pos):
+    """`board[c] = v` with `c` none: a SpecRuntimeError at the store."""
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, "board[none] is not a cell of the board",
+                              "guard the action so the cell exists (e.g. `if: drop(board, x) != none`)")
+
+
+def no_cell(func: str, pos):
+    """`col(none)` or `row(none)`: a SpecRuntimeError at the call."""
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"{func}(none): the cell is `none`, which has no {'column' if func == 'col' else 'row'}",
+                              "guard the rule so the cell is not `none` (e.g. `c != none and col(c) == 0`)")
+
+
+def cell_part(table, c: int, func: str, pos) -> int:
+    """`col(c)` / `row(c)` for a cell that may be `none` (-1)."""
+    if c < 0:
+        no_cell(func, pos)
+    return table[c]
+
+
+def drop_cell(column_masks, x: int, occupied: int) -> int:
+    """`drop(board, x)` for a column that may be off the board: `none` (-1) there."""
+    if not 0 <= x < len(column_masks):
+        return -1
+    return (column_masks[x] & ~occupied).bit_length() - 1
+
+
+def empty_extreme(kind: str, pos):
+    """`min` / `max` over an empty domain: a SpecRuntimeError at the quantifier."""
+    from framework.errors import SpecRuntimeError
+    raise SpecRuntimeError.at(pos, f"`{kind}` over an empty domain has no value",
+                              f"guard the rule so the domain is not empty, or use `sum`/`count`")
+
+
+def extreme(kind: str, values, pos):
+    """`min x in D: E` / `max x in D: E`; an empty domain is an error (not 0)."""
+    found = min(values, default=None) if kind == "min" else max(values, default=None)
+    if found is None:
+        empty_extreme(kind, pos)
+    return found

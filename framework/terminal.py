@@ -8,7 +8,8 @@ not write itself, so before they reach a terminal:
   game name cannot set the window title, clear the screen or hide text;
 - `PlainStream` applies `plain` to everything written to a text stream; `main` wraps
   sys.stdout and sys.stderr in it while a command runs (JSON output is unaffected: JSON
-  already escapes control characters);
+  already escapes control characters); plyspec's own terminal codes (a progress line's
+  carriage return and erase-line) are written `beneath` it;
 - `console()` is the rich console of the result tables and progress bars: markup and emoji
   codes off (a game named "[/oops]" is printed as it is, not parsed), every string it is
   given made `plain`, and it writes to the stream beneath `PlainStream` so that rich's own

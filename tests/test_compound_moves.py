@@ -227,3 +227,34 @@ def test_unfinished_new_constructs_are_named_in_the_users_words(text, fmt, messa
     with pytest.raises(SpecError) as info:
         load_text(text, fmt=fmt)
     assert message in info.value.message and "NAME" not in str(info.value)
+
+
+# issue 23 item 11 (found by the fuzz campaign): an action with no `if`/`then` reached by
+# `continue` had no walk function in the compiled module (NameError: _walk0)
+HOP = """game "Hop"
+players A, B
+board 3 x 1 of empty, A, B
+action hop(c in cell, d in cell)
+action step(c in cell)
+    if board[c] == empty
+    then
+        board[c] = mover
+        continue hop(c)
+terminal full(board)
+winner none
+"""
+
+
+def test_an_action_without_effects_reached_by_continue_plays():
+    from framework.perft import perft
+    game, igame = load_text(HOP, "game"), interpret_text(HOP, "game")
+    start = game.initial_state()
+    # 9 plain hops (which change nothing) and 3 steps, each going on with 3 choices of d
+    assert len(start.actions()) == len(igame.initial_state().actions()) == 9 + 3 * 3
+    assert perft(start, 3) == [18, 297, 4536]
+
+    def count(state, depth):                    # the interpreter's tree, walked plainly
+        return 0 if depth == 0 or state.terminal_test() else \
+            sum(1 + count(state.result(a), depth - 1) for a in state.actions())
+    assert count(igame.initial_state(), 2) == 18 + 297
+    assert find_difference(game, igame, bfs_states=200) is None

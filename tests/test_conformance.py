@@ -221,3 +221,34 @@ def test_utilities_above_the_bound_on_their_sum_fail(monkeypatch):
     monkeypatch.setattr(Checker, "_max_utility_sum", lambda self, n: 0.5)
     bad = check_text(text, examples=30).outcome("utilities_sum_as_declared")
     assert bad.status == FAILED and "above the game's bound 0.5 on their sum" in bad.detail
+
+
+# issue 23 item 10: a 4x4 Connect-3 whose terminal forgets full(board); 18 full boards without
+# a line are reachable, only at ply 16, which random playouts rarely reach
+CONNECT_THREE = """game: Connect Three
+players: [R, Y]
+board: {width: 4, height: 4, cells: [empty, R, Y]}
+actions:
+  drop(column in 0..3):
+    if: board[(column, 0)] == empty
+    then: board[drop(board, column)] = mover
+terminal: line(board, 3, R) or line(board, 3, Y)
+winner: R if line(board, 3, R) else Y if line(board, 3, Y) else none
+"""
+
+
+def test_a_small_game_is_explored_whole_so_a_state_without_moves_is_found(tmp_path, capsys):
+    from framework.conformance.playouts import EXHAUSTIVE_STATES
+    spec = tmp_path / "connect3.yaml"
+    spec.write_text(CONNECT_THREE)
+    code, out = run_cli(capsys, spec, "--json")           # default options
+    assert code == 1
+    (bad,) = [p for p in json.loads(out)["specs"][0]["properties"] if p["status"] == FAILED]
+    assert bad["property"] == "actions_exist_exactly_at_nonterminal_states"
+    assert len(bad["counterexample"]) == 16 and "without actions" in bad["detail"]
+    fixed = spec.with_name("fixed.yaml")
+    fixed.write_text(CONNECT_THREE.replace("terminal: line(board, 3, R)", "terminal: full(board) or line(board, 3, R)"))
+    report = check_spec(fixed, examples=5)
+    assert not report.failed, report.text()
+    assert "every one of the 41,750 reachable states" in report.outcome("actions_exist_exactly_at_nonterminal_states").detail
+    assert 41_750 <= EXHAUSTIVE_STATES

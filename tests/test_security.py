@@ -400,6 +400,32 @@ def test_control_characters_in_a_spec_error_are_shown_as_escapes(tmp_path, capsy
     assert "\x1b" not in err and "\x07" not in err and "\\x1b" in err
 
 
+def test_the_caret_stays_under_what_it_marks_past_an_escape():
+    err = SpecError("bad", file="f", line=1, col=5, end_col=7, source_line="a\x1bb c de")
+    quoted, caret = str(err).split("\n")[1:3]
+    assert quoted == "    a\\x1bb c de" and caret.index("^") == quoted.index("c ") and caret.count("^") == 2
+
+
+def test_progress_lines_keep_their_own_terminal_codes(monkeypatch):
+    """plan's progress line redraws itself with \\r and erase-line on a terminal: written
+    beneath the escaping stream, its codes work; a game name would not get through."""
+    import io
+    from types import SimpleNamespace
+    from framework.cli.plan_cmd import _progress_printer
+    from framework.terminal import PlainStream
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", PlainStream(screen))
+    report, tty = _progress_printer("astar")
+    report(SimpleNamespace(depth=0, expanded=5, nodes=9, time_s=0.1))
+    sys.stderr.write("\x1b]0;owned\x07")
+    assert tty and screen.getvalue().startswith("\r[astar] expanded 5") and "\x1b[K" in screen.getvalue()
+    assert screen.getvalue().endswith("\\x1b]0;owned\\x07")
+
+
 def test_plain_keeps_text_and_shows_controls():
     from framework.terminal import plain
     assert plain("a\tb\nc é ♟") == "a\tb\nc é ♟"

@@ -3,6 +3,24 @@ cells of a column or a row as a set, `column_cells(x)` and `row_cells(y)` (Hex's
 from __future__ import annotations
 
 from framework.builtins.base import Builtin
+from framework.runtime import no_cell
+
+
+def _lower_part(table: str, func: str):
+    """`col(c)` / `row(c)`: a table lookup, through `cell_part` (an error for `none`) when
+    the cell may be `none`."""
+    def lower(compiler, node, env):
+        cell = compiler.expr(node.args[0], env)
+        if compiler.cell_guarded(node.args[0]):
+            return f"cell_part({table}, {cell}, {func!r}, POSITIONS[{compiler.position(node)}])"
+        return f"{table}[{cell}]"
+    return lower
+
+
+def _interpret_part(k: int, func: str):
+    def meaning(ev, node, args, s):
+        return args[0][k] if args[0] is not None else no_cell(func, node.pos)
+    return meaning
 
 
 def column_cells(x: int, column_masks) -> int:
@@ -20,10 +38,10 @@ def _lower_row_cells(compiler, node, env):
 
 
 BUILTINS = (
-    Builtin("col", ("cell",), "int", "the column of a cell",
-            lambda compiler, node, env: f"COL[{compiler.expr(node.args[0], env)}]"),
-    Builtin("row", ("cell",), "int", "the row of a cell",
-            lambda compiler, node, env: f"ROW[{compiler.expr(node.args[0], env)}]"),
+    Builtin("col", ("cell",), "int", "the column of a cell (an error for `none`)",
+            _lower_part("COL", "col"), interpret=_interpret_part(0, "col")),
+    Builtin("row", ("cell",), "int", "the row of a cell (an error for `none`)",
+            _lower_part("ROW", "row"), interpret=_interpret_part(1, "row")),
     Builtin("cell", ("int", "int"), "cell", "the cell at (column, row)",
             lambda compiler, node, env: f"CELL({compiler.expr(node.args[0], env)}, {compiler.expr(node.args[1], env)})"),
     Builtin("column_cells", ("int",), "cellset", "the cells of column x (a side of the board: x = 0 is the left)",

@@ -5,8 +5,11 @@ from framework.builtins.base import Builtin
 
 
 def _lower_drop(compiler, node, env):
-    # the lowest empty cell of the column: its highest empty bit (-1 when full)
+    # the lowest empty cell of the column: its highest empty bit (-1 when full); a column
+    # that may be off the board goes through `drop_cell` (-1 there)
     column = compiler.expr(node.args[1], env)
+    if not compiler.in_bounds(node.args[1], compiler.c.width):
+        return f"drop_cell(COLUMN_MASKS, {column}, {compiler.occupied()})"
     return f"((COLUMN_MASKS[{column}] & ~{compiler.occupied()}).bit_length() - 1)"
 
 

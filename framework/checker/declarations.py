@@ -143,6 +143,7 @@ class DeclarationsMixin:
                 var.enum = t.values
                 for i, name in enumerate(t.values):
                     self._declare(name, "enum", (var.type, i), t.pos, "enumeration value")
+                    out.enums[name] = (var.type, i)
             self._declare(v.name, "var", var, v.pos, "state variable")
             var.initial = self._initial(v, var)
             out.variables.append(var)

@@ -70,13 +70,14 @@ def run(args) -> int:
 
 def _progress_line(start):
     """A progress callback writing `root move i/n, elapsed` on a terminal's stderr (else None)."""
+    from framework.terminal import beneath
     if not sys.stderr.isatty():
         return None
 
     def show(done, total):
         end = "\n" if done == total else ""
         print(f"\rperft: root move {done}/{total}, {time.perf_counter() - start:.1f} s", end=end,
-              file=sys.stderr, flush=True)
+              file=beneath(sys.stderr), flush=True)        # (its own \r: not escaped)
     return show
 
 

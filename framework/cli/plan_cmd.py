@@ -194,14 +194,17 @@ def _emit_pddl(problem, folder: Path) -> int:
 
 
 def _progress_printer(algorithm: str):
+    """A progress line redrawn in place on a terminal (plyspec's own \r and erase-line
+    codes, written beneath the stream that shows control characters as escapes)."""
+    from framework.terminal import beneath
     tty = sys.stderr.isatty()
 
     def report(stats):
         depth = f"depth {stats.depth}  " if stats.depth else ""
         line = (f"[{algorithm}] expanded {stats.expanded:,}  reached {stats.nodes:,}  "
                 f"{depth}{stats.time_s:.1f} s")
-        sys.stderr.write(("\r" + line + "\033[K") if tty else line + "\n")
-        sys.stderr.flush()
+        beneath(sys.stderr).write(("\r" + line + "\033[K") if tty else line + "\n")
+        beneath(sys.stderr).flush()
     return report, tty
 
 
@@ -250,7 +253,8 @@ def run(args) -> int:
         except BudgetExceeded:
             return _out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
     if tty:
-        sys.stderr.write("\r\033[K")
+        from framework.terminal import beneath
+        beneath(sys.stderr).write("\r\033[K")
     plan = [problem.action_text(a) for a in result.pv]
     solved = result.extra.get("solved", False)
     check = target["validate"](plan) if solved and target["validate"] else None
@@ -307,14 +311,19 @@ def _sweep(args) -> int:
     from framework.cli.parallel_options import drive
     from framework.loader import read_text
     from framework.parallel import Failure
-    from framework.parallel.planning import REF, suite
+    from framework.parallel.journal import spec_digest
+    from framework.parallel.planning import REF, check_plan_record, suite
     pairs = suite(args.files)
     tasks = [(str(task), (read_text(domain), read_text(task), [domain.name, task.name], args.algo,
                           args.heuristic, args.time, args.nodes)) for domain, task in pairs]
     tasks.sort(key=lambda t: -len(t[1][1]))   # biggest problem first: the workers finish together
-    header = {"command": "plan", "tasks": [str(t) for _, t in pairs], "algo": args.algo,
-              "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
-    results, interrupted = drive(args, REF, tasks, header=header, label="tasks")
+    header = {"command": "plan", "tasks": [str(t) for _, t in pairs],
+              "tasks_sha256": spec_digest(*(text for _, a in tasks for text in a[:2])),
+              "algo": args.algo, "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
+    files = {str(task): (domain, task) for domain, task in pairs}
+    results, interrupted = drive(args, REF, tasks, header=header, label="tasks",
+                                 check=lambda key, record, shape: check_plan_record(
+                                     record, shape, *files[key]))
     rows = []
     for _, task in pairs:
         r = results.get(str(task))

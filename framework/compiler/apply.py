@@ -109,7 +109,7 @@ class ApplyMixin:
             turn_rule = f"(mover + 1) % {self.n}" if self.n > 1 else "0"
         if sets_turn:
             out(f"turn = {UNSET_TURN}")
-        known_empty = [ast.Name(p[0]) for p in a.params if p[2] == "cell" and self._requires_default(a, p[0])]
+        known_empty = self.known_empty(a)
         self.effects(a.effects, env, out, tuple(known_empty))
         if sets_turn:
             out(f"if turn == {UNSET_TURN}:")
@@ -147,6 +147,20 @@ class ApplyMixin:
         if not exact and not self.raw:           # the kernel applies moves to non-terminal states only
             kept.append(f"(terminal and _terminal({self.sig_with_mover('turn')}))")
         return " or ".join(kept) or "False", exact
+
+    def known_empty(self, a) -> list:
+        """Cells the precondition of `a` proves to hold the initial value (so cells of the
+        board, never `none`): a cell parameter it requires to, and `drop(board, X)` when it
+        requires the top cell `(X, 0)` of a column X on the board to (the column is not full)."""
+        found = [ast.Name(p[0]) for p in a.params if p[2] == "cell" and self._requires_default(a, p[0])]
+        board = self.c.spec.board
+        for cond in _operands("and", a.precondition):
+            if isinstance(cond, ast.Binary) and cond.op == "==":
+                for x, y in ((cond.left, cond.right), (cond.right, cond.left)):
+                    if self.is_board_read(x) and isinstance(x.index, ast.TupleExpr) and x.index.items[1] == ast.Num(0) \
+                            and self.in_bounds(x.index.items[0], self.c.width) and self.const_value(y) == self.c.default_value:
+                        found.append(ast.Call("drop", (ast.Name(board.name), x.index.items[0])))
+        return found
 
     def _requires_default(self, a, pname):
         for cond in _operands("and", a.precondition):

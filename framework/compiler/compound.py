@@ -23,7 +23,11 @@ class CompoundMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def is_compound(self, a) -> bool:
-        return a.step or continues(a.effects)
+        """Whether `a` makes or continues a compound move: a step, an action whose effects
+        may `continue`, or an action some `continue` names (its walk is called from there,
+        even when it has no effects of its own)."""
+        return a.step or continues(a.effects) or any(e.step == a.name for b in self.c.actions
+                                                      for e in _continue_effects(b.effects))
 
     def compound_functions(self, out: _Source):
         for ai, a in enumerate(self.c.actions):

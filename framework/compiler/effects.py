@@ -63,6 +63,11 @@ class EffectsMixin:
         if isinstance(t, ast.Index) and isinstance(t.base, ast.Name) and t.base.id == "board":
             index_type = self.types.get(id(t.index))
             idx = self.expr(t.index, env)
+            if index_type == "cell" and self.cell_guarded(t.index) and t.index not in known_empty:
+                cell = self.fresh("c")             # a cell that may be `none`: an error to write
+                out(f"{cell} = {idx}")
+                out(f"if {cell} < 0: off_board(POSITIONS[{self.position(t)}])")
+                idx = cell
             bit = "1 << " + idx if index_type == "cell" else idx
             const = self.const_value(e.value)
             was_empty = index_type == "cell" and (t.index in known_empty or (

@@ -3,7 +3,7 @@ state and chance outcomes.
 """
 from __future__ import annotations
 
-from framework.compiler.common import _Source
+from framework.compiler.common import _Source, _assigns_turn
 
 
 class RuleFunctionsMixin:
@@ -94,7 +94,12 @@ class RuleFunctionsMixin:
                 out(f"    if not {v.lo} <= _x <= {v.hi}: out_of_range(NAMES[{len(self.names)}], _x, {v.lo}, {v.hi}, True)")
                 self.names.append(v.name)
         out("mover = 0")
-        self.effects(c.init, {}, out)
+        if _assigns_turn(c.init):            # `turn = P` in `init`: P moves first
+            out("turn = 0")
+            self.effects(c.init, {}, out)
+            out("mover = turn")
+        else:
+            self.effects(c.init, {}, out)
         out(f"return {self.make_call(self.sig)}")
         out.dedent()
         out()

@@ -36,7 +36,7 @@ class QuantifiersMixin:
             return f"sum(1 for {var} in {dom} if {body})"
         if node.kind == "sum":
             return f"sum({body} for {var} in {dom})"
-        return f"{node.kind}(({body} for {var} in {dom}), default=0)"
+        return f"extreme({node.kind!r}, ({body} for {var} in {dom}), POSITIONS[{self.position(node)}])"
 
     def domain(self, node, env):
         """The Python iterable of a quantifier's or loop's domain.  It may become a

@@ -4,8 +4,10 @@ Both games are walked in lockstep, breadth-first from the initial state (the sta
 the start, where most rules fire first) and then along seeded random playouts.  At every
 state they must agree on the player to move, the terminal test, the returns, the legal
 actions (as canonical texts), the chance outcomes and their probabilities, and the
-evaluation; and for every action, either both raise an error or both give a state.  The
-first difference is reported with the action sequence that leads to it.  The compiler is
+evaluation; and for every action, either both give a state or both raise the same
+`SpecRuntimeError` (message, line and column: a rule that fails during play, such as
+`board[none]` written or an index off a list, fails alike in both; any other exception is a
+difference).  The first difference is reported with the action sequence that leads to it.  The compiler is
 clever (bitboards, tables, specialised code); the interpreter is obvious: when they differ,
 the compiled game is the suspect.
 """
@@ -46,6 +48,24 @@ def _imoves(igame, state):
     return {a: a for a in state.actions()}
 
 
+def _failure(exc) -> str:
+    """How an exception reads in a Difference: its type and positioned message."""
+    where = f"{exc.line}:{exc.col}: " if getattr(exc, "line", None) is not None else ""
+    return f"{type(exc).__name__}: {where}{getattr(exc, 'message', None) or exc}"
+
+
+def _same_failures(mine, theirs, path, what):
+    """Raises Difference unless the two exceptions are the same SpecRuntimeError."""
+    from framework.errors import SpecRuntimeError
+    for who, exc in (("compiled game", mine), ("interpreter", theirs)):
+        if not isinstance(exc, SpecRuntimeError):
+            raise Difference(f"the {who} {what} with {_failure(exc)} (a rule's failure must be a "
+                             f"positioned SpecRuntimeError)", path)
+    if (mine.message, mine.line, mine.col) != (theirs.message, theirs.line, theirs.col):
+        raise Difference(f"both games {what.replace('fails', 'fail')}, differently: compiled "
+                         f"{_failure(mine)}; interpreter {_failure(theirs)}", path)
+
+
 def compare_state(game, igame, cs, its, path) -> dict:
     """Raises Difference unless the two states agree; returns {text: (compiled move, interpreted move)}."""
     def differ(what, mine, theirs):
@@ -69,9 +89,9 @@ def compare_state(game, igame, cs, its, path) -> dict:
     (mine, mine_error), (theirs, their_error) = failures
     if (mine_error is None) != (their_error is None):
         who, exc = ("compiled game", mine_error) if mine_error is not None else ("interpreter", their_error)
-        raise Difference(f"only the {who} fails to list the actions: {type(exc).__name__}: "
-                         f"{getattr(exc, 'message', exc)}", path)
+        raise Difference(f"only the {who} fails to list the actions: {_failure(exc)}", path)
     if mine_error is not None:
+        _same_failures(mine_error, their_error, path, "fails to list the actions")
         return {}
     if sorted(mine) != sorted(theirs):
         extra, missing = sorted(set(mine) - set(theirs)), sorted(set(theirs) - set(mine))
@@ -105,9 +125,11 @@ def _step(cs, its, move, path):
     if (errors[0] is None) != (errors[1] is None):
         who = "the compiled game" if errors[0] is not None else "the interpreter"
         exc = errors[0] if errors[0] is not None else errors[1]
-        message = getattr(exc, "message", None) or str(exc)
-        raise Difference(f"only {who} fails here: {type(exc).__name__}: {message}", path)
-    return None if errors[0] is not None else tuple(results)
+        raise Difference(f"only {who} fails here: {_failure(exc)}", path)
+    if errors[0] is not None:
+        _same_failures(errors[0], errors[1], path, "fails to make the move")
+        return None
+    return tuple(results)
 
 
 def find_difference(game, igame, *, bfs_states=BFS_STATES, playouts=PLAYOUTS,

@@ -1,6 +1,7 @@
 """Finding counterexamples: Hypothesis runs (`run_examples`, in a private scratch folder,
-`scratch_storage`) and the breadth-first search of the states nearest the start (`sweep`,
-`shortest`), which gives a failing property its shortest action sequence.
+`scratch_storage`), the breadth-first search of the states nearest the start (`sweep`,
+`shortest`), which gives a failing property its shortest action sequence, and the
+exploration of every reachable state of a small game (`exhaust`).
 """
 from __future__ import annotations
 
@@ -71,6 +72,64 @@ def shortest(game, name, check, longest, budget=SHORTEST_BUDGET):
     whose end `check(state, path, parent, action)` raises a Violation of property `name`,
     or None when the search finds none within `budget` states."""
     return sweep(game, {name: check}, longest, budget).get(name)
+
+
+def exhaust(game, checks: dict, budget, errors=True) -> tuple:
+    """Breadth-first over every distinct state reachable from the initial state, until
+    `budget` distinct states have been seen, running the cheap checks of `checks` at each
+    and, with `errors`, reporting a move list or a move whose rules fail under
+    `playing_raises_no_error`: ({name: the first, so shortest, Violation}, states seen,
+    whether every reachable state was seen and checked).  States are kept with their parent (not their
+    whole line), so a large budget is cheap."""
+    from framework.errors import NoChanceOutcomes, NoLegalActions
+    name = "playing_raises_no_error"
+    wanted = len(checks) + errors
+    found = {}
+    start = game.initial_state()
+    parent = {start: None}                  # state -> (parent state, action), None at the start
+    queue = deque([start])
+
+    def line(state):
+        path = []
+        while parent[state] is not None:
+            state, action = parent[state]
+            path.append(action)
+        return path[::-1]
+    complete = True
+    while queue and len(found) < wanted:
+        state = queue.popleft()
+        for prop, check in checks.items():
+            if prop not in found:
+                try:
+                    check(state, [], None, None)
+                except Violation as violation:
+                    violation.path = line(state)
+                    found[prop] = violation
+        try:
+            if state.terminal_test():
+                continue
+            moves = state.actions() if not state.is_chance() else [o for o, _ in state.chance_outcomes()]
+        except (NoLegalActions, NoChanceOutcomes):   # reported by the properties that own them
+            continue
+        except Exception as exc:                  # noqa: BLE001 - the rules fail here
+            if errors:
+                found.setdefault(name, Violation(name, error_text(exc), line(state), state))
+            continue
+        for a in moves:
+            try:
+                child = state.result(a)
+            except Exception as exc:              # noqa: BLE001 - the rules fail on this move
+                if errors:
+                    found.setdefault(name, Violation(name, error_text(exc), [*line(state), a], state))
+                continue
+            if child not in parent:
+                if len(parent) >= budget:
+                    complete = False
+                    queue.clear()
+                    break
+                parent[child] = (state, a)
+                queue.append(child)
+    return found, len(parent), complete and len(found) < wanted
 
 
 def sweep(game, checks: dict, longest, budget) -> dict:

@@ -106,7 +106,7 @@ def exercise_game(game) -> None:
     for name in (own, "mcts"):
         searcher(name)(game, time_limit=SOLVE_SECONDS)
     with scratch_storage():
-        GameChecker(game, None, {}, EXAMPLES, 0, 200).run()
+        GameChecker(game, None, {}, EXAMPLES, 0, 200, exhaustive=PERFT_NODES).run()
 
 
 def exercise_planning(folder: Path, fmt: str, text: str) -> None:

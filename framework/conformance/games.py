@@ -20,24 +20,29 @@ import math
 import random
 from pathlib import Path
 
-from framework.conformance.golden import golden_path, options_key, read_golden
+from framework.conformance.golden import MAX_GOLDEN_STATES, golden_path, options_key, read_golden
 from framework.conformance.report import FAILED, NOT_APPLICABLE, PASSED, Outcome
 from framework.conformance.cycles import NAME as CYCLES, positions_do_not_repeat
 from framework.conformance.symmetry import NAME as SYMMETRY, SAMPLE_EVERY as SYMMETRY_EVERY
-from framework.conformance.explore import _playout_strategy, run_examples, scratch_storage, shortest, sweep
-from framework.conformance.playouts import PROPERTIES, STEP_PROPERTIES, STEP_WALK, SWEEP_STATES, SYNTAX_PERFT_NODES, \
-    Violation, _bounds_the_sum, _limit, error_text, path_text, walk
+from framework.conformance.explore import _playout_strategy, exhaust, run_examples, scratch_storage, shortest, sweep
+from framework.conformance.playouts import EXHAUSTIVE_STATES, PROPERTIES, STEP_PROPERTIES, STEP_WALK, SWEEP_STATES, \
+    SYNTAX_PERFT_NODES, Violation, _bounds_the_sum, _limit, error_text, path_text, walk
 from framework.conformance.step_checks import StepChecks, _close
 from framework.errors import SpecError
+
+
+# the properties checked on every reachable state of a small game (cheap ones)
+EXPLORED = ("playing_raises_no_error", "actions_exist_exactly_at_nonterminal_states")
 
 
 # ------------------------------------------------------------------------ the checks
 class GameChecker:
     """Runs every property on one loaded game."""
 
-    def __init__(self, game, path=None, options=None, examples=100, seed=None, max_length=None):
+    def __init__(self, game, path=None, options=None, examples=100, seed=None, max_length=None,
+                 exhaustive=EXHAUSTIVE_STATES):
         self.game, self.path, self.options = game, path, dict(options or {})
-        self.examples, self.seed = examples, seed
+        self.examples, self.seed, self.exhaustive = examples, seed, exhaustive
         self.limit, self.limit_is_failure, self.limit_source = _limit(game, max_length)
 
     def outcome(self, name, violation: Violation | None, passed_detail: str) -> Outcome:
@@ -138,6 +143,7 @@ class GameChecker:
         for name, violation in swept.items():
             results[name] = self.outcome(name, violation, "")
             active.discard(name)
+        explored = explore(self, checks, active, results)
         while active:
             violation = run_examples(test, _playout_strategy(), self.examples, self.seed)
             if violation is None or violation.prop not in active:
@@ -156,7 +162,7 @@ class GameChecker:
             elif name in not_applicable:
                 out.append(Outcome(name, NOT_APPLICABLE, not_applicable[name]))
             else:
-                out.append(Outcome(name, PASSED, detail))
+                out.append(Outcome(name, PASSED, explored + detail if name in EXPLORED else detail))
         return out
 
     # -- searchers cross-checked on sampled positions
@@ -248,7 +254,10 @@ class GameChecker:
         if self.path is None:
             return Outcome(name, NOT_APPLICABLE, "loaded from text")
         gold = golden_path(self.path)
-        entries = read_golden(gold)
+        try:
+            entries = read_golden(gold)
+        except SpecError as err:                # the file, not the rules: say which and why
+            return Outcome(name, FAILED, str(err).splitlines()[0])
         if self.options:
             entries = [(o, c) for o, c in entries if options_key(o) == options_key(self.options)]
         if not entries:
@@ -256,12 +265,18 @@ class GameChecker:
                            + (f" for {options_key(self.options)}" if self.options else ""))
         checked = []
         for options, counts in entries:
-            got = perft(load(self.path, **options).initial_state(), len(counts))
-            if got != counts:
-                ply = next(i for i, (a, b) in enumerate(zip(got, counts)) if a != b)
-                return Outcome(name, FAILED, f"{options_key(options)}: ply {ply + 1} has {got[ply]:,} "
-                               f"nodes, the golden file {gold} says {counts[ply]:,}")
-            checked.append(f"{options_key(options)} to ply {len(counts)}")
+            start = load(self.path, **options).initial_state()
+            depth = 0           # ply by ply: counting ply d builds the states of plies < d,
+            while depth < len(counts) and sum(counts[:depth]) <= MAX_GOLDEN_STATES:  # checked
+                depth += 1
+                got = perft(start, depth)
+                if got != counts[:depth]:
+                    ply = next(i for i, (a, b) in enumerate(zip(got, counts)) if a != b)
+                    return Outcome(name, FAILED, f"{options_key(options)}: ply {ply + 1} has "
+                                   f"{got[ply]:,} nodes, the golden file {gold} says {counts[ply]:,}")
+            checked.append(f"{options_key(options)} to ply {depth}" + (
+                "" if depth == len(counts) else f" (of {len(counts)}: deeper plies build more than "
+                f"{MAX_GOLDEN_STATES:,} states)"))
         return Outcome(name, PASSED, "; ".join(checked))
 
     # -- YAML and .game agree
@@ -319,6 +334,22 @@ class GameChecker:
                             f"and playouts as {other_path.name}")
 
 
+def explore(checker, checks, active, results) -> str:
+    """The properties of EXPLORED on every reachable state, breadth-first up to
+    `checker.exhaustive` states (so on the whole of a small game, which random playouts may
+    miss); their failures go to `results`.  Returns how much was explored, as text."""
+    wanted = {name: getattr(checks, name) for name in EXPLORED if name in active and name != EXPLORED[0]}
+    errors = EXPLORED[0] in active
+    if not (wanted or errors) or not checker.exhaustive:
+        return ""
+    found, seen, complete = exhaust(checker.game, wanted, checker.exhaustive, errors)
+    for name, violation in found.items():
+        results[name] = checker.outcome(name, violation, "")
+        active.discard(name)
+    return f"every one of the {seen:,} reachable states; " if complete else \
+        f"the {seen:,} states nearest the start (of more); "
+
+
 def _depth(state, most: int) -> int:
     """A search depth <= `most` that keeps a cross-check to a few thousand nodes."""
     b = max(2, len(state.actions()))
@@ -329,7 +360,7 @@ def _depth(state, most: int) -> int:
 
 
 def check_game(path=None, *, text=None, fmt="yaml", options=None, examples=100, seed=None,
-               max_length=None):
+               max_length=None, exhaustive=EXHAUSTIVE_STATES):
     """(name, outcomes) for the game spec at `path` (or in `text`)."""
     from framework import load, load_text
     options = dict(options or {})
@@ -337,6 +368,7 @@ def check_game(path=None, *, text=None, fmt="yaml", options=None, examples=100, 
         game = load(path, **options) if text is None else load_text(text, fmt, **options)
     except SpecError as err:
         return None, [Outcome("loads", FAILED, str(err))]
-    checker = GameChecker(game, Path(path) if text is None else None, options, examples, seed, max_length)
+    checker = GameChecker(game, Path(path) if text is None else None, options, examples, seed, max_length,
+                          exhaustive)
     with scratch_storage():
         return game.name, [Outcome("loads", PASSED, "parsed, checked and compiled"), *checker.run()]

@@ -8,6 +8,11 @@ neighbouring cell, with or without `prefer: longest`), local variables (`let`), 
 connectivity (`connected`, `group`, `liberties` over every direction set, `hex`, the
 table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
 as sets),
+an enumeration variable (compared, assigned, a quantifier's and a parameter's domain),
+rules that may fail during play (a store to a cell that may be `none`: `drop` on a full
+or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index that
+may be off a list; `max` over a domain that may be empty), so that the two games must
+fail alike (the same positioned SpecRuntimeError),
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
@@ -52,6 +57,9 @@ class _Gen:
                   f"size({self.pick(['group', 'liberties'])}(board, {self.cell(scope)}, {self.dirs()}))"]
         leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
         leaves += [v for v, t in scope.items() if t == "int"]
+        if self.rare():                   # may fail during play: a cell that may be none, an index
+            leaves = [f"{self.pick(['col', 'row'])}({self.none_cell()})", f"h[{self.pick(['k', 'n'])}]",
+                      f"(max {self.pick(BOUND)} in 0..k - 2: n)", "(count v in hue: v != hue)"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
         form = self.draw(st.integers(0, 6))
@@ -71,10 +79,29 @@ class _Gen:
             return f"max({a}, {b})"
         return f"abs({a})"
 
+    def rare(self) -> bool:
+        """True now and then: for the constructs that may fail during play, so that most
+        generated games still play on."""
+        return self.draw(st.integers(0, 9)) == 0
+
     def cell(self, scope) -> str:
         cells = [v for v, t in scope.items() if t == "cell"]
+        if self.rare():
+            return self.none_cell()
         fixed = f"({self.draw(st.integers(0, self.w - 1))}, {self.draw(st.integers(0, self.h - 1))})"
         return self.pick(cells + [fixed]) if cells else fixed
+
+    def none_cell(self) -> str:
+        """A cell that may be `none`: off the board, or the drop into a full column."""
+        x, y = self.draw(st.integers(0, self.w - 1)), self.draw(st.integers(0, self.h - 1))
+        return self.pick([f"cell(k - 1, {y})", "drop(board, k)", f"drop(board, {x})", f"({x}, n)"])
+
+    def enum_value(self, scope) -> str:
+        """An enumeration value: a name, the variable `hue`, or a conditional of them."""
+        names = ["red", "green", "blue", "hue"] + [v for v, t in scope.items() if t == "enum"]
+        if self.draw(st.booleans()):
+            return f"({self.pick(names)} if {self.bool_(scope, 0)} else {self.pick(names)})"
+        return self.pick(names)
 
     def dirs(self) -> str:
         return self.pick(["orthogonal", "diagonal", "queen", "hex", "knight"] + (["mine"] if self.own_dirs else []))
@@ -97,6 +124,7 @@ class _Gen:
 
     def bool_(self, scope, depth=2) -> str:
         leaves = ["flag", "full(board)", f"board[{self.cell(scope)}] == {self.value(scope, 0)}",
+                  f"hue {self.pick(['==', '!='])} {self.pick(['red', 'green', 'blue'])}",
                   f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
@@ -121,7 +149,9 @@ class _Gen:
 
     # --------------------------------------------------------------- effects
     def effect(self, scope, depth=2) -> str:
-        form = self.draw(st.integers(0, 7 if depth > 0 else 3))
+        form = self.draw(st.integers(0, 8 if depth > 0 else 3))
+        if form == 8:
+            return f"hue = {self.enum_value(scope)}"
         if form == 7:
             self.locals += 1                  # braces group, they do not end a local's scope
             local = f"u{self.locals}"
@@ -162,6 +192,7 @@ class _Gen:
             "  flag: {type: bool, initial: false}",
             f"  h: {{type: '0..9', size: {self.size}, initial: 1}}",
             "  s: {type: '0..9', per: player, initial: 0}",
+            f"  hue: {{type: [red, green, blue], initial: {self.pick(['red', 'green', 'blue'])}}}",
             "define:",
             f"  f(x): '{self._q(self._trap_f())}'",
             f"  g(c, p): '{self._q(self._trap_g())}'",
@@ -178,6 +209,10 @@ class _Gen:
         lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
                   f"    if: '{self._q(guard)}'",
                   f"    then: '{self._q(self._effects({i: 'int'}))}'"]
+        v = self.pick(BOUND)
+        lines += [f"  tint({v} in hue):",
+                  f"    if: '{self._q(f'n < 8 and {v} != hue and ' + self.bool_({v: 'enum'}, 0))}'",
+                  f"    then: '{self._q(f'hue = {v}; n += 1; ' + self._effects({v: 'enum'}))}'"]
         lines += self._chance()
         lines += self._compound()
         lines += [f"terminal: '{self._q('full(board) or n >= 9 or (flag and ' + self.bool_({}, 1) + ')')}'"]

@@ -17,6 +17,8 @@ STEP_WALK = 1_000                # plies of a playout on which every state is ch
 SHORTEST_BUDGET = 20_000         # states the search for a shorter counterexample may visit
 SYNTAX_PERFT_NODES = 20_000      # the two syntaxes are compared by perft up to the ply past this
 SWEEP_STATES = 2_000             # states nearest the start checked exhaustively, before playouts
+EXHAUSTIVE_STATES = 50_000       # distinct states explored for moves that fail and states without
+                                 # moves: every reachable state of a game that has no more
 TOLERANCE = 1e-9
 
 STEP_PROPERTIES = ("playing_raises_no_error", "actions_exist_exactly_at_nonterminal_states",

@@ -47,10 +47,6 @@ class CallsMixin:
             return None
         if f == "size":
             return len(args[0])
-        if f == "col":
-            return args[0][0]
-        if f == "row":
-            return args[0][1]
         if f == "cell":
             return (args[0], args[1]) if self.on_board((args[0], args[1])) else None
         if f == "moves":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from framework import ast
+from framework import ast, runtime
 from framework.interpreter.values import _UNSET, RuleError, Snapshot
 
 
@@ -68,7 +68,7 @@ class EffectsMixin:
             board = list(s.board)
             for c in cells:
                 if not self.on_board(c):
-                    raise RuleError.at(t.pos, f"board[{c}] is not a cell of the board")
+                    runtime.off_board(t.pos)
                 board[c[1] * self.w + c[0]] = value
             return replace(s, board=tuple(board))
         name = t.id if isinstance(t, ast.Name) else t.base.id
@@ -80,7 +80,7 @@ class EffectsMixin:
         items = list(s.get(name))
         index = self.eval(t.index, s, env)
         if not isinstance(index, int) or not 0 <= index < len(items):
-            raise RuleError.at(t.pos, f"index {index} is outside 0..{len(items) - 1} of `{name}`")
+            runtime.bad_index(items, index, name, t.pos)
         items[index] = self._combine(e, items[index], value)
         self._check(var, items[index], e)
         return s.with_var(name, tuple(items))
@@ -89,9 +89,8 @@ class EffectsMixin:
     def _combine(e, old, value):
         return value if e.op == "=" else old + value if e.op == "+=" else old - value
 
-    @staticmethod
-    def _check(var, value, e):
+    def _check(self, var, value, e):
         if var.type == "int" and not (var.lo <= value <= var.hi):
-            raise RuleError.at(e.pos, f"`{var.name}` = {value} is outside {var.lo}..{var.hi}")
+            runtime.out_of_range((var.name, self.declared[var.name]), value, var.lo, var.hi)
         if isinstance(value, float) and not math.isfinite(value):
             raise RuleError.at(e.pos, f"`{var.name}` is not a finite number")

@@ -9,7 +9,7 @@ compiled games are tested against (`compiled_agrees_with_interpreter`).
 """
 from __future__ import annotations
 
-from framework import ast
+from framework import ast, runtime
 from framework.interpreter.calls import CallsMixin
 from framework.interpreter.effects import EffectsMixin
 from framework.interpreter.values import DIRECTIONS, CellValue, PlayerId, RuleError, Snapshot
@@ -31,6 +31,7 @@ class Evaluator(CallsMixin, EffectsMixin):
         self.player_value = {i: checked.values.index(p) for i, p in enumerate(checked.players)
                              if p in checked.values}
         self.vars = {v.name: v for v in checked.variables}
+        self.declared = {v.name: v.pos for v in self.spec.variables}     # where errors about them point
         self.defines = {d.name: d for d in self.spec.defines}
         self.board_name = self.spec.board.name if self.spec.board is not None else None
         self.legal_count = legal_count          # (snapshot, player, at_most) -> number of legal actions
@@ -108,7 +109,9 @@ class Evaluator(CallsMixin, EffectsMixin):
             self.depth -= 1
 
     def e_TupleExpr(self, node, s, env):
-        return tuple(self.eval(i, s, env) for i in node.items)
+        """A cell `(x, y)`; off the board it is `none`."""
+        cell = tuple(self.eval(i, s, env) for i in node.items)
+        return cell if self.on_board(cell) else None
 
     def e_ListExpr(self, node, s, env):
         return tuple(self.eval(i, s, env) for i in node.items)
@@ -141,10 +144,9 @@ class Evaluator(CallsMixin, EffectsMixin):
             return a not in b
         if op in ("|", "&") or (op == "-" and isinstance(a, frozenset)):
             return a | b if op == "|" else a & b if op == "&" else a - b
-        if op in ("/", "//", "%") and b == 0:
-            raise RuleError.at(node.pos, "division by zero in a rule")
-        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b,
-                "//": lambda: a // b, "%": lambda: a % b}[op]()
+        if op in ("/", "//", "%"):
+            return runtime.divide(a, b, op, node.pos)
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b}[op]()
 
     def is_board(self, node) -> bool:
         board = self.c.spec.board
@@ -156,14 +158,14 @@ class Evaluator(CallsMixin, EffectsMixin):
             return self.read(s, index)
         base = self.eval(node.base, s, env)
         if not isinstance(index, int) or not 0 <= index < len(base):
-            raise RuleError.at(node.pos, f"index {index} is outside 0..{len(base) - 1}")
+            runtime.bad_index(base, index, node.base.id if isinstance(node.base, ast.Name) else "the list", node.pos)
         return base[index]
 
     def domain(self, node, s, env) -> list:
         """The values a parameter, quantifier or `for` ranges over, in board order."""
         if isinstance(node, ast.Range):
             lo, hi = self.eval(node.lo, s, env), self.eval(node.hi, s, env)
-            return list(range(lo, hi + 1))
+            return list(runtime.span(lo, hi, node.pos))
         if isinstance(node, ast.Name) and node.id == "cell" and "cell" not in env:
             return self.cells()
         if isinstance(node, ast.Name) and node.id == "player" and "player" not in env:
@@ -196,6 +198,4 @@ class Evaluator(CallsMixin, EffectsMixin):
             return sum(1 for v in values if v)
         if node.kind == "sum":
             return sum(values)
-        if not values:
-            raise RuleError.at(node.pos, f"`{node.kind}` over an empty domain")
-        return min(values) if node.kind == "min" else max(values)
+        return runtime.extreme(node.kind, values, node.pos)

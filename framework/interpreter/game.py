@@ -42,7 +42,7 @@ class InterpretedGame:
         for v in c.variables:
             kind, init = v.initial
             if kind == "const":
-                value = None if v.type == "cell" else init
+                value = None if v.type == "cell" else frozenset() if v.type == "cellset" else init
                 value = (value,) * v.size if v.is_array else value
             elif kind == "list":
                 value = tuple(self.ev.eval(x, None, {}) for x in init)
@@ -51,7 +51,10 @@ class InterpretedGame:
                 value = (value,) * v.size if v.is_array else value
             values.append((v.name, value))
         s = Snapshot(board, tuple(values), 0)
-        s = self.ev.run(self.spec.init, s, {}, [None, None])
+        turn = [None, None]
+        s = self.ev.run(self.spec.init, s, {}, turn)
+        if turn[0] is not None:                 # `turn = P` in `init`: P moves first
+            s = replace(s, mover=int(turn[0]))
         state = InterpretedState(self, s, None)
         if c.repetition or c.max_moves:          # the rules that read the history
             return LineState(state, (state,))
@@ -145,7 +148,17 @@ class InterpretedGame:
         return sum(1 for _ in itertools.islice(self._moves(s), at_most))
 
     def _value_text(self, v, t) -> str:
+        if t.startswith("enum:"):
+            return self.outcome_value(t, v)
         return f"{v[0]},{v[1]}" if t == "cell" else self.player_names[v] if t == "player" else str(v)
+
+    def outcome_value(self, t, v):
+        """A chance variable's value as an outcome shows it: an enumeration value by name."""
+        return self.ev.vars[t[5:]].enum[v] if t.startswith("enum:") else v
+
+    def outcome_index(self, t, v):
+        """The value a rule reads for an outcome shown as `v` (the inverse of outcome_value)."""
+        return self.ev.vars[t[5:]].enum.index(v) if t.startswith("enum:") else v
 
     def _text(self, a, types, args, later=()) -> str:
         parts = [self._value_text(args[param.name], t) for param, t in zip(a.params, types)] + list(later)
@@ -262,7 +275,8 @@ class InterpretedState:
             if k == len(raw.variables):
                 p = ev.eval(raw.probability[0], self.s, env) if chance.joint is not None else weight
                 if p > 0:
-                    values = tuple(env[v.name] for v in raw.variables)
+                    values = tuple(self.game.outcome_value(t, env[v.name])
+                                   for v, (_, _, t) in zip(raw.variables, chance.variables))
                     out.append((values[0] if len(values) == 1 else values, p))
                 return
             var = raw.variables[k]
@@ -286,6 +300,7 @@ class InterpretedState:
             ai, args = self.pending
             a = game.actions[ai][0]
             values = (action,) if len(a.chance.variables) == 1 else tuple(action)
+            values = [game.outcome_index(t, x) for (_, _, t), x in zip(game.c.actions[ai].chance.variables, values)]
             env = {**dict(args), **{v.name: x for v, x in zip(a.chance.variables, values)}}
             return InterpretedState(game, game._after(a, self.s, env), None)
         if action == "pass" and game.c.spec.pass_rule and not game._legal(self.s):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from framework.errors import SpecError
+from framework.errors import SpecRuntimeError
 
 DIRECTIONS = {
     "orthogonal": ((1, 0), (-1, 0), (0, 1), (0, -1)),
@@ -25,9 +25,12 @@ class CellValue(int):
     """A cell value (its index in the board's list of values)."""
 
 
-class RuleError(SpecError):
-    """A rule that cannot be evaluated (an index off a list, a division by zero, a value out
-    of its declared range): the interpreter's run-time error."""
+class RuleError(SpecRuntimeError):
+    """A rule the interpreter cannot evaluate (a name it cannot read, a definition calling
+    itself: what the checker should have refused).  The failures of a rule during play (an
+    index off a list, a division by zero, a value out of its declared range, `board[none]`
+    written) are raised as the compiled games raise them, by the helpers of
+    framework.runtime, so that both say the same thing at the same place."""
 
 
 @dataclass(frozen=True)
