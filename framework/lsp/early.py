@@ -6,7 +6,7 @@ it answers at once with the server's capabilities (the same as pygls computes fo
 features `server.py` registers: a test compares them) and the position encoding chosen
 as pygls chooses it, and returns the message's bytes.  The server then imports pygls,
 replays those bytes to it (so that its workspace is set up with the same encoding) and
-drops the second answer pygls writes to them (`Replayed`, `DropAnswer`).
+drops the second answer pygls writes to them (`serve`).
 """
 from __future__ import annotations
 
@@ -109,3 +109,38 @@ class DropAnswer:
                 self.answered = None
                 return
         self.writer.write(data)
+
+
+def serve(server, stdin, stdout, first: bytes, answered) -> None:
+    """pygls' stdio loop for `server`, with `first` read again first, its answer dropped,
+    and a message whose text is not UTF-8 (a binary file opened in the editor) read with
+    its bad bytes kept as lone surrogates (the analysis reports them as one diagnostic)
+    instead of being dropped with an error pop-up."""
+    import asyncio
+    import gc
+    from threading import Event
+
+    from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+
+    from framework.lsp.server import GC_THRESHOLDS
+
+    class LenientReader(StdinAsyncReader):
+        async def readexactly(self, n: int):
+            body = await super().readexactly(n)
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                return body.decode("utf-8", "surrogateescape")
+            return body
+
+    gc.set_threshold(*GC_THRESHOLDS)
+    server._stop_event = Event()
+    server.protocol.set_writer(DropAnswer(StdoutWriter(stdout), answered))
+    try:
+        asyncio.run(run_async(stop_event=server._stop_event, protocol=server.protocol,
+                              reader=LenientReader(Replayed(first, stdin), server.thread_pool),
+                              error_handler=server.report_server_error))
+    except (BrokenPipeError, KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.shutdown()

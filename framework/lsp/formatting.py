@@ -128,3 +128,25 @@ def format_text(path: str, text: str) -> str:
             return new
     raise FormatRefused("formatting would change what the file says or drop a comment, so "
                         "nothing was changed; please report the file")
+
+
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # each line with its break, as LSP counts lines
+
+
+def changed_lines(old: str, new: str):
+    """The smallest run of whole lines to replace to turn `old` into `new`: None if they
+    are equal, else (first line, line after the last, the replacement text, and the last
+    line's text when the run reaches the end of a text without a final line break, else None)."""
+    before, after = _LINES.findall(old), _LINES.findall(new)
+    same = 0
+    while same < min(len(before), len(after)) and before[same] == after[same]:
+        same += 1
+    if same == len(before) == len(after):
+        return None
+    tail = 0
+    while tail < min(len(before), len(after)) - same and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    last = len(before) - tail
+    unended = last == len(before) and before and before[-1][-1:] not in "\r\n"
+    return same, last - 1 if unended else last, "".join(after[same:len(after) - tail]), \
+        before[-1] if unended else None

@@ -27,7 +27,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as t
-from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
 from framework.lsp import analysis
@@ -127,37 +126,8 @@ class PlyspecServer(LanguageServer):
                           range=self.range(lines, symbol.line, symbol.col, symbol.col + len(symbol.name)))
 
     def start_io(self, stdin=None, stdout=None, first: bytes = b"", answered=None):
-        """As pygls' own, but a message whose text is not UTF-8 (a binary file opened in
-        the editor) is read with its bad bytes kept as lone surrogates, which the
-        analysis reports as one diagnostic, instead of being dropped with an error; and
-        `first`, the message `early.answer_initialize` read (and answered: `answered` is
-        its id), is read again first."""
-        from threading import Event
-
-        from framework.lsp.early import DropAnswer, Replayed
-        import gc
-        gc.set_threshold(*GC_THRESHOLDS)
-        self._stop_event = Event()
-        self.protocol.set_writer(DropAnswer(StdoutWriter(stdout or sys.stdout.buffer), answered))
-        stdin = Replayed(first, stdin or sys.stdin.buffer)
-        try:
-            asyncio.run(run_async(stop_event=self._stop_event, protocol=self.protocol,
-                                  reader=_LenientReader(stdin, self.thread_pool),
-                                  error_handler=self.report_server_error))
-        except (BrokenPipeError, KeyboardInterrupt, SystemExit):
-            pass
-        finally:
-            self.shutdown()
-
-
-class _LenientReader(StdinAsyncReader):
-    async def readexactly(self, n: int):
-        body = await super().readexactly(n)
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            return body.decode("utf-8", "surrogateescape")
-        return body
+        from framework.lsp.early import serve
+        serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, first, answered)
 
 
 server = PlyspecServer()
@@ -359,7 +329,7 @@ def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
     and checks that the text still means the same; when it cannot, the user is told why
     and nothing changes.  Only the lines that change are replaced.  Other files get no
     edit and no message (format-on-save in a YAML file must not warn at every save)."""
-    from framework.lsp.formatting import FORMATTED, FormatRefused, format_text
+    from framework.lsp.formatting import FORMATTED, FormatRefused, changed_lines, format_text
     uri = params.text_document.uri
     doc = ls.document(uri)
     if doc is None or Path(_path(uri)).suffix.lower() not in FORMATTED:
@@ -374,26 +344,15 @@ def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
         ls.window_show_message(t.ShowMessageParams(type=t.MessageType.Warning,
                                                    message=f"plyspec: not formatted: {why}"))
         return None
-    old, new = _LINES.findall(text), _LINES.findall(new)
-    same = 0
-    while same < min(len(old), len(new)) and old[same] == new[same]:
-        same += 1
-    if same == len(old) == len(new):
+    changed = changed_lines(text, new)
+    if changed is None:
         return []
-    tail = 0
-    while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    last = len(old) - tail
-    if last < len(old) or not old or old[-1][-1:] in "\r\n":
-        end = t.Position(line=last, character=0)
-    else:                                # the text's last line has no line break
-        end = ls.position([old[-1]], 1, len(old[-1]) + 1)
-        end.line = len(old) - 1
-    return [t.TextEdit(range=t.Range(start=t.Position(line=same, character=0), end=end),
-                       new_text="".join(new[same:len(new) - tail]))]
+    first, last, replacement, unended = changed
+    end = t.Position(line=last, character=0) if unended is None else \
+        t.Position(line=last, character=ls.position([unended], 1, len(unended) + 1).character)
+    return [t.TextEdit(range=t.Range(start=t.Position(line=first, character=0), end=end), new_text=replacement)]
 
 
-_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # each line with its break, as LSP counts lines
 _SUGGESTION = re.compile(r"did you mean `([^`]+)`\?|write `([^`]+)`")
 
 
