@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import planners
 from conftest import ROOT
@@ -186,6 +186,10 @@ FACTS = [("p", (o,)) for o in T_OBJECTS] + [("q", (t, u)) for t in T_OBJECTS for
 @given(pre=formulas({"x": "t"}), effect=formulas({"x": "t", "v9": "u"}),
        body=formulas({"x": "t"}, derived=False), goal=formulas({}),
        init=st.lists(st.sampled_from(FACTS), min_size=1, max_size=6, unique=True))
+@example(pre=("exists", "v0", "t", ("lit", "q", ["v0", "d"], False)),  # the PDDL printer's constants
+         effect=("lit", "p", ["x"], False), body=("lit", "p", ["b"], False),  # (b, d) come first:
+         goal=("lit", "p", ["a"], False),             # grounding kept a subsumed copy of act(a)
+         init=[("p", ("a",)), ("p", ("b",)), ("q", ("a", "d"))])   # when `a` came first
 def test_random_formulas_ground_alike_in_the_three_formats(tmp_path, pre, effect, body, goal, init):
     yaml_text, plan_text, domain, problem = _texts(pre, effect, body, goal, init)
     (tmp_path / "d.pddl").write_text(domain)

@@ -122,7 +122,11 @@ def _files(names) -> list:
     """The files `plan` reads: the paths given; a shipped problem by name (`gripper`); a
     shipped PDDL sample by name (`scanalyzer` for its first task, `scanalyzer/task02`; a
     shipped problem of the same name comes first: `blocks` is blocks.yaml).
-    A path that names nothing is a SpecError with the hint the game commands give."""
+    A path that names nothing is a SpecError with the hint the game commands give.
+    Paths that exist are taken as they are, without importing the spec discovery (so that
+    `plan DOMAIN.pddl TASK.pddl` loads none of the conformance package)."""
+    if all(Path(f).exists() for f in names):
+        return [Path(f) for f in names]
     from framework.conformance.discover import pddl_sample, pddl_sample_names, resolve, shipped_names
     from framework.errors import SpecError, did_you_mean
     files = [resolve(f) for f in names]               # a path as given, else a shipped problem

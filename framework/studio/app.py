@@ -1,7 +1,9 @@
 """The studio's Starlette application: the page (static files) and the JSON API under
 /api/ that the page uses and any client may call (docs/studio.md lists every endpoint).
 
-Every request body is a JSON object of at most MAX_BODY bytes; spec text goes through the
+Requests must name the server in `Host`, and state changes come from its own page
+(framework.studio.guard).  Every request body is a JSON object of at most MAX_BODY bytes,
+sent as `Content-Type: application/json`; spec text goes through the
 limits `plyspec check` applies (MAX_SPEC_BYTES, then the checker's own); searches, trees,
 plans and tests run as jobs (framework.studio.jobs) under a budget with a default and a
 cap.  A bad request gets a 4xx answer {"error": message, "hint": ...}; an error of
@@ -18,6 +20,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
@@ -26,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from framework.errors import SpecError
 from framework.files import MAX_SPEC_BYTES
 from framework.studio import jobs, sessions
+from framework.studio.guard import Guard, server_hosts
 from framework.studio.library import Library, NotFound
 
 STATIC = Path(__file__).with_name("static")
@@ -50,6 +54,9 @@ async def body(request: Request) -> dict:
         raise BadRequest(f"the request is {len(raw):,} bytes; at most {MAX_BODY:,} are read", 413)
     if not raw:
         return {}
+    if request.headers.get("content-type", "").partition(";")[0].strip().lower() != "application/json":
+        raise BadRequest("a request body must be sent as `Content-Type: application/json`", 415,
+                         hint="send the JSON object with that header")
     import json
     try:
         data = json.loads(raw)
@@ -372,8 +379,9 @@ async def index(request):
     return FileResponse(STATIC / "index.html")
 
 
-def create_app(folder=None, warm: bool = True) -> Starlette:
-    """The application; `warm` starts reading the library at once (in a thread)."""
+def create_app(folder=None, warm: bool = True, host: str = "127.0.0.1", port: int = 8765) -> Starlette:
+    """The application, answering only requests for `host` (or a loopback name) and `port`
+    (framework.studio.guard); `warm` starts reading the library at once (in a thread)."""
     api = [
         Route("/api/specs", list_specs), Route("/api/spec", get_spec),
         Route("/api/sessions", new_session, methods=["POST"]),
@@ -391,7 +399,8 @@ def create_app(folder=None, warm: bool = True) -> Starlette:
                     exception_handlers={BadRequest: on_bad_request, SpecError: on_spec_error,
                                         sessions.Conflict: on_value_error, NotFound: on_value_error,
                                         jobs.Busy: on_value_error, ValueError: on_value_error,
-                                        HTTPException: on_http, Exception: on_other})
+                                        HTTPException: on_http, Exception: on_other},
+                    middleware=[Middleware(Guard, hosts=server_hosts(host, port))])
     app.state.library = Library(folder)
     jobs.preload()
     if warm:
