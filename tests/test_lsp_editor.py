@@ -22,7 +22,7 @@ from pytest_lsp import LanguageClient
 from benchmarks.bench_lsp import gripper_task
 from conftest import ROOT, SPECS
 from framework import builtins
-from lsp_support import (CONFIG, apply_edits, as_printed, at, check_output, client, diagnostics,  # noqa: F401
+from lsp_support import (CONFIG, apply_edits, at, check_output, client, diagnostics,  # noqa: F401
                          open_doc, printed_errors, start)
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
