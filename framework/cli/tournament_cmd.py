@@ -73,14 +73,14 @@ def run(args) -> int:
               "max_plies": args.max_plies}
 
     def check(key, record, shape):
-        pairing = standings.pairing[key]
+        pairing = plan.pairing_of(key)
         check_summary(record, shape, int(key.rsplit(":", 1)[1]), games[pairing.spec], args.max_plies)
 
     results, interrupted = drive(args, tournament.REF,
                                  tournament.tasks(plan, payloads, options, args.agent, args.max_plies,
                                                   args.move_time),
                                  header=header, on_result=standings.add, label="games", pool=pool,
-                                 total=len(plan), known=lambda key: isinstance(key, str) and key in standings.pairing,
+                                 total=len(plan), known=lambda key: plan.pairing_of(key) is not None,
                                  check=check)
     summary = {"specs": args.specs, "games_planned": len(plan), "seed": args.seed,
                "interrupted": interrupted, **standings.to_json()}
