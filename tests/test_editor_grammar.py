@@ -67,3 +67,15 @@ def test_vscode_extension_manifest_names_files_that_exist():
         ("plyspec-game", "source.plyspec-game"), ("plyspec-plan", "source.plyspec-plan")}
     assert {ext for lang in contributes["languages"] for ext in lang["extensions"]} == {".game", ".plan", ".pddl"}
     assert (VSCODE / manifest["main"]).exists() and "vscode-languageclient" in manifest["dependencies"]
+
+
+def test_vscode_client_is_valid_javascript():
+    import shutil
+    import subprocess
+
+    import pytest
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: extension.js is not checked")
+    done = subprocess.run([node, "--check", str(VSCODE / "extension.js")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

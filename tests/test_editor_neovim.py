@@ -117,3 +117,13 @@ def test_the_documented_neovim_setup_works_as_written(tmp_path):
     y = out["tictactoe.yaml"]
     assert (y["filetype"], y["clients"], y["diagnostics"]) == ("yaml", 1, []) and "player to move" in y["hover"]
     assert out["workflow.yaml"]["clients"] == 0
+
+
+def test_both_snippets_compile():
+    """The snippet for the other Neovim version is at least valid Lua (the installed
+    Neovim can only run its own)."""
+    script = ("lua for _, f in ipairs({'plyspec.lua', 'plyspec-0.7.lua'}) do "
+              "local ok, err = loadfile(f); io.stdout:write(f .. ' ' .. tostring(err) .. '\\n') end")
+    done = subprocess.run([NVIM, "--headless", "-u", "NONE", "-c", script, "-c", "qa!"], cwd=ROOT / "editors/neovim",
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert (done.stdout + done.stderr).split() == ["plyspec.lua", "nil", "plyspec-0.7.lua", "nil"]
