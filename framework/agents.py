@@ -10,7 +10,12 @@ An agent is written as text, `NAME` or `NAME:KEY=VALUE,KEY=VALUE`:
     maxn:time=0.5          Python (`time` and `nodes` stand for time_limit / node_limit)
 
 A searcher agent given no budget (no depth, time, nodes or iterations) searches for the
-per-move time the caller sets.  Values are read as YAML scalars (numbers, true/false).
+per-move time the caller sets.  Values are read as YAML scalars (numbers, true/false); a
+pair (`window`, `bounds`) is written `LOW..HIGH`, `paranoid:player=` takes a player index
+or name, `alphabeta:book=` the path of an opening book.  Every option is checked against
+its searcher's signature when the text is parsed, and `Agent.check(game)` checks the ones
+that depend on the game (the player, the book, read once here) before a game is played,
+so no option fails in the middle of a match.
 Searchers that draw random numbers get a seed derived from the match seed, so a match is
 reproducible from `--seed`.
 """
@@ -48,6 +53,22 @@ class Agent:
             options.setdefault("seed", seed)
         return Agent(self.text, self.name, options)
 
+    def check(self, game) -> "Agent":
+        """This agent, its game-dependent options checked against `game` (UsageError for a
+        player the game lacks; SpecError for a book that is not one of `game`): the book
+        file is read here, once."""
+        if "player" in self.options:
+            from framework.search.paranoid import player_index
+            try:
+                self.options["player"] = player_index(game, self.options["player"])
+            except ValueError as err:
+                raise UsageError(f"{err} (in agent {self.text!r})",
+                                 hint="player=0 or a player name: " + ", ".join(game.player_names)) from None
+        if isinstance(self.options.get("book"), str):
+            from framework.search.book import OpeningBook
+            self.options["book"] = OpeningBook.load(self.options["book"], game)
+        return self
+
     def choose(self, game, state, *, move_time=None):
         actions = state.actions()
         if self.name == "first":
@@ -66,8 +87,9 @@ class Agent:
         return action if action in actions else actions[0]
 
 
-def parse_agent(text: str) -> Agent:
-    """The agent `text` describes (SpecError with a hint when it names nothing known)."""
+def parse_agent(text: str, game=None) -> Agent:
+    """The agent `text` describes (UsageError with a hint when it names nothing known or
+    an option it does not take); with `game`, checked against it too (`Agent.check`)."""
     from framework.search.registry import GAME_SEARCHERS
     name, _, rest = text.strip().partition(":")
     known = (*SIMPLE, *GAME_SEARCHERS)
@@ -90,7 +112,8 @@ def parse_agent(text: str) -> Agent:
             raise UsageError(f"agent {name!r} has no option {key!r}",
                              hint=did_you_mean(key, allowed) or "options: " + (", ".join(sorted(allowed)) or "none"))
         options[key] = _checked_value(text, key, options[key])
-    return Agent(text, name, options)
+    agent = Agent(text, name, options)
+    return agent if game is None else agent.check(game)
 
 
 # option -> (kind, smallest value, inclusive): the values an agent's option accepts
@@ -100,14 +123,19 @@ OPTION_VALUES = {"depth": ("int", 1, True), "iterations": ("int", 1, True), "nod
                  "aspiration_delta": ("num", 0, False)}
 
 
+# the options whose values are not numbers: option -> (kind, the accepted form)
+OTHER_VALUES = {"window": ("pair", "window=-1..1"), "bounds": ("pair", "bounds=-1..1"),
+                "player": ("player", "player=0 or player=X"), "book": ("path", "book=openings.json")}
+
+
 def _checked_value(text: str, key: str, value):
     """`value` if option `key` accepts it, else a UsageError that shows the accepted form."""
     import math
-    kind, least, inclusive = OPTION_VALUES.get(key, ("bool" if key in _SWITCHES else "any", None, True))
+    if key in OTHER_VALUES:
+        return _other_value(text, key, value, *OTHER_VALUES[key])
+    kind, least, inclusive = OPTION_VALUES.get(key, ("bool", None, True))
     shown = {"depth": "depth=4", "iterations": "iterations=1000", "time_limit": "time=0.5",
              "node_limit": "nodes=100000", "exploration": "exploration=1.4", "seed": "seed=7"}.get(key, f"{key}=...")
-    if kind == "any":
-        return value
     if kind == "bool":
         if isinstance(value, bool):
             return value
@@ -123,8 +151,31 @@ def _checked_value(text: str, key: str, value):
     return value
 
 
-_SWITCHES = ("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence", "star1",
-             "star2", "prune")
+def _other_value(text: str, key: str, value, kind: str, shown: str):
+    """A pair `LOW..HIGH` (as a (low, high) tuple of finite numbers, low < high), a player
+    (a whole number from 0, or a name: the game checks it) or a path (text)."""
+    import math
+    if kind == "pair" and isinstance(value, str) and value.count("..") == 1:
+        parts = []
+        for part in value.split(".."):
+            try:
+                number = yaml.safe_load(part)
+            except yaml.YAMLError:
+                break
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+                    not math.isfinite(number) or abs(number) > 10 ** 12:
+                break
+            parts.append(number)
+        if len(parts) == 2 and parts[0] < parts[1]:
+            return tuple(parts)
+    elif kind == "player" and ((isinstance(value, int) and not isinstance(value, bool)
+                                and 0 <= value <= 10 ** 12) or (isinstance(value, str) and value)):
+        return value
+    elif kind == "path" and isinstance(value, str) and value:
+        return value
+    expected = {"pair": "LOW..HIGH, two finite numbers with LOW < HIGH",
+                "player": "a player index from 0 or a player name", "path": "a file path"}[kind]
+    raise UsageError(f"{key}={value!r} in agent {text!r}: expected {expected}", hint=f"e.g. {shown}")
 
 
 def _search_parameters(name: str) -> set:
@@ -134,5 +185,5 @@ def _search_parameters(name: str) -> set:
     if name not in GAME_SEARCHERS:
         return set()
     parameters = inspect.signature(searcher(name)).parameters
-    return {p.name for p in parameters.values()
-            if p.kind is inspect.Parameter.KEYWORD_ONLY} - {"progress", "evaluate"}
+    return {p.name for p in parameters.values()   # not text: callbacks and a tree recorder
+            if p.kind is inspect.Parameter.KEYWORD_ONLY} - {"progress", "evaluate", "trace"}

@@ -93,11 +93,12 @@ def _some(texts, total) -> str:
 
 
 class LegalCache:
-    """The legal actions of the states `result` was last called on (at most CACHED, the
-    oldest dropped first), as sets: calling result() for every action of a state generates
-    its actions once, and a depth-first search regenerates a state's actions only after
-    CACHED other states were checked, so the check costs about one move generation per
-    state expanded (not one per child: amazons has thousands of moves)."""
+    """The legal actions of the states `result` was last called on, as sets (CACHED states
+    at most; when full, all are forgotten at once: `clear` is safe while other threads use
+    the cache, as the studio's searches do): calling result() for every action of a state
+    generates its actions once, and a depth-first search regenerates a state's actions only
+    after CACHED other states were checked, so the check costs about one move generation
+    per state expanded (not one per child: Amazons has hundreds of moves)."""
 
     __slots__ = ("sets",)
 
@@ -109,7 +110,7 @@ class LegalCache:
         legal = sets.get(state)
         if legal is None:
             if len(sets) >= CACHED:
-                del sets[next(iter(sets))]
+                sets.clear()
             legal = sets[state] = frozenset(state.actions())      # empty at a terminal state
         try:
             return action in legal

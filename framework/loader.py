@@ -103,8 +103,8 @@ def load_text(text: str, fmt: str = "yaml", file: str = "<spec>", **options) -> 
     return compile_spec(parse_text(text, file, fmt), options)
 
 
-def _freeze(v):
-    return tuple(v) if isinstance(v, list) else v
+def _freeze(v):                # an option value in a cache key (the checker refuses [[1]] later)
+    return tuple(map(_freeze, v)) if isinstance(v, (list, tuple)) else repr(v) if v.__hash__ is None else v
 
 
 def compile_spec(spec, options=None) -> Game:

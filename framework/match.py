@@ -119,6 +119,27 @@ def play_indexed_game(game, agents, i, *, seed=0, max_plies=None, move_time=None
     return record
 
 
+def check_summary(record: dict, shape, index: int, game, max_plies=None) -> None:
+    """Raises `shape.wrong(...)` (framework.readback) unless `record` is a summary that game
+    `index` of a match of `game` could have produced: its seats (rotated by the index), a
+    return per player (or none: unfinished), plies within the limit, moves and seconds."""
+    n = game.num_players
+    shape.mapping(record, "the record", ("seats", "returns", "plies", "thinking", "moves"))
+    seats = [(seat + index) % n for seat in range(n)]
+    shape.require(record["seats"] == seats, f"its seats are {str(record['seats'])[:40]}; game "
+                  f"{index + 1} seats the agents {seats}")
+    if record["returns"] is not None:
+        for value in shape.sequence(record["returns"], "`returns`", n):
+            shape.number(value, "a return")
+    limit = max_plies or game.max_length or DEFAULT_MAX_PLIES
+    shape.require(shape.whole(record["plies"], "`plies`") <= limit,
+                  f"it has {record['plies']} plies, more than the limit of {limit}")
+    for value in shape.sequence(record["thinking"], "`thinking`", n):
+        shape.require(shape.number(value, "a thinking time") >= 0, "a negative thinking time")
+    for value in shape.sequence(record["moves"], "`moves`", n):
+        shape.whole(value, "a move count")
+
+
 def tally(tallies, record):
     """Adds one game's outcome to the tallies of the agents that played it."""
     best = max(record.returns) if record.returns else None

@@ -143,7 +143,19 @@ class _Checker:
         seen = _unique(params, "parameter")
         for param in params:
             self.type_name(param.type, param.pos)
+            self.not_an_object(param)
         return seen
+
+    def not_an_object(self, param):
+        """In YAML and `.plan` specs a variable is written without PDDL's `?`, so a
+        parameter named like an object would hide that object wherever it is used."""
+        obj = self.objects.get(param.name)
+        if obj is not None and self.problem.action_style == "call":
+            raise param.pos.error(
+                f"parameter `{param.name}` has the name of the object `{param.name}` "
+                f"(line {obj.pos.line}): a name in a signature declares a parameter",
+                f"to mean the object, give the parameter its own name and require it: "
+                f"`p - {obj.type}` and `p == {param.name}` in `pre`; else rename the parameter")
 
     def condition(self, cond, params: dict):
         if isinstance(cond, Equality):
@@ -170,15 +182,17 @@ class _Checker:
             self.compatible(term, params, declared.type, name)
 
     def compatible(self, term: Term, params: dict, expected: str, where: str):
-        """An object must be of the expected type; a parameter's type must overlap it (a
-        parameter of a wider type simply matches only the fitting objects)."""
+        """An object or a parameter must be of the expected type or one of its subtypes,
+        so grounding never makes an ill-typed fact."""
         actual = params[term.name].type if term.variable else self.objects[term.name].type
-        if actual in self.below[expected] or (term.variable and
-                                              self.below[expected] & self.below[actual]):
+        if actual in self.below[expected] or (either_members(actual) and
+                                              self.below[actual] - {actual} <= self.below[expected]):
             return
         what = "parameter" if term.variable else "object"
-        raise term.pos.error(f"{what} `{term.name}` is a {actual}, `{where}` expects a "
-                             f"{expected} here")
+        raise term.pos.error(f"{what} `{term.name}` is {_a(actual)}, `{where}` expects "
+                             f"{_a(expected)} here",
+                             f"give `{term.name}` the type {expected} (or one of its subtypes)"
+                             if term.variable else None)
 
     @staticmethod
     def arity(pos: Pos, what: str, name: str, expected: int, given: int):
@@ -201,6 +215,11 @@ def check(problem: PlanningProblem) -> PlanningProblem:
     several, reading as the first); returns it unchanged."""
     _Checker(problem).check()
     return problem
+
+
+def _a(type_name: str) -> str:
+    """`a place`, `an object`, `a (either truck plane)`."""
+    return ("an " if type_name[0] in "aeiouAEIOU" else "a ") + type_name
 
 
 def _ancestors(parents: dict[str, set], name: str) -> set:

@@ -129,13 +129,20 @@ def _effects(schema, binding, pre, absent, ground, objects_of):
     return add, delete - add, conditional
 
 
-def _subsumed(copies: list, pre: set, absent: set) -> bool:
+def _needed(copies: list, ground_ops: list, pre: set, absent: set) -> bool:
     """Whether an operator copy (from another clause of a split precondition, the same
-    effects) with weaker conditions is in `copies`; else records this one."""
-    if any(p <= pre and n <= absent for p, n in copies):
-        return True
-    copies.append((pre, absent))
-    return False
+    effects) is needed: not when `copies` holds one with weaker or equal conditions; else
+    it is recorded as the next of `ground_ops`, and the copies it subsumes (stronger
+    conditions) are set to None there, so that which copies stay does not depend on the
+    order the objects are declared in."""
+    if any(p <= pre and n <= absent for p, n, _ in copies):
+        return False
+    for p, n, i in copies:
+        if pre <= p and absent <= n:
+            ground_ops[i] = None
+    copies[:] = [c for c in copies if ground_ops[c[2]] is not None]
+    copies.append((pre, absent, len(ground_ops)))
+    return True
 
 
 def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATORS,
@@ -184,11 +191,12 @@ def ground(problem: PlanningProblem, *, max_operators: int = DEFAULT_MAX_OPERATO
             name = problem.action_text(lifted.name, full[:lifted.arity])
             key = (name, frozenset(add), frozenset(delete),
                    frozenset((k, frozenset(a), frozenset(d)) for k, (a, d) in conditional.items()))
-            if _subsumed(seen.setdefault(key, []), pre, absent):
+            if not _needed(seen.setdefault(key, []), ground_ops, pre, absent):
                 continue
             ground_ops.append((name, pre, absent, add, delete,
                                _action_cost(lifted, binding, costs, 0 if uses_costs else 1),
                                [(set(p), set(n), a, d) for (p, n), (a, d) in conditional.items()]))
+    ground_ops = [op for op in ground_ops if op is not None]
     goal_pre, goal_absent = goal if goal is not None else (set(), set())
     relevant = _relevant_facts(ground_ops, axioms, goal_pre | goal_absent, tick)
     return _task(problem, relevant, ground_ops, axioms, init, goal_pre, goal_absent,

@@ -44,6 +44,8 @@ TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "d
             "actions", "init", "goal")
 ACTION_KEYS = ("pre", "add", "del", "cost", "when")
 MAX_GENERATED = 100_000          # items one `for` generator may stand for
+MAX_GENERATED_TOTAL = 200_000    # items all the generators of a spec may stand for
+MAX_OPTION = 10 ** 9             # the largest option value (a count of objects, disks...)
 HINTS = {"signature_item": "write e.g. Move(x - place, y - place) or HasBananas",
          "condition_item": "write e.g. At(x), not At(x), x != y, At(x) or At(y), "
                            "forall(b - block) Clear(b), On(d{i}, d{i+1}) for i in 1..n-1",
@@ -58,6 +60,7 @@ class _Builder(AdlItems):
         self.src = source
         self.root = root
         self.given_options = options
+        self.generated = 0                     # items the `for` clauses stood for so far
         self.options: dict[str, int] = {}
         self.uses: dict[tuple, None] = {}      # (kind, name, Pos) of types and options, in order
 
@@ -127,10 +130,17 @@ class _Builder(AdlItems):
                                      offset=var.column - 1, length=len(var))
             ranges = [(env, range(self.value(low, env, node), self.value(high, env, node) + 1))
                       for env in envs]
-            if sum(max(0, r.stop - r.start) for _, r in ranges) > MAX_GENERATED:   # len() overflows
+            count = sum(max(0, r.stop - r.start) for _, r in ranges)     # len() overflows
+            if count > MAX_GENERATED:
                 raise self.src.error(node, f"this item stands for more than {MAX_GENERATED:,} "
                                      "items", "use a smaller option value or fewer `for` clauses")
+            if self.generated + count > MAX_GENERATED_TOTAL:        # before they are made
+                raise self.src.error(node, f"the `for` clauses of this spec stand for more than "
+                                     f"{MAX_GENERATED_TOTAL:,} items in all (with this one)",
+                                     "use smaller option values or fewer `for` clauses")
             envs = [{**env, str(var): i} for env, r in ranges for i in r]
+        if generators:
+            self.generated += len(envs)
         for env in envs:
             yield item, env
 
@@ -177,9 +187,9 @@ class _Builder(AdlItems):
             if required not in sections:
                 raise self.src.error(self.root, f"the planning spec has no `{required}` section")
         name_node = sections.get("problem", (None, None))[1]
-        name = self.src.scalar(name_node, "problem") if name_node is not None else \
+        name = self.display_name(name_node, "problem") if name_node is not None else \
             Path(self.src.file).stem
-        problem = PlanningProblem(name, self.src.scalar(sections["domain"][1], "domain")
+        problem = PlanningProblem(name, self.display_name(sections["domain"][1], "domain")
                                   if "domain" in sections else name,
                                   self.src.pos(self.root), action_style="call")
         problem.positions = {name: self.src.pos(key) for name, (key, _) in sections.items()}
@@ -202,29 +212,43 @@ class _Builder(AdlItems):
         problem.name_uses = list(self.uses)
         return problem
 
+    def display_name(self, node, what: str) -> str:
+        from framework.frontend import check_display_text
+        return check_display_text(self.src.scalar(node, what), self.src.pos(node),
+                                  f"the {what} name")
+
     def read_options(self, section) -> dict:
         """Reads the options (`self.options`); returns `option NAME` -> where each is declared."""
         declared, places = {}, {}
         if section is not None:
             for key, value in self.src.mapping(section[1], "options"):
                 places[f"option {key.value}"] = self.src.pos(key)
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key.value):
+                    raise self.src.error(key, f"option `{shorten(ascii(key.value)[1:-1])}` is not "
+                                         "a valid name", "names start with a letter and contain "
+                                         "letters, digits and _")
                 if not value.tag.endswith(":int"):
                     raise self.src.error(value, f"option `{key.value}` must default to an integer")
                 try:
                     declared[key.value] = int(value.value.replace("_", ""), 0)
                 except ValueError:
-                    raise self.src.error(value, f"option `{key.value}`: cannot read "
-                                         f"`{shorten(value.value)}` as an integer") from None
+                    declared[key.value] = None
+                if declared[key.value] is None or abs(declared[key.value]) > MAX_OPTION:
+                    raise self.src.error(value, f"option `{key.value}`: `{shorten(value.value)}` "
+                                         f"is not a whole number from -{MAX_OPTION:,} to {MAX_OPTION:,}")
         for name, given in self.given_options.items():
             if name not in declared:
                 where = section[0] if section is not None else self.root
                 raise self.src.error(where, f"unknown option `{name}`",
                                      did_you_mean(name, declared) or
                                      f"options: {', '.join(declared) or 'none declared'}")
-            try:
-                declared[name] = int(given)
-            except (TypeError, ValueError):
-                raise ValueError(f"option {name} must be an integer, not {given!r}") from None
+            if isinstance(given, str) and re.fullmatch(r"\s*-?\d{1,10}\s*", given):
+                given = int(given)                              # from the command line, as text
+            if isinstance(given, bool) or not isinstance(given, int) or abs(given) > MAX_OPTION:
+                shown = "a larger one" if isinstance(given, int) else shorten(repr(given)[:100])
+                raise ValueError(f"option {name} must be a whole number from -{MAX_OPTION:,} to "
+                                 f"{MAX_OPTION:,}, not {shown}")
+            declared[name] = given
         self.options = declared
         return places
 

@@ -76,7 +76,7 @@ def test_perft_checks_the_golden_file_before_counting(tmp_path, capsys, monkeypa
     golden = tmp_path / "bad.perft.json"
     golden.write_text("not json")
     assert main(["perft", "tictactoe", "-d", "3", "--write-golden", str(golden)]) == 1
-    assert "not JSON" in capsys.readouterr().err
+    assert "not valid JSON" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("script, argv", [

@@ -7,6 +7,7 @@ import pytest
 
 import framework
 from framework.loader import load_text
+from framework.runtime import IllegalAction
 from framework.perft import perft
 from tests.conftest import SPECS
 
@@ -235,8 +236,10 @@ def test_result_of_a_terminal_state_recomputes_the_terminal_test():
     for c in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]:   # X completes the top row
         s = s.result(c)
     assert s.terminal_test() and s.utility(0) == 1
-    after = s.result((2, 2))            # O plays on regardless: X's line is still there
-    assert after.terminal_test() is True
+    after = s._result((2, 2))           # the generated, unchecked result: O plays on regardless,
+    assert after.terminal_test() is True  # and X's line is still there
+    with pytest.raises(IllegalAction):  # the public result refuses a move after the end
+        s.result((2, 2))
 
 
 def test_three_players_take_turns_in_the_specialised_code():

@@ -207,3 +207,32 @@ def test_searchers_use_the_unchecked_path(monkeypatch):
     from framework.search import alphabeta, mcts
     alphabeta.search(game, game.initial_state(), depth=2)
     mcts.search(game, game.initial_state(), iterations=30, seed=1)
+
+
+SECOND_STARTS = """
+game: Second starts
+players: [X, O]
+board: {width: 3, height: 3, cells: [empty, X, O]}
+init: "turn = O"
+actions:
+  place(c in cell):
+    if: board[c] == empty
+    then: board[c] = mover
+terminal: line(board, 3, X) or line(board, 3, O) or full(board)
+winner: X if line(board, 3, X) else O if line(board, 3, O) else none
+"""
+
+
+def test_a_game_whose_second_player_starts():
+    """Written as a new user would (`turn = O` in init): O moves first, the players still
+    alternate, and the contract and the AIMA view name O as the first mover."""
+    from framework.interpreter import interpret_text
+    game = framework.load_text(SECOND_STARTS)
+    assert game.initial_state().player() == interpret_text(SECOND_STARTS).initial_state().player() == 1
+    assert game.alternating
+    after = game.initial_state().result((1, 1))
+    assert after.player() == 0
+    with pytest.raises(IllegalAction, match=r"^place\(1,1\) is not a legal action of X here"):
+        after.result((1, 1))
+    aima = as_aima(game)
+    assert aima.to_move(aima.initial) == aima.initial.to_move == "O"

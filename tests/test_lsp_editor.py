@@ -19,9 +19,10 @@ import yaml
 from lsprotocol import types as t
 from pytest_lsp import LanguageClient
 
+from benchmarks.bench_lsp import gripper_task
 from conftest import ROOT, SPECS
 from framework import builtins
-from lsp_support import (CONFIG, apply_edits, as_printed, at, check_output, client, diagnostics,  # noqa: F401
+from lsp_support import (CONFIG, apply_edits, at, check_output, client, diagnostics,  # noqa: F401
                          open_doc, printed_errors, start)
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -92,20 +93,11 @@ async def test_a_problem_follows_its_domain_open_or_on_disk(client, tmp_path):
 
 
 # ------------------------------------------------------------------ responsiveness
-def big_gripper_task(balls: int) -> str:
-    names = " ".join(f"ball{i}" for i in range(balls))
-    init = "\n".join(f"    (ball ball{i}) (at ball{i} rooma)" for i in range(balls))
-    goal = "\n".join(f"    (at ball{i} roomb)" for i in range(balls))
-    return (f"(define (problem big) (:domain gripper-strips)\n (:objects rooma roomb left right {names})\n"
-            f" (:init (room rooma) (room roomb) (gripper left) (gripper right) (at-robby rooma)\n"
-            f"    (free left) (free right)\n{init})\n (:goal (and\n{goal})))\n")
-
-
 async def test_a_hover_is_answered_while_a_large_file_is_analysed(client, tmp_path):
     """The large task's analysis (seconds) is still running when the hover in a small spec
     comes back: analyses run beside the requests, not in front of them."""
     shutil.copy(GRIPPER / "domain.pddl", tmp_path / "domain.pddl")
-    big = open_doc(client, tmp_path / "task01.pddl", big_gripper_task(3000))
+    big = open_doc(client, tmp_path / "task01.pddl", gripper_task(3000))
     text = (SPECS / "tictactoe.game").read_text()
     small = open_doc(client, tmp_path / "tictactoe.game", text)
     row = text.split("\n").index("    then board[c] = mover")
@@ -125,18 +117,19 @@ async def test_documents_over_checks_size_limit_get_its_error_at_once(client, tm
     assert (diagnostic.range.start.line, diagnostic.range.start.character) == (0, 0)
 
 
-async def test_a_big_yaml_without_aliases_is_not_blamed_on_aliases():
+async def test_a_big_yaml_without_aliases_is_not_blamed_on_aliases(monkeypatch):
     from framework.errors import SpecError
-    from framework.frontend.yaml_reader import MAX_YAML_NODES, compose
-    players = ", ".join(f"P{i}" for i in range(MAX_YAML_NODES + 1))
+    from framework.frontend import yaml_reader
+    monkeypatch.setattr(yaml_reader, "MAX_YAML_NODES", 1000)        # the same test, 100 times smaller
+    players = ", ".join(f"P{i}" for i in range(1001))
     with pytest.raises(SpecError) as plain:
-        compose(f"game: big\nplayers: [{players}]\n", "big.yaml")
-    assert "holds more than 100,000 values" in plain.value.message and "alias" not in plain.value.message
+        yaml_reader.compose(f"game: big\nplayers: [{players}]\n", "big.yaml")
+    assert "holds more than 1,000 values" in plain.value.message and "alias" not in plain.value.message
     laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcde", "bcdef"))
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("ab", "bc"))
     with pytest.raises(SpecError) as aliased:
-        compose(laughs, "laughs.yaml")
-    assert "once its aliases (`*name`) are expanded" in aliased.value.message
+        yaml_reader.compose(laughs, "laughs.yaml")
+    assert "more than 1,000 values once its aliases (`*name`) are expanded" in aliased.value.message
 
 
 # ------------------------------------------------------------------ invalid UTF-8
@@ -200,14 +193,16 @@ async def test_formatting_keeps_every_comment_and_refuses_what_it_cannot_keep(cl
     assert formatted == original.replace("players X, O", "players X, O   # who plays\n").replace(
         "    then board[c] = mover", "    # the mover takes the cell\n    then board[c] = mover")
     assert formatted.count("#") == messy.count("#")
-    for name, text, why in [("t.yaml", (SPECS / "tictactoe.yaml").read_text(), "formats .game and .plan files only"),
+    for name, text, why in [("t.yaml", (SPECS / "tictactoe.yaml").read_text(), None),    # not offered: silent
                             ("broken.game", original + "terminal\n", "does not parse")]:
         uri = open_doc(client, tmp_path / name, text)
         await diagnostics(client, uri)
         before = len(client.messages)
         assert await client.text_document_formatting_async(t.DocumentFormattingParams(
             text_document=t.TextDocumentIdentifier(uri=uri), options=options)) is None
-        assert why in client.messages[before].message
+        assert [m.message for m in client.messages[before:]] == ([] if why is None else [
+            f"plyspec: not formatted: the text does not parse (13:9: the spec ends too early); fix it first, "
+            "nothing was changed"])
 
 
 # ------------------------------------------------------------------ hovers and outline
@@ -262,3 +257,25 @@ async def test_a_document_the_client_never_opened_is_never_read(client, tmp_path
     assert await client.text_document_completion_async(t.CompletionParams(**at(uri, 0, 0))) is None
     small = open_doc(client, SPECS / "tictactoe.game")                   # and the server goes on
     assert list(await diagnostics(client, small)) == []
+
+
+# ------------------------------------------------------------------ start-up
+@pytest.mark.parametrize("offered", [None, ["utf-8"], ["utf-32", "utf-16"], ["utf-7"]])
+async def test_the_early_initialize_answer_is_what_pygls_would_answer(offered):
+    """`initialize` is answered before pygls is imported (framework.lsp.early); the answer
+    must be the one pygls computes for the same client (false flags aside)."""
+    from framework.lsp import early
+    from framework.lsp.server import server
+    capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    capabilities.general.position_encodings = offered
+    converter = server.protocol._converter
+    raw = {"capabilities": converter.unstructure(capabilities), "processId": None, "rootUri": None}
+    steps = server.protocol.lsp_initialize(converter.structure(raw, t.InitializeParams))
+    with pytest.raises(StopIteration) as done:
+        next(steps)
+
+    def without_false(value):
+        if isinstance(value, dict):
+            return {k: without_false(v) for k, v in value.items() if v is not False}
+        return value
+    assert without_false(converter.unstructure(done.value.value)) == early.initialize_result(raw)

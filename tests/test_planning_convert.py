@@ -6,7 +6,8 @@
 - A differential test: random small formulas (and, or, not, if-then, forall, exists,
   literals, equalities) written independently as spec items and as PDDL, used as a
   precondition, an effect condition under `forall`, a derived-predicate body and a goal:
-  the YAML, .plan and PDDL texts ground to the same task, and so do their conversions.
+  the YAML, .plan and PDDL texts ground to the same task (the PDDL one with its objects
+  in reverse order too), and so do their conversions.
 - The command: stdout and files, a PDDL folder, and the refusals (a cost function in
   YAML, a non-PDDL name, a planning problem to .game, PDDL without -o).
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import planners
 from conftest import ROOT
@@ -186,14 +187,20 @@ FACTS = [("p", (o,)) for o in T_OBJECTS] + [("q", (t, u)) for t in T_OBJECTS for
 @given(pre=formulas({"x": "t"}), effect=formulas({"x": "t", "v9": "u"}),
        body=formulas({"x": "t"}, derived=False), goal=formulas({}),
        init=st.lists(st.sampled_from(FACTS), min_size=1, max_size=6, unique=True))
+@example(pre=("exists", "v0", "t", ("lit", "q", ["v0", "d"], False)),  # the PDDL printer's constants
+         effect=("lit", "p", ["x"], False), body=("lit", "p", ["b"], False),  # (b, d) come first:
+         goal=("lit", "p", ["a"], False),             # grounding kept a subsumed copy of act(a)
+         init=[("p", ("a",)), ("p", ("b",)), ("q", ("a", "d"))])   # when `a` came first
 def test_random_formulas_ground_alike_in_the_three_formats(tmp_path, pre, effect, body, goal, init):
     yaml_text, plan_text, domain, problem = _texts(pre, effect, body, goal, init)
     (tmp_path / "d.pddl").write_text(domain)
     (tmp_path / "p.pddl").write_text(problem)
+    (tmp_path / "reversed.pddl").write_text(problem.replace("a b c - t d e - u", "c b a - t e d - u"))
     problems = [check(parse_yaml(yaml_text, "diff.yaml")), check(parse_plan_text(plan_text, "diff.plan")),
-                load_pddl(tmp_path / "d.pddl", tmp_path / "p.pddl")]
+                load_pddl(tmp_path / "d.pddl", tmp_path / "p.pddl"),
+                load_pddl(tmp_path / "d.pddl", tmp_path / "reversed.pddl")]     # the objects' order
     prints = [fingerprint(planners.ground(p)) for p in problems]
-    assert prints[0] == prints[1] == prints[2]
+    assert prints[0] == prints[1] == prints[2] == prints[3]
     for fmt in ("yaml", "plan", "pddl"):                 # the printers agree too
         assert fingerprint(planners.ground(read_back(convert(problems[2], fmt), fmt))) == prints[0]
 

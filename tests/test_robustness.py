@@ -179,10 +179,10 @@ def test_malformed_golden_and_book_files_are_clear_errors(tmp_path, capsys):
     (tmp_path / "golden" / "nim.perft.json").write_text('{"default": [1, 2,')
     report = check_spec(spec, examples=5)
     assert report.outcome("perft_matches_golden").status == "failed"
-    assert "not JSON" in report.outcome("perft_matches_golden").detail
+    assert "nim.perft.json:1:19: error: golden file is not valid JSON" in report.outcome("perft_matches_golden").detail
     book = tmp_path / "book.json"
     book.write_text("[1, 2]")
-    assert main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book)]) == 2
+    assert main(["solve", str(SPECS / "tictactoe.yaml"), "--book", str(book)]) == 1
     assert "not a plyspec opening book" in capsys.readouterr().err
 
 

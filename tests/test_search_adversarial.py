@@ -18,6 +18,7 @@ import time
 import pytest
 
 from explicit_tree import explicit_tree_game, negamax_value, uniform_tree
+from framework.errors import SpecError
 from framework.search import alphabeta, minimax
 from framework.search.book import OpeningBook
 from framework.search.ordering import MoveOrderer
@@ -532,7 +533,7 @@ def test_opening_book_merges_symmetries_and_answers_alphabeta(tmp_path):
     for action in ((0, 0), (1, 1), (2, 2)):
         deep = deep.result(action)
     assert alphabeta.search(game, deep, book=loaded).extra.get("book") is None
-    with pytest.raises(ValueError, match="book for"):
+    with pytest.raises(SpecError, match="book for"):
         OpeningBook.load(path, load(SPECS / "tictactoe.yaml", m=4, n=4, k=3))
 
 

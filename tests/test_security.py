@@ -363,7 +363,7 @@ def test_what_the_outside_review_found_is_a_clear_error(tmp_path, capsys):
 def test_the_fuzz_files_sweep_finds_nothing():
     """`plyspec fuzz --files`: every command with every special file as each input and
     output, hostile contents and options (against the code before these fixes it found 45)."""
-    from framework.conformance.fuzz_files import sweep
+    from framework.cli.fuzz_files import sweep
     result = sweep()
     kinds = set(result["special_files"])
     assert {"fifo", "zero", "socket", "folder", "dangling", "loop"} <= kinds

@@ -22,6 +22,8 @@ import framework  # noqa: E402
 from framework.studio import jobs  # noqa: E402
 from framework.studio.app import create_app  # noqa: E402
 
+HOME = "http://127.0.0.1:8765"        # what create_app answers by default (framework.studio.guard)
+JSON = {"content-type": "application/json"}
 NIM_SMALL = "game: Tiny nim\nplayers: [A, B]\nstate:\n  n: {type: 0..3, initial: 3}\nactions:\n  take(k in 1..2):\n    if: k <= n\n    then: n -= k\nterminal: n == 0\nwinner: next(mover)\n"
 
 
@@ -34,7 +36,7 @@ def client(tmp_path_factory):
     outside = tmp_path_factory.mktemp("outside") / "secret.yaml"
     outside.write_text(NIM_SMALL)
     os.symlink(outside, folder / "link.yaml")
-    with TestClient(create_app(folder, warm=False)) as c:
+    with TestClient(create_app(folder, warm=False), base_url=HOME) as c:
         yield c
 
 
@@ -243,7 +245,7 @@ def test_pasted_pddl_plans(client):
 # -- bad requests --------------------------------------------------------------------------
 def test_bad_requests_get_4xx_with_a_message(client):
     sid = _new(client, spec="tictactoe")["id"]
-    _error(client.post("/api/sessions", content=b"{not json"), 400)
+    _error(client.post("/api/sessions", content=b"{not json", headers=JSON), 400)
     _error(client.post("/api/sessions", json=[1, 2]), 400)
     _error(client.post("/api/sessions", json={"spec": 5}), 400)
     _error(client.post("/api/sessions", json={"spec": "gripper"}), 400)          # a planning problem
@@ -252,7 +254,7 @@ def test_bad_requests_get_4xx_with_a_message(client):
     assert body["line"] and "^" in body["text"]
     _error(client.post("/api/sessions", json={"text": "x", "format": "docx"}), 400)
     _error(client.post("/api/sessions", json={"text": "x" * 1_000_001}), 413)
-    assert "surrogate" in _error(client.post("/api/check", content=b'{"text": "game: \\udc80"}'), 400)["error"]
+    assert "surrogate" in _error(client.post("/api/check", content=b'{"text": "game: \\udc80"}', headers=JSON), 400)["error"]
     _error(client.post("/api/check", content=b"x" * 3_000_001), 413)
     _error(client.get("/api/sessions/nope"), 404)
     _error(client.post(f"/api/sessions/{sid}/move", json={"action": "place(9,9)"}), 400)
@@ -308,16 +310,60 @@ def test_a_job_past_its_budget_is_killed_and_a_running_job_can_be_cancelled(clie
     assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0        # the cancelled move was not played
 
 
+# -- who may call: DNS rebinding and cross-site requests ----------------------------------
+def test_a_request_for_another_host_name_is_refused(client):
+    """A page on evil.example whose name is rebound to 127.0.0.1 reaches the server with
+    `Host: evil.example`: refused, whatever the method; the loopback names pass."""
+    for host in ("evil.example", "evil.example:8765", "127.0.0.1:9999", "127.0.0.1", ""):
+        body = _error(client.get("/api/spec?name=tictactoe", headers={"host": host}), 403)
+        assert "host name" in body["error"] and HOME in body["hint"]
+        _error(client.post("/api/check", json={"text": NIM_SMALL}, headers={"host": host}), 403)
+        _error(client.get("/", headers={"host": host}), 403)
+    for host in ("127.0.0.1:8765", "localhost:8765", "LOCALHOST:8765", "[::1]:8765"):
+        assert client.get("/api/spec?name=tictactoe", headers={"host": host}).status_code == 200, host
+    with TestClient(create_app(warm=False, host="192.0.2.7", port=80), base_url="http://192.0.2.7") as other:
+        assert other.get("/").status_code == 200
+        assert other.get("/", headers={"host": "192.0.2.7:80"}).status_code == 200
+        _error(other.get("/", headers={"host": "127.0.0.1:8765"}), 403)
+
+
+def test_a_state_change_from_another_origin_is_refused(client):
+    """A cross-site form or `fetch` can POST text/plain without a preflight: refused by its
+    Origin (or Referer), and a body that is not declared JSON is refused anyway."""
+    cross = [{"origin": "http://evil.example"}, {"origin": "null"}, {"origin": "http://127.0.0.1:9999"},
+             {"origin": "https://127.0.0.1:8765"}, {"referer": "http://evil.example/page.html"}]
+    for headers in cross:
+        body = _error(client.post("/api/check", content=b'{"text": "game: x"}',
+                                  headers={**headers, "content-type": "text/plain"}), 403)
+        assert "only the studio's own page" in body["error"], headers
+        _error(client.post("/api/sessions", json={"spec": "tictactoe"}, headers=headers), 403)
+        _error(client.delete("/api/jobs/nope", headers=headers), 403)
+    assert client.get("/api/specs", headers=cross[0]).status_code == 200       # reading is not a change
+    preflight = client.options("/api/check", headers={**cross[0], "access-control-request-method": "POST",
+                                                      "access-control-request-headers": "content-type"})
+    assert preflight.status_code >= 400 and not any(h.startswith("access-control-") for h in preflight.headers)
+    for headers in ({"origin": HOME}, {"origin": "http://localhost:8765"}, {"referer": HOME + "/#editor"}, {}):
+        assert client.post("/api/check", json={"text": NIM_SMALL}, headers=headers).status_code == 200, headers
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
+        headers = {"origin": HOME, **({"content-type": kind} if kind else {})}
+        body = _error(client.post("/api/check", content=b'{"text": "game: x"}', headers=headers), 415)
+        assert "application/json" in body["error"]
+    assert client.post("/api/check", content=b'{"text": "game: x"}',
+                       headers={"content-type": "application/json; charset=utf-8"}).status_code == 200
+
+
 # -- the command ---------------------------------------------------------------------------
 def test_studio_binds_127_0_0_1_and_warns_about_another_host(monkeypatch, capsys):
     import uvicorn
     from framework.cli import main
     seen = []
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: seen.append(sockets[0].getsockname()))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: seen.append((*sockets[0].getsockname(), self)))
     assert main(["studio", "--port", "0"]) == 0
     out = capsys.readouterr()
     assert seen[-1][0] == "127.0.0.1" and out.out.startswith("plyspec studio: http://127.0.0.1:") and not out.err
     assert main(["studio", "--port", "0", "--host", "0.0.0.0", "connect_four"]) == 0
     out = capsys.readouterr()
     assert seen[-1][0] == "0.0.0.0" and "warning" in out.err and "/#play/connect_four " in out.out
+    server = TestClient(seen[-1][2].config.app, base_url=f"http://0.0.0.0:{seen[-1][1]}")   # its own host
+    assert server.get("/").status_code == 200 and server.get("/", headers={"host": "evil.example"}).status_code == 403
     assert main(["studio", "no_such_thing"]) == 2

@@ -17,11 +17,13 @@ The passes, one module each (`Checker` is their union):
 - effects: assignments, `if`/`for`/`let`/`continue`;
 - moves: actions, chance draws, compound moves;
 - rules: utilities and their bounds, constant sums, evaluation, display, symmetries;
-- endings: `repetition` and `max_moves`, the rules that end a game from its history.
+- endings: `repetition` and `max_moves`, the rules that end a game from its history;
+- budget: the product of nested domains (work per rule evaluation), on the checked output.
 """
 from __future__ import annotations
 
 from framework import ast
+from framework.checker.budget import check_nested_work
 from framework.checker.calls import CallsMixin
 from framework.checker.constants import FoldingMixin, NotConstant
 from framework.checker.declarations import DeclarationsMixin
@@ -96,4 +98,7 @@ class Checker(DeclarationsMixin, ResolverMixin, FoldingMixin, TypesMixin, CallsM
 
 
 def check(spec: ast.GameSpec, overrides: dict | None = None) -> Checked:
-    return Checker(spec, dict(overrides or {})).run()
+    checker = Checker(spec, dict(overrides or {}))
+    out = checker.run()
+    check_nested_work(checker, out)          # framework.checker.budget: work before play
+    return out

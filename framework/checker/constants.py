@@ -6,6 +6,8 @@ constant, `is_constant(node)` asks.  The resolver folds `number op number` as it
 """
 from __future__ import annotations
 
+import math
+
 from framework import ast
 from framework.checker.model import err
 from framework.checker.symbols import Scope
@@ -61,8 +63,12 @@ class FoldingMixin:
                 raise err(node.pos, "division by zero")
             if node.op == "*" and max(abs(a), abs(b)) > 10**9:
                 raise err(node.pos, "constant too large")
-            return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0,
-                    "%": a % b if b else 0, "/": a / b if b else 0}[node.op]
+            value = {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0,
+                     "%": a % b if b else 0, "/": a / b if b else 0}[node.op]
+            if isinstance(value, float) and not math.isfinite(value):   # never `inf` in code
+                raise err(node.pos, "this constant is too large for a number (it overflows)",
+                          "use smaller numbers or options")
+            return value
         if isinstance(node, ast.Call) and node.func in ("min", "max", "len", "sum", "abs") and node.args:
             vals = [self.fold(a) for a in node.args]
             if node.func == "len" and len(vals) == 1 and isinstance(vals[0], tuple):

@@ -13,19 +13,45 @@ def add_set_option(parser):
 
 
 def parse_sets(pairs) -> dict:
+    """{name: value} of `--set NAME=VALUE` pairs: a name as in a spec, a value a YAML scalar
+    (a number of at most MAX_NUMBER_DIGITS digits, finite) or a flat list of them; anything
+    else is a UsageError showing the pair (the spec's checker then checks each value's type
+    against the option's default, at the option)."""
+    import re
     options = {}
     for pair in pairs:
         import yaml
         name, sep, text = pair.partition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"cannot read --set {pair!r}", hint="write --set NAME=VALUE, e.g. --set size=6")
+        name = name.strip()
+        shown = shorten(ascii(pair)[1:-1])
+        if not sep or not name:
+            raise UsageError(f"cannot read --set {shown}", hint="write --set NAME=VALUE, e.g. --set size=6")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise UsageError(f"--set {shown}: `{shorten(ascii(name)[1:-1])}` is not an option name",
+                             hint="names start with a letter and contain letters, digits and _")
         try:
             value = yaml.safe_load(text)
-        except (yaml.YAMLError, RecursionError):        # (RecursionError: [[[[... nested too deeply)
-            raise UsageError(f"cannot read the value of --set {shorten(pair)!r}",
-                             hint="e.g. 5, true or [1, 2, 3]") from None
-        options[name.strip()] = value
+        except (yaml.YAMLError, ValueError, RecursionError):     # ([[[[... nested too deeply)
+            raise UsageError(f"cannot read the value of --set {shown}", hint="e.g. 5, true or [1, 2, 3]") from None
+        for item in value if isinstance(value, list) else [value]:
+            _set_item(shown, item)
+        options[name] = value
     return options
+
+
+def _set_item(shown: str, item) -> None:
+    """One value (or list item) of `--set`: a scalar with a number of reasonable size."""
+    import math
+    from framework.frontend.expressions import MAX_NUMBER_DIGITS
+    if isinstance(item, (list, dict)) or not isinstance(item, (str, int, float, bool, type(None))):
+        raise UsageError(f"--set {shown}: a value is a number, true/false, or a list of those",
+                         hint="e.g. --set heaps=[1, 2, 3]")
+    if isinstance(item, int) and not isinstance(item, bool) and \
+            item.bit_length() > MAX_NUMBER_DIGITS * 3.33:         # about as many decimal digits
+        raise UsageError(f"--set {shown}: a number of more than {MAX_NUMBER_DIGITS} digits",
+                         hint="options are small numbers")
+    if isinstance(item, float) and not math.isfinite(item):
+        raise UsageError(f"--set {shown}: {item} is not a finite number", hint="e.g. --set p=0.5")
 
 
 def print_json(obj) -> None:

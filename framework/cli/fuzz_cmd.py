@@ -82,7 +82,7 @@ def run(args) -> int:
 
 
 def _files(args) -> int:
-    from framework.conformance.fuzz_files import report, sweep
+    from framework.cli.fuzz_files import report, sweep
 
     def progress(number, total, findings):
         if number % 25 == 0 or number == total:

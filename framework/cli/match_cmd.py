@@ -40,20 +40,21 @@ def run(args) -> int:
     from framework import load
     from framework.agents import parse_agent
     from framework.errors import UsageError
-    from framework.match import GameRecord, Tally, tally
+    from framework.match import GameRecord, Tally, check_summary, tally
+    from framework.parallel.journal import spec_digest
     from framework.parallel import Failure
     from framework.parallel.tasks import spec_payload
     from framework.parallel.tournament import REF
     game = load(args.spec, **parse_sets(args.set))
-    agents = [parse_agent(text) for text in args.agent]
+    agents = [parse_agent(text, game) for text in args.agent]
     if len(agents) != game.num_players:
         raise UsageError(f"{game.name} has {game.num_players} players but {len(agents)} --agent given",
                         hint="give one --agent per player, in seat order")
     if any(a.is_human for a in agents):
         raise UsageError("a match is between programs", hint="use `plyspec play SPEC` to play yourself")
     payload = spec_payload(args.spec)
-    tasks = [(i, (payload, game.options, args.agent, i, args.seed, args.max_plies, args.move_time))
-             for i in range(args.games)]
+    tasks = ((i, (payload, game.options, args.agent, i, args.seed, args.max_plies, args.move_time))
+             for i in range(args.games))                         # lazily: --games 10^12 starts at once
 
     def progress(i, record):
         if args.quiet:
@@ -68,11 +69,19 @@ def run(args) -> int:
         plies = "" if isinstance(record, Failure) else f"{record['plies']} plies; "
         print(f"game {i + 1}/{args.games}: {plies}{outcome}", file=sys.stderr, flush=True)
 
-    header = {"command": "match", "spec": args.spec, "agents": args.agent, "games": args.games,
-              "seed": args.seed, "options": game.options, "move_time": args.move_time,
-              "max_plies": args.max_plies}
-    results, interrupted = drive(args, REF, tasks, header=header, label="games",
-                                 on_result=progress)
+    header = {"command": "match", "spec": args.spec, "spec_sha256": spec_digest(payload["text"]),
+              "agents": args.agent, "games": args.games, "seed": args.seed, "options": game.options,
+              "move_time": args.move_time, "max_plies": args.max_plies}
+
+    def known(key):
+        return isinstance(key, int) and not isinstance(key, bool) and 0 <= key < args.games
+
+    def check(key, record, shape):
+        shape.require(record.get("index") == key, f"its index is not its key {key}")
+        check_summary(record, shape, key, game, args.max_plies)
+
+    results, interrupted = drive(args, REF, tasks, header=header, label="games", on_result=progress,
+                                 total=args.games, known=known, check=check)
     tallies = [Tally(a.text) for a in agents]
     records, failures = [], []
     for i in sorted(results):

@@ -67,25 +67,36 @@ def check_outputs(args, *files) -> None:
             check_output(path, force=args.force)
 
 
-def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False, pool=None):
+def drive(args, ref, tasks, *, header=None, on_result=None, label="tasks", fresh=False, pool=None,
+          total=None, known=None, check=None):
     """Runs `tasks` [(key, args)] on `pool` (default: the executor the options ask for; it
     is closed at the end either way); returns ({key: result or Failure}, interrupted).  With
-    --output, results are streamed there and a --resume skips (and returns) what it holds."""
+    --output, results are streamed there and a --resume skips (and returns) what it holds,
+    each record checked (`Journal`: `known(key)`, default the keys of `tasks`, and the
+    command's `check`).  `tasks` may be a lazy iterable of `total` tasks: a run of 10^12
+    games starts at once, in constant memory."""
+    import json
     from framework.parallel import Failure
     from framework.parallel.journal import Journal
-    tasks = list(tasks)
+    if total is None:
+        tasks = list(tasks)
+        total = len(tasks)
+        if known is None:
+            keys = {json.dumps(key, sort_keys=True) for key, _ in tasks}
+            known = lambda key: json.dumps(key, sort_keys=True) in keys   # noqa: E731
     journal = None
     results = {}
     check_outputs(args)
     if getattr(args, "output", None):
-        journal = Journal(args.output, header or {}, resume=args.resume, force=args.force)
+        journal = Journal(args.output, header or {}, resume=args.resume, force=args.force,
+                          known=known, check=check)
         for key, record in journal.done.items():
             value = Failure(record["failure"], record["message"]) if "failure" in record else record
             results[key] = value
             if on_result:
                 on_result(key, value)
-        tasks = [t for t in tasks if t[0] not in journal.done]
-    bar = _Progress(len(tasks) + len(results), len(results), label)
+        tasks = (t for t in tasks if t[0] not in journal.done)
+    bar = _Progress(total, len(results), label)
     interrupted = False
     pool = pool or executor(args)
     try:

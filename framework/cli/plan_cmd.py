@@ -122,7 +122,11 @@ def _files(names) -> list:
     """The files `plan` reads: the paths given; a shipped problem by name (`gripper`); a
     shipped PDDL sample by name (`scanalyzer` for its first task, `scanalyzer/task02`; a
     shipped problem of the same name comes first: `blocks` is blocks.yaml).
-    A path that names nothing is a SpecError with the hint the game commands give."""
+    A path that names nothing is a SpecError with the hint the game commands give.
+    Paths that exist are taken as they are, without importing the spec discovery (so that
+    `plan DOMAIN.pddl TASK.pddl` loads none of the conformance package)."""
+    if all(Path(f).exists() for f in names):
+        return [Path(f) for f in names]
     from framework.conformance.discover import pddl_sample, pddl_sample_names, resolve, shipped_names
     from framework.errors import SpecError, did_you_mean
     files = [resolve(f) for f in names]               # a path as given, else a shipped problem
@@ -311,14 +315,19 @@ def _sweep(args) -> int:
     from framework.cli.parallel_options import drive
     from framework.loader import read_text
     from framework.parallel import Failure
-    from framework.parallel.planning import REF, suite
+    from framework.parallel.journal import spec_digest
+    from framework.parallel.planning import REF, check_plan_record, suite
     pairs = suite(args.files)
     tasks = [(str(task), (read_text(domain), read_text(task), [domain.name, task.name], args.algo,
                           args.heuristic, args.time, args.nodes)) for domain, task in pairs]
     tasks.sort(key=lambda t: -len(t[1][1]))   # biggest problem first: the workers finish together
-    header = {"command": "plan", "tasks": [str(t) for _, t in pairs], "algo": args.algo,
-              "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
-    results, interrupted = drive(args, REF, tasks, header=header, label="tasks")
+    header = {"command": "plan", "tasks": [str(t) for _, t in pairs],
+              "tasks_sha256": spec_digest(*(text for _, a in tasks for text in a[:2])),
+              "algo": args.algo, "heuristic": args.heuristic, "time": args.time, "nodes": args.nodes}
+    files = {str(task): (domain, task) for domain, task in pairs}
+    results, interrupted = drive(args, REF, tasks, header=header, label="tasks",
+                                 check=lambda key, record, shape: check_plan_record(
+                                     record, shape, *files[key]))
     rows = []
     for _, task in pairs:
         r = results.get(str(task))

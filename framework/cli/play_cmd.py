@@ -133,7 +133,7 @@ def run(args) -> int:
     if game.num_players == 1:
         computer = None
     else:
-        computer = parse_agent(args.ai or default_algorithm(game)).seeded(args.seed)
+        computer = parse_agent(args.ai or default_algorithm(game), game).seeded(args.seed)
     seats = set()
     for name in args.seats or [game.player_names[0]]:
         if name not in game.player_names:

@@ -146,6 +146,7 @@ def run(args) -> int:
     from framework import load
     from framework.search.registry import searcher
     from framework.search.result import best_so_far_on_interrupt
+    clock = time.perf_counter()               # --time covers loading and compiling too
     if args.tree:
         from framework.files import check_output
         check_output(args.tree, force=True)            # refused before loading and searching, not after
@@ -165,6 +166,8 @@ def run(args) -> int:
     if algorithm in EXACT_SEARCHERS and not (game.chance and algorithm in NO_CHANCE) and all(
             flag is None for flag in (args.depth, args.time_limit, args.node_limit)):
         _refuse_endless(game)
+    if args.time_limit is not None:
+        requested["time_limit"] = max(args.time_limit - (time.perf_counter() - clock), 1e-6)
     options, ignored = searcher_options(search, requested)
     if options.get("star1") is False and "star2" not in options:
         options["star2"] = False                     # Star2 builds on Star1

@@ -82,7 +82,7 @@ def run(args) -> int:
     if args.open:
         import webbrowser
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(folder), log_level="warning")
+    config = uvicorn.Config(create_app(folder, host=args.host, port=port), log_level="warning")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

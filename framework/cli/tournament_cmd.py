@@ -45,6 +45,8 @@ def run(args) -> int:
     from framework.agents import parse_agent
     from framework.errors import UsageError
     from framework.parallel import tournament
+    from framework.match import check_summary
+    from framework.parallel.journal import spec_digest
     from framework.parallel.tasks import spec_payload
     if len(args.agent) < 2:
         raise UsageError("a tournament needs at least two --agent", hint="e.g. --agent random --agent first")
@@ -56,18 +58,30 @@ def run(args) -> int:
     pool = executor(args, start=True)              # workers boot while the specs compile here
     try:
         games = [load(path, **options) for path in args.specs]         # errors now, not in workers
+        for game in games:                                              # so are agents' options
+            for agent in agents:
+                agent.check(game)
     except BaseException:
         pool.close()
         raise
     payloads = [spec_payload(path) for path in args.specs]
     plan = tournament.schedule(args.specs, [g.num_players for g in games], len(agents), args.games, args.seed)
     standings = tournament.Standings(args.agent, plan)
-    header = {"command": "tournament", "specs": args.specs, "agents": args.agent, "games": args.games,
-              "seed": args.seed, "options": options, "move_time": args.move_time, "max_plies": args.max_plies}
+    header = {"command": "tournament", "specs": args.specs,
+              "specs_sha256": spec_digest(*(p["text"] for p in payloads)), "agents": args.agent,
+              "games": args.games, "seed": args.seed, "options": options, "move_time": args.move_time,
+              "max_plies": args.max_plies}
+
+    def check(key, record, shape):
+        pairing = plan.pairing_of(key)
+        check_summary(record, shape, int(key.rsplit(":", 1)[1]), games[pairing.spec], args.max_plies)
+
     results, interrupted = drive(args, tournament.REF,
                                  tournament.tasks(plan, payloads, options, args.agent, args.max_plies,
                                                   args.move_time),
-                                 header=header, on_result=standings.add, label="games", pool=pool)
+                                 header=header, on_result=standings.add, label="games", pool=pool,
+                                 total=len(plan), known=lambda key: plan.pairing_of(key) is not None,
+                                 check=check)
     summary = {"specs": args.specs, "games_planned": len(plan), "seed": args.seed,
                "interrupted": interrupted, **standings.to_json()}
     if args.csv:

@@ -12,6 +12,7 @@ from lark import Token, v_args
 
 from framework import ast
 from framework.errors import SpecError
+from framework.frontend import check_display_text
 from framework.frontend.expressions import _ToAst, number_value
 
 # sections that hold one expression
@@ -59,7 +60,7 @@ class _GameToAst(_ToAst):
     def game(self, meta, children):
         (tok,) = children
         name = _string(tok, self._tok(tok)) if tok.type == "STRING" else str(tok)
-        return self._keyword(meta, "game", name)
+        return self._keyword(meta, "game", check_display_text(name, self._tok(tok), "the game's name"))
 
     @v_args(meta=True)
     def players(self, meta, children):

@@ -13,7 +13,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from framework import ast
 from framework.errors import SpecError, line_and_column, shorten, split_lines
-from framework.frontend.expressions import parse_expression, parse_effects, parse_domain
+from framework.frontend.expressions import MAX_NUMBER_DIGITS, parse_expression, parse_effects, parse_domain
 
 _STANDARD_TAGS = {"tag:yaml.org,2002:" + t for t in
                   ("str", "int", "float", "bool", "null", "map", "seq")}
@@ -122,6 +122,10 @@ class YamlReader:
             raise self.error(node, f"{what} must be a number, a boolean or a list of numbers")
         if node.tag.endswith(":bool"):
             return node.value.lower() in ("true", "yes", "on")
+        if node.tag.endswith((":int", ":float")) and len(node.value) > MAX_NUMBER_DIGITS:
+            raise self.error(node, f"{what}: {shorten(node.value)} has {len(node.value):,} "
+                                   f"characters, more than a number may have ({MAX_NUMBER_DIGITS})",
+                             "use a smaller number")
         if node.tag.endswith(":int"):
             try:
                 return int(node.value.replace("_", ""), 0)
@@ -156,7 +160,8 @@ class YamlReader:
     def name(self, node, what) -> str:
         text = self.scalar(node, what)
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
-            raise self.error(node, f"{what} `{text}` is not a valid name",
+            shown = text if text.isprintable() else ascii(text)[1:-1]   # no NUL, ESC... in messages
+            raise self.error(node, f"{what} `{shorten(shown)}` is not a valid name",
                              "names start with a letter and contain letters, digits and _")
         return text
 

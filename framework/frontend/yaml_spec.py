@@ -64,7 +64,10 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         raise reader.error(root, "missing section `terminal` (when the game ends)",
                            "add `terminal: EXPRESSION` (or `goal:` for a puzzle)")
 
-    spec = ast.GameSpec(name=reader.scalar(sections["game"][1], "the game's name"),
+    from framework.frontend import check_display_text
+    name_node = sections["game"][1]
+    spec = ast.GameSpec(name=check_display_text(reader.scalar(name_node, "the game's name"),
+                                                reader.pos(name_node), "the game's name"),
                         players=(), file=file, pos=reader.pos(root))
     spec.positions = {k: reader.pos(kn) for k, (kn, _) in sections.items()}
     R = reader
@@ -74,7 +77,7 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
     spec.positions["players_items"] = tuple(R.pos(n) for n in pnodes)
 
     if "options" in sections:
-        spec.options = tuple(ast.Option(k, R.constant(v, f"option `{k}`"), R.pos(kn))
+        spec.options = tuple(ast.Option(R.name(kn, "option"), R.constant(v, f"option `{k}`"), R.pos(kn))
                              for k, kn, v in R.mapping(sections["options"][1], "options"))
     if "board" in sections:
         bnode = sections["board"][1]

@@ -26,8 +26,12 @@ class FormatRefused(Exception):
     """The text cannot be formatted without changing its meaning or its comments."""
 
 
-def split_comment(line: str) -> tuple[str, str]:
-    """(code, comment) of one line: the comment from the first `#` outside a string."""
+def split_comment(line: str, strings: bool = True) -> tuple[str, str]:
+    """(code, comment) of one line: the comment from the first `#` outside a string (a
+    `.plan` file has no strings: `strings=False`, every `#` starts a comment)."""
+    if not strings:
+        at = line.find("#")
+        return (line, "") if at < 0 else (line[:at], line[at:])
     in_string = escaped = False
     for i, ch in enumerate(line):
         if in_string:
@@ -44,10 +48,10 @@ def split_comment(line: str) -> tuple[str, str]:
     return line, ""
 
 
-def comments(text: str) -> list:
+def comments(text: str, strings: bool = True) -> list:
     """Every comment of the text, in order, without trailing white space (what formatting
     must keep)."""
-    return [c.rstrip() for c in (split_comment(line)[1] for line in text.split("\n")) if c]
+    return [c.rstrip() for c in (split_comment(line, strings)[1] for line in text.split("\n")) if c]
 
 
 _PIECES = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[^"]+')   # strings (kept whole) and the code between them
@@ -69,10 +73,10 @@ def _tidy_code(code: str) -> str:
     return indent.replace("\t", "    ") + "".join(out).rstrip()
 
 
-def _layout(text: str, tidy_lines: bool) -> str:
+def _layout(text: str, tidy_lines: bool, strings: bool) -> str:
     lines, blank = [], False
     for raw in text.replace("\r\n", "\n").split("\n"):
-        code, comment = split_comment(raw)
+        code, comment = split_comment(raw, strings)
         if not code.strip() and not comment:
             blank = bool(lines)
             continue
@@ -112,14 +116,37 @@ def format_text(path: str, text: str) -> str:
     except SpecError as err:
         raise FormatRefused(f"the text does not parse ({err.line}:{err.col}: {err.message}); "
                             "fix it first, nothing was changed") from None
-    kept = comments(text)
+    strings = suffix == ".game"
+    kept = comments(text, strings)
     for tidy in (True, False):
-        new = _layout(text, tidy)
+        new = _layout(text, tidy, strings)
         try:
             same = _meaning(path, new) == before
         except SpecError:
             same = False
-        if same and comments(new) == kept:
+        if same and comments(new, strings) == kept:
             return new
     raise FormatRefused("formatting would change what the file says or drop a comment, so "
                         "nothing was changed; please report the file")
+
+
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # each line with its break, as LSP counts lines
+
+
+def changed_lines(old: str, new: str):
+    """The smallest run of whole lines to replace to turn `old` into `new`: None if they
+    are equal, else (first line, line after the last, the replacement text, and the last
+    line's text when the run reaches the end of a text without a final line break, else None)."""
+    before, after = _LINES.findall(old), _LINES.findall(new)
+    same = 0
+    while same < min(len(before), len(after)) and before[same] == after[same]:
+        same += 1
+    if same == len(before) == len(after):
+        return None
+    tail = 0
+    while tail < min(len(before), len(after)) - same and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    last = len(before) - tail
+    unended = last == len(before) and before and before[-1][-1:] not in "\r\n"
+    return same, last - 1 if unended else last, "".join(after[same:len(after) - tail]), \
+        before[-1] if unended else None

@@ -10,7 +10,8 @@ Responsiveness: analyses run on worker threads, never on the thread that reads r
 one at a time per document (a document edited while it is analysed is analysed once more,
 at its newest version; the versions in between are skipped) and side by side for
 different documents, so a slow file never holds up a hover in another.  Changes are
-analysed 50 ms after the last one (a burst of keystrokes costs one analysis).  Positions
+analysed 50 ms after the last one (a burst of keystrokes costs one analysis); the
+garbage collector runs less often than Python's default (`GC_THRESHOLDS`).  Positions
 are converted between the code points the analysis counts and the encoding the client
 negotiated (UTF-16 unless it asks for UTF-8 or UTF-32), in every message.  When a PDDL
 file changes (an open buffer, or on disk as `workspace/didChangeWatchedFiles` reports),
@@ -26,13 +27,17 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as t
-from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
 from framework.lsp import analysis
 
 DEBOUNCE_S = 0.05            # + the analysis (at most ~100 ms on the shipped specs) < 200 ms
 WORKERS = 4                  # documents analysed side by side
+# Python's default (700, 10, 10) runs a full collection over the whole heap every ~70,000
+# allocations: with a large document's AST alive, each one held the GIL for up to a second,
+# stalling every request (a 945 KB PDDL task: hovers waited up to 1.1 s and its analysis
+# took 9.5 s; with these, 133 ms and 5.4 s).  Cyclic garbage is still collected.
+GC_THRESHOLDS = (100_000, 50, 1000)
 
 
 class PlyspecServer(LanguageServer):
@@ -120,31 +125,9 @@ class PlyspecServer(LanguageServer):
         return t.Location(uri=Path(symbol.file).resolve().as_uri() if symbol.file else uri,
                           range=self.range(lines, symbol.line, symbol.col, symbol.col + len(symbol.name)))
 
-    def start_io(self, stdin=None, stdout=None):
-        """As pygls' own, but a message whose text is not UTF-8 (a binary file opened in
-        the editor) is read with its bad bytes kept as lone surrogates, which the
-        analysis reports as one diagnostic, instead of being dropped with an error."""
-        from threading import Event
-        self._stop_event = Event()
-        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
-        try:
-            asyncio.run(run_async(stop_event=self._stop_event, protocol=self.protocol,
-                                  reader=_LenientReader(stdin or sys.stdin.buffer, self.thread_pool),
-                                  error_handler=self.report_server_error))
-        except (BrokenPipeError, KeyboardInterrupt, SystemExit):
-            pass
-        finally:
-            self.shutdown()
-
-
-class _LenientReader(StdinAsyncReader):
-    async def readexactly(self, n: int):
-        body = await super().readexactly(n)
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            return body.decode("utf-8", "surrogateescape")
-        return body
+    def start_io(self, stdin=None, stdout=None, first: bytes = b"", answered=None):
+        from framework.lsp.early import serve
+        serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, first, answered)
 
 
 server = PlyspecServer()
@@ -344,12 +327,13 @@ async def document_symbols(ls: PlyspecServer, params: t.DocumentSymbolParams):
 def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
     """`.game` and `.plan` files through `formatting.format_text`, which keeps every comment
     and checks that the text still means the same; when it cannot, the user is told why
-    and nothing changes.  Only the lines that change are replaced."""
-    from framework.lsp.formatting import FormatRefused, format_text
+    and nothing changes.  Only the lines that change are replaced.  Other files get no
+    edit and no message (format-on-save in a YAML file must not warn at every save)."""
+    from framework.lsp.formatting import FORMATTED, FormatRefused, changed_lines, format_text
     uri = params.text_document.uri
     doc = ls.document(uri)
-    if doc is None:
-        return None
+    if doc is None or Path(_path(uri)).suffix.lower() not in FORMATTED:
+        return None                  # YAML and PDDL: left to other formatters, without a word
     text = doc.source
     refused = analysis.refusal(text)
     try:
@@ -360,26 +344,15 @@ def formatting(ls: PlyspecServer, params: t.DocumentFormattingParams):
         ls.window_show_message(t.ShowMessageParams(type=t.MessageType.Warning,
                                                    message=f"plyspec: not formatted: {why}"))
         return None
-    old, new = _LINES.findall(text), _LINES.findall(new)
-    same = 0
-    while same < min(len(old), len(new)) and old[same] == new[same]:
-        same += 1
-    if same == len(old) == len(new):
+    changed = changed_lines(text, new)
+    if changed is None:
         return []
-    tail = 0
-    while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    last = len(old) - tail
-    if last < len(old) or not old or old[-1][-1:] in "\r\n":
-        end = t.Position(line=last, character=0)
-    else:                                # the text's last line has no line break
-        end = ls.position([old[-1]], 1, len(old[-1]) + 1)
-        end.line = len(old) - 1
-    return [t.TextEdit(range=t.Range(start=t.Position(line=same, character=0), end=end),
-                       new_text="".join(new[same:len(new) - tail]))]
+    first, last, replacement, unended = changed
+    end = t.Position(line=last, character=0) if unended is None else \
+        t.Position(line=last, character=ls.position([unended], 1, len(unended) + 1).character)
+    return [t.TextEdit(range=t.Range(start=t.Position(line=first, character=0), end=end), new_text=replacement)]
 
 
-_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # each line with its break, as LSP counts lines
 _SUGGESTION = re.compile(r"did you mean `([^`]+)`\?|write `([^`]+)`")
 
 
@@ -404,6 +377,6 @@ def code_actions(ls: PlyspecServer, params: t.CodeActionParams):
     return fixes
 
 
-def main() -> int:
-    server.start_io()
+def main(first: bytes = b"", answered=None) -> int:
+    server.start_io(first=first, answered=answered)
     return 0

@@ -7,6 +7,7 @@ dicts), so the same task runs in this process, in a local worker or on a Ray clu
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 
@@ -50,6 +51,30 @@ class Executor:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class Pending:
+    """The tasks not handed out yet, drawn from an iterable only as they are needed (a run
+    of 10^12 games is never listed), those handed back (`append`) first."""
+
+    def __init__(self, tasks):
+        self._tasks, self._back = iter(tasks), []      # _back: a stack, its end first
+
+    def count_upto(self, n: int) -> int:
+        """How many tasks remain, counting at most `n`."""
+        more = list(itertools.islice(self._tasks, max(0, n - len(self._back))))
+        self._back[:0] = more[::-1]
+        return min(n, len(self._back))
+
+    def __bool__(self) -> bool:
+        return self.count_upto(1) > 0
+
+    def pop(self):
+        self.count_upto(1)
+        return self._back.pop()
+
+    def append(self, task) -> None:
+        self._back.append(task)
 
 
 class InProcess(Executor):

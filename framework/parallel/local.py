@@ -21,7 +21,7 @@ import time
 import traceback
 from multiprocessing.connection import wait
 
-from framework.parallel.base import Executor, Failure
+from framework.parallel.base import Executor, Failure, Pending
 
 _POLL = 0.2          # seconds between checks of task deadlines when nothing arrives
 
@@ -94,9 +94,9 @@ class LocalPool(Executor):
         return [process, parent, None, None]
 
     def run(self, ref, tasks, *, timeout=None, fresh=False):
-        pending = list(tasks)[::-1]                     # pop() from the end keeps the given order
+        pending = Pending(tasks)
         if not self._slots:
-            self._slots = [self._start() for _ in range(min(self.size, len(pending)) or 1)]
+            self._slots = [self._start() for _ in range(pending.count_upto(self.size) or 1)]
         running = 0
         while pending or running:
             for slot in self._slots:                    # hand out work to idle workers

@@ -76,3 +76,26 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
             "cost": result.cost if solved else None, "expanded": result.stats.expanded,
             "reason": result.extra.get("reason"), "algorithm": algorithm, "heuristic": heuristic,
             "seconds": round(time.perf_counter() - start, 3), "plan": plan if solved else None}
+
+
+def check_plan_record(record: dict, shape, domain, task) -> None:
+    """Raises `shape.wrong(...)` (framework.readback) for a record of a results file that
+    `plan_task` could not have written for (domain, task): its plan is replayed again, so a
+    forged `solved` / `valid` (an empty plan, say) is refused, never counted."""
+    import planners
+    from planners.validate import validate_plan
+    shape.mapping(record, "the record", ("solved", "valid", "length", "cost", "plan"))
+    if record["solved"] is False:
+        shape.require(record["valid"] is False and record["plan"] is None,
+                      "an unsolved task with a plan or a valid flag")
+        return
+    shape.require(record["solved"] is True, "`solved` is neither true nor false")
+    plan = shape.sequence(record["plan"], "`plan`")
+    for step in plan:
+        shape.text(step, "a step of the plan")
+    check = validate_plan(planners.load(domain, task), plan)
+    shape.require(check.valid, f"its plan does not validate: {check.message}")
+    shape.require(record["valid"] is True and record["length"] == len(plan) and
+                  record["cost"] == check.cost,
+                  f"its length or cost is not its plan's ({len(plan)} steps, cost {check.cost:g})")
+

@@ -25,7 +25,7 @@ import secrets
 import sys
 import time
 
-from framework.parallel.base import Executor, Failure
+from framework.parallel.base import Executor, Failure, Pending
 
 _POLL = 0.2
 
@@ -99,7 +99,7 @@ class RayPool(Executor):
         # which is then (nearly) when it starts, and the object store holds little
         ray = self.ray
         window = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        pending = list(tasks)[::-1]
+        pending = Pending(tasks)
         started = {}
         try:
             while pending or started:

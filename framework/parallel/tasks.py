@@ -45,7 +45,7 @@ def play_game(spec, options, agent_texts, index, seed, max_plies, move_time) -> 
     from framework.agents import parse_agent
     from framework.match import play_indexed_game
     game = game_of(spec, options)
-    agents = [parse_agent(text) for text in agent_texts]
+    agents = [parse_agent(text, game) for text in agent_texts]
     record = play_indexed_game(game, agents, index, seed=seed, max_plies=max_plies, move_time=move_time)
     return {"index": index, "seats": list(record.seats),
             "returns": None if record.returns is None else list(record.returns),

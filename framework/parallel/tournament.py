@@ -30,17 +30,38 @@ class Pairing:
     seed: int
 
 
-def schedule(specs, players, n_agents, games, seed):
-    """[(key, Pairing, k)] for every game; `players[s]` is spec s's player count."""
-    plan = []
+class Schedule:
+    """Every game of a tournament as (key, Pairing, k), `games` per pairing, made as they
+    are asked for (never listed: 10^12 games start at once); `pairing_of(key)` is the
+    Pairing of a key this schedule makes, else None."""
+
+    def __init__(self, pairings: dict, games: int):
+        self.pairings, self.games = pairings, games        # "s:a-b" -> Pairing
+
+    def __len__(self) -> int:
+        return len(self.pairings) * self.games
+
+    def __iter__(self):
+        for prefix, pairing in self.pairings.items():
+            for k in range(self.games):
+                yield f"{prefix}:{k}", pairing, k
+
+    def pairing_of(self, key):
+        prefix, _, k = key.rpartition(":") if isinstance(key, str) else ("", "", "")
+        if prefix in self.pairings and k.isdigit() and str(int(k)) == k and int(k) < self.games:
+            return self.pairings[prefix]
+        return None
+
+
+def schedule(specs, players, n_agents, games, seed) -> Schedule:
+    """The Schedule of every game; `players[s]` is spec s's player count."""
+    pairings = {}
     for s, p in enumerate(players):
         if p > n_agents:
             raise ValueError(f"spec {s + 1} has {p} players but only {n_agents} agents were given")
         for g, group in enumerate(itertools.combinations(range(n_agents), p)):
-            pairing = Pairing(s, group, seed * 100_003 + s * 1009 + g)
-            for k in range(games):
-                plan.append((f"{s}:{'-'.join(map(str, group))}:{k}", pairing, k))
-    return plan
+            pairings[f"{s}:{'-'.join(map(str, group))}"] = Pairing(s, group, seed * 100_003 + s * 1009 + g)
+    return Schedule(pairings, games)
 
 
 def tasks(plan, payloads, options, agent_texts, max_plies, move_time):
@@ -73,7 +94,7 @@ class Standings:
     def __init__(self, agent_texts, plan):
         from framework.match import Tally
         self.names = list(agent_texts)
-        self.pairing = {key: pairing for key, pairing, _ in plan}
+        self.plan = plan
         self.tallies = [Tally(t) for t in self.names]
         self.pairs = {(a, b): PairScore(a, b) for a, b in itertools.combinations(range(len(self.names)), 2)}
         self.failures = {}
@@ -85,7 +106,7 @@ class Standings:
         if isinstance(record, Failure) or "failure" in record:
             self.failures[key] = record if isinstance(record, Failure) else Failure(record["failure"], record["message"])
             return
-        group = self.pairing[key].agents
+        group = self.plan.pairing_of(key).agents
         seats = tuple(group[i] for i in record["seats"])          # agent playing each seat
         returns = record["returns"]
         tally(self.tallies, GameRecord.from_summary(record, seats))

@@ -108,16 +108,29 @@ class OpeningBook:
 
     @classmethod
     def load(cls, path, game) -> "OpeningBook":
-        """Read a book file, refusing one built for another game or other options."""
-        from framework.files import MAX_DATA_BYTES, read_text
-        try:
-            data = json.loads(read_text(path, limit=MAX_DATA_BYTES, what="opening book"))
-        except (ValueError, RecursionError) as err:          # (RecursionError: [[[[... nested too deeply)
-            raise ValueError(f"{path}: cannot read the opening book ({err})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a plyspec opening book")
-        if data.get("game") != game.name or data.get("options", {}) != json.loads(json.dumps(game.options)):
-            raise ValueError(f"{path}: book for {data.get('game')!r} with options {data.get('options')}, "
-                             f"not for {game.name!r} with options {game.options}")
+        """Read a book file, checked against the book format (a SpecError naming the file
+        and what is wrong), refusing one built for another game or other options."""
+        from framework.errors import SpecError, shorten
+        from framework.files import MAX_DATA_BYTES
+        from framework.readback import Shape, read_json
+        data = read_json(path, "opening book", MAX_DATA_BYTES)
+        shape = Shape(path, "not a plyspec opening book", hint="build one with plyspec book")
+        shape.mapping(data, "the file", ("format", "game", "positions"))
+        shape.require(data["format"] == FORMAT, f"its format is not {FORMAT!r}")
+        options = shape.mapping(data.get("options", {}), "`options`")
+        if data["game"] != game.name or options != json.loads(json.dumps(game.options)):
+            raise SpecError(f"an opening book for {data['game']!r} with options {options}, not "
+                            f"for {game.name!r} with options {game.options}", file=str(path),
+                            hint="build one for this game with plyspec book")
+        for key in ("plies", "games"):
+            if key in data:
+                shape.whole(data[key], f"`{key}`", 1)
+        positions = shape.mapping(data["positions"], "`positions`")
+        for position, moves in positions.items():
+            where = f"position {shorten(position)}"
+            for tally in shape.mapping(moves, where).values():
+                shape.sequence(tally, f"a move's tally in {where}", 2)
+                shape.whole(tally[0], f"a move's game count in {where}", 1)
+                shape.number(tally[1], f"a move's total outcome in {where}")
         info = {k: v for k, v in data.items() if k not in ("format", "game", "options", "positions")}
-        return cls(game, data["positions"], info)
+        return cls(game, positions, info)

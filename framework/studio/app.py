@@ -1,7 +1,9 @@
 """The studio's Starlette application: the page (static files) and the JSON API under
 /api/ that the page uses and any client may call (docs/studio.md lists every endpoint).
 
-Every request body is a JSON object of at most MAX_BODY bytes; spec text goes through the
+Requests must name the server in `Host`, and state changes come from its own page
+(framework.studio.guard).  Every request body is a JSON object (framework.studio.requests),
+sent as `Content-Type: application/json`; spec text goes through the
 limits `plyspec check` applies (MAX_SPEC_BYTES, then the checker's own); searches, trees,
 plans and tests run as jobs (framework.studio.jobs) under a budget with a default and a
 cap.  A bad request gets a 4xx answer {"error": message, "hint": ...}; an error of
@@ -18,74 +20,24 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from framework.errors import SpecError
-from framework.files import MAX_SPEC_BYTES
 from framework.studio import jobs, sessions
+from framework.studio.guard import Guard, server_hosts
 from framework.studio.library import Library, NotFound
+from framework.studio.requests import FORMATS, BadRequest, body, field, spec_text, text_format
 
 STATIC = Path(__file__).with_name("static")
-MAX_BODY = 3 * MAX_SPEC_BYTES        # a PDDL domain and task pasted together, with room
-FORMATS = {"yaml": ".yaml", "yml": ".yaml", "game": ".game", "plan": ".plan", "pddl": ".pddl"}
 # budgets: (default, cap)
 AGENT_SECONDS, AGENT_NODES = (2.0, 30.0), 5_000_000
 TREE_NODES, TREE_SECONDS = (2_000, 20_000), 20.0
 PLAN_SECONDS, TEST_SECONDS, TEST_EXAMPLES = (10.0, 120.0), 120.0, (30, 500)
 WAIT_SECONDS = 150.0                 # the longest a request with "wait": true waits
-
-
-class BadRequest(Exception):
-    def __init__(self, message: str, status: int = 400, hint: str | None = None):
-        super().__init__(message)
-        self.message, self.status, self.hint = message, status, hint
-
-
-async def body(request: Request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is {len(raw):,} bytes; at most {MAX_BODY:,} are read", 413)
-    if not raw:
-        return {}
-    import json
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise BadRequest("the request body is not JSON", hint='send a JSON object, e.g. {"spec": "tictactoe"}') from None
-    if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return data
-
-
-def field(data: dict, name: str, kind, default=None, required=False):
-    value = data.get(name, default)
-    if value is None and not required:
-        return default
-    if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = {str: "a string", int: "a whole number", dict: "an object", list: "a list", bool: "true or false"}
-        raise BadRequest(f"`{name}` must be {names.get(kind, kind.__name__)}")
-    return value
-
-
-def spec_text(data: dict, name: str = "text") -> str:
-    text = field(data, name, str, required=True)
-    try:
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError as err:
-        raise BadRequest(f"`{name}` is not Unicode text: a lone surrogate at character {err.start + 1}") from None
-    if size > MAX_SPEC_BYTES:
-        raise BadRequest(f"`{name}` is larger than {MAX_SPEC_BYTES:,} bytes", 413)
-    return text
-
-
-def text_format(data: dict) -> str:
-    fmt = field(data, "format", str, "yaml")
-    if fmt not in FORMATS:
-        raise BadRequest(f"unknown format {fmt!r}", hint="yaml, game, plan or pddl")
-    return fmt
 
 
 def session_of(request: Request):
@@ -372,8 +324,9 @@ async def index(request):
     return FileResponse(STATIC / "index.html")
 
 
-def create_app(folder=None, warm: bool = True) -> Starlette:
-    """The application; `warm` starts reading the library at once (in a thread)."""
+def create_app(folder=None, warm: bool = True, host: str = "127.0.0.1", port: int = 8765) -> Starlette:
+    """The application, answering only requests for `host` (or a loopback name) and `port`
+    (framework.studio.guard); `warm` starts reading the library at once (in a thread)."""
     api = [
         Route("/api/specs", list_specs), Route("/api/spec", get_spec),
         Route("/api/sessions", new_session, methods=["POST"]),
@@ -391,7 +344,8 @@ def create_app(folder=None, warm: bool = True) -> Starlette:
                     exception_handlers={BadRequest: on_bad_request, SpecError: on_spec_error,
                                         sessions.Conflict: on_value_error, NotFound: on_value_error,
                                         jobs.Busy: on_value_error, ValueError: on_value_error,
-                                        HTTPException: on_http, Exception: on_other})
+                                        HTTPException: on_http, Exception: on_other},
+                    middleware=[Middleware(Guard, hosts=server_hosts(host, port))])
     app.state.library = Library(folder)
     jobs.preload()
     if warm:
