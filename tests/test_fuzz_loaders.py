@@ -85,7 +85,7 @@ def test_a_number_over_4300_digits_is_a_spec_error(fmt, old, new):
 
 @pytest.mark.parametrize("fmt,old,new,message", [
     ("plan-yaml", "for i in 1..disks-1", f"for i in 1..{HUGE}", "cannot read"),
-    ("plan-yaml", "disks: 3", f"disks: {HUGE}", "cannot read"),
+    ("plan-yaml", "disks: 3", f"disks: {HUGE}", "is not a whole number from"),
     ("plan-yaml", "problem: Towers", "problem: \x1fTowers", "not valid YAML"),
     ("plan", "for i in 1..disks-1", f"for i in 1..{HUGE}", "cannot read"),
 ])
@@ -145,7 +145,7 @@ def test_the_grounding_limit_is_a_positioned_spec_error():
 def test_a_float_option_too_large_for_a_float_is_a_spec_error():
     text = (SPECS / "slippery_isolation.yaml").read_text()
     huge = "9" * 400 + ".8"                        # YAML reads it as a float: inf
-    with pytest.raises(SpecError, match="too large for a number") as info:
+    with pytest.raises(SpecError, match="more than a number may have") as info:
         framework.load_text(text.replace("hit: 0.8", f"hit: {huge}"), file="t.yaml")
     assert info.value.line == 3
 
