@@ -105,6 +105,11 @@ def exhaust(game, checks: dict, budget, errors=True) -> tuple:
                 except Violation as violation:
                     violation.path = line(state)
                     found[prop] = violation
+                except (NoLegalActions, NoChanceOutcomes):   # reported by the properties that own them
+                    pass
+                except Exception as exc:          # noqa: BLE001 - the rules fail inside the check
+                    if errors:
+                        found.setdefault(name, Violation(name, error_text(exc), line(state), state))
         try:
             if state.terminal_test():
                 continue
