@@ -243,8 +243,9 @@ def test_a_small_game_is_explored_whole_so_a_state_without_moves_is_found(tmp_pa
     spec.write_text(CONNECT_THREE)
     code, out = run_cli(capsys, spec, "--json")           # default options
     assert code == 1
-    (bad,) = [p for p in json.loads(out)["specs"][0]["properties"] if p["status"] == FAILED]
-    assert bad["property"] == "actions_exist_exactly_at_nonterminal_states"
+    failed = {p["property"]: p for p in json.loads(out)["specs"][0]["properties"] if p["status"] == FAILED}
+    bad = failed["actions_exist_exactly_at_nonterminal_states"]   # a random playout may also end in
+    # that state and fail another property there (the seed is random): the exhaustive pass finds it
     assert len(bad["counterexample"]) == 16 and "without actions" in bad["detail"]
     fixed = spec.with_name("fixed.yaml")
     fixed.write_text(CONNECT_THREE.replace("terminal: line(board, 3, R)", "terminal: full(board) or line(board, 3, R)"))
