@@ -1,4 +1,4 @@
-"""Microseconds per state of h_max, h_add and h_FF (`planners.heuristics.Relaxation`)
+"""Microseconds per state of h_max, h_add and h_FF (`planners.heuristics.relaxation.Relaxation`)
 against a baseline version of the same module taken from git (default: `main`),
 interleaved in one process on the same states, with every value compared: the two
 versions must agree exactly (h_FF and its preferred operators included).  The states
@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
 from framework.search import lazy_gbfs  # noqa: E402
-from planners import lama  # noqa: E402
+from planners.configurations import lama  # noqa: E402
 from tests.lmcut_reference import first_states  # noqa: E402
 from tests.relaxation_reference import walk_ends  # noqa: E402
-from planners.heuristics import Relaxation  # noqa: E402
+from planners.heuristics.relaxation import Relaxation  # noqa: E402
 
 IPC = Path("/work/ipc21/benchmarks")
 DEFAULT = [("depot", 5), ("blocks", 10), ("logistics", 5), ("elevators", 3)]
@@ -42,8 +42,8 @@ HEURISTICS = ("h_max", "h_add", "h_ff", "h_ff_preferred")
 
 
 def baseline_module(revision: str):
-    """`planners/heuristics.py` as of git `revision`, imported under another name."""
-    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:planners/heuristics.py"],
+    """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
+    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:planners/heuristics/relaxation.py"],
                           check=True, capture_output=True, text=True).stdout
     path = Path(tempfile.mkdtemp()) / "baseline_heuristics.py"
     path.write_text(text)

@@ -2,7 +2,7 @@
 search (Richter & Westphal 2010, as Fast Downward's `lama-first` alias runs it):
 
     lazy greedy best-first search over two heuristics in alternation, h_FF and landmark
-    count (`planners.lmcount`, fact landmarks of the delete relaxation with natural,
+    count (`planners.landmarks.lmcount`, fact landmarks of the delete relaxation with natural,
     greedy-necessary and reasonable orderings), each heuristic with its own list and a
     boosted list of the successors reached by its preferred operators (LAMA 2011's
     landmark preferred operators, which Fast Downward's `lama-first` alias turns off:
@@ -16,8 +16,8 @@ A* with LM-cut).
 from __future__ import annotations
 
 from framework.search import lazy_gbfs
-from planners.heuristics import Relaxation
-from planners.lmcount import LandmarkCount
+from planners.heuristics.relaxation import Relaxation
+from planners.landmarks.lmcount import LandmarkCount
 
 
 def evaluators(task) -> list:

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import planners
 from framework.errors import SpecError
-from planners.export import to_pddl
-from planners.print_plan import outline_plan, to_plan
-from planners.print_yaml import outline_yaml, to_yaml
-from planners.spec_outline import read_outline
+from planners.formats.export import to_pddl
+from planners.formats.print_plan import outline_plan, to_plan
+from planners.formats.print_yaml import outline_yaml, to_yaml
+from planners.formats.spec_outline import read_outline
 
 FORMATS = ("yaml", "plan", "pddl")
 

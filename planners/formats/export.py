@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from planners.ast import Equality, FunctionTerm, Literal, PlanningProblem
-from planners.formula import (Junction, Negation, Quantified, formulas_of, literals_of,
+from planners.lifted.ast import Equality, FunctionTerm, Literal, PlanningProblem
+from planners.lifted.formula import (Junction, Negation, Quantified, formulas_of, literals_of,
                               quantified_params)
 
 PDDL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*\Z")
@@ -43,7 +43,7 @@ def _params(params) -> str:
 
 
 def formula_text(formula) -> str:
-    """`formula` (a planners.formula tree or None) as a PDDL goal description."""
+    """`formula` (a planners.lifted.formula tree or None) as a PDDL goal description."""
     if formula is None:
         return "(and)"
     if isinstance(formula, Literal):

@@ -4,7 +4,7 @@
 Supported: STRIPS, :typing (type hierarchies; `(either a b)` for parameters), :negative-preconditions,
 :equality, :action-costs (`(increase (total-cost) N)` or a static cost function) and ADL:
 `or`, `imply`, `forall`, `exists`, negated compound conditions, `when` and `forall`
-effects, `:derived` predicates (built by `planners.pddl_adl`).  PDDL is case-insensitive,
+effects, `:derived` predicates (built by `planners.formats.pddl_adl`).  PDDL is case-insensitive,
 so every keyword and name is lower-cased.  Anything else (numeric fluents, durative
 actions, preferences, ...) is refused with a SpecError that names the feature and points
 at it.
@@ -17,9 +17,9 @@ from pathlib import Path
 
 from framework.errors import SpecError, normalise_line_breaks
 from framework.files import read_text
-from planners.pddl_adl import AdlBuilder, flat_conditions
-from planners.pddl_reader import read_pddl
-from planners.ast import (ROOT_TYPE, either_type, ActionDef, Atom, FunctionDef, FunctionTerm,
+from planners.formats.pddl_adl import AdlBuilder, flat_conditions
+from planners.formats.pddl_reader import read_pddl
+from planners.lifted.ast import (ROOT_TYPE, either_type, ActionDef, Atom, FunctionDef, FunctionTerm,
                           FunctionValue, ObjectDef, Param, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
 
@@ -63,7 +63,7 @@ TOKEN_TEXT = {"LPAR": "`(`", "RPAR": "`)`", "NAME": "a name", "VARIABLE": "a ?va
 
 class _Builder(AdlBuilder):
     """Turns parsed rules into planning AST pieces as the parser reduces them (Lark's
-    inline transformer, or the fast reader `planners.pddl_reader` calling the same methods:
+    inline transformer, or the fast reader `planners.formats.pddl_reader` calling the same methods:
     no parse tree is built); refuses unsupported constructs."""
 
     def __init__(self):
@@ -277,7 +277,7 @@ def _lark_parser():
 def parse_pddl(text: str, file: str = "<pddl>"):
     """Parses one PDDL file; returns ("domain", name_token, items) or
     ("problem", name_token, domain_token, items).  A well-formed file is read by
-    `planners.pddl_reader`; anything else by the Lark grammar, which reports errors."""
+    `planners.formats.pddl_reader`; anything else by the Lark grammar, which reports errors."""
     text = normalise_line_breaks(text)
     lines = text.split("\n")
     builder = _Builder()
@@ -302,7 +302,7 @@ def parse_with_lark(text: str, file: str, lines: list[str]):
 
 def load_pddl(domain_path, problem_path) -> PlanningProblem:
     """Reads a PDDL domain and problem file into one checked `PlanningProblem`."""
-    from planners.check import check
+    from planners.lifted.check import check
 
     parsed = []
     for path, expected in ((domain_path, "domain"), (problem_path, "problem")):

@@ -1,13 +1,13 @@
-"""The formula and effect half of the PDDL importer (`planners.pddl`): turns parsed
-conditions into `planners.formula` trees (and, or, not, imply, forall, exists, atoms,
+"""The formula and effect half of the PDDL importer (`planners.formats.pddl`): turns parsed
+conditions into `planners.lifted.formula` trees (and, or, not, imply, forall, exists, atoms,
 equalities) and effects into unconditional adds / deletes / cost plus `Effect`s for the
 conditional (`when`) and universal (`forall`) ones; reads `:derived` rules.  A mixin of
 the builder `_Builder`, which supplies `pos`, `term` and `refuse`.
 """
 from __future__ import annotations
 
-from planners.ast import Atom, Equality, Literal, Term
-from planners.formula import DerivedRule, Effect, Junction, Negation, Quantified
+from planners.lifted.ast import Atom, Equality, Literal, Term
+from planners.lifted.formula import DerivedRule, Effect, Junction, Negation, Quantified
 
 
 def formula_pos(formula):

@@ -33,7 +33,7 @@ def domain_beside(problem_path) -> Path | None:
 def check_pddl_text(text: str, path: str, domain_path=None) -> str:
     """Parses and checks the PDDL file `text` (saved, or not yet, at `path`); raises a
     SpecError for its mistakes, returns a one-line summary of what was checked."""
-    from planners.pddl import load_pddl, parse_pddl
+    from planners.formats.pddl import load_pddl, parse_pddl
     parsed = parse_pddl(text, path)
     kind, name = parsed[0], str(parsed[1]).lower()
     if kind == "problem":

@@ -1,10 +1,10 @@
 """The fast path of the PDDL importer: a hand-written reader for well-formed files of the
-subset `planners/pddl.lark` accepts, so that `plyspec plan` neither imports Lark nor loads
+subset `planners/formats/pddl.lark` accepts, so that `plyspec plan` neither imports Lark nor loads
 its parser (together most of a small task's start-up).
 
 One regular expression cuts the text into tokens (with Lark's line and column), a loop
 nests them into lists, and a walk over the lists calls the importer's builder
-(`planners.pddl._Builder`) with the very children Lark's LALR parser would pass it, in the
+(`planners.formats.pddl._Builder`) with the very children Lark's LALR parser would pass it, in the
 same bottom-up, left-to-right order, so the result is the same `PlanningProblem` pieces.
 Whatever the walk does not recognise (a syntax error, an unsupported construct, a name
 that is also a PDDL keyword, a character outside the grammar, nesting deeper than

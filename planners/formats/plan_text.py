@@ -33,9 +33,9 @@ from lark.exceptions import UnexpectedInput
 from framework.frontend.lark_cache import cached_lark
 from framework.errors import SpecError, normalise_line_breaks
 from framework.loader import read_text
-from planners.ast import ROOT_TYPE, PlanningProblem
-from planners.check import check
-from planners.yaml_spec import build_from_nodes
+from planners.lifted.ast import ROOT_TYPE, PlanningProblem
+from planners.lifted.check import check
+from planners.formats.yaml_spec import build_from_nodes
 
 _PARSER = cached_lark(Path(__file__).with_name("plan_format.lark").read_text(), parser="lalr",
                        maybe_placeholders=True, propagate_positions=True)

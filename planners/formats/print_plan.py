@@ -1,11 +1,11 @@
 """The `.plan` printer: a `PlanningProblem` (from any front-end) as the text of a `.plan`
-file (`planners.plan_text`), with the items printed as in a YAML spec
-(`planners.print_yaml.Items`), so what one format cannot say the other cannot either.
+file (`planners.formats.plan_text`), with the items printed as in a YAML spec
+(`planners.formats.print_yaml.Items`), so what one format cannot say the other cannot either.
 """
 from __future__ import annotations
 
-from planners.ast import ROOT_TYPE
-from planners.print_yaml import (WIDTH, Items, costs_default_to_zero, derived_heads,
+from planners.lifted.ast import ROOT_TYPE
+from planners.formats.print_yaml import (WIDTH, Items, costs_default_to_zero, derived_heads,
                                  effect_groups, number)
 
 
@@ -78,7 +78,7 @@ def to_plan(problem, header: str = "") -> str:
 
 
 def outline_plan(o, header: str = "") -> str:
-    """A spec outline (`planners.spec_outline`) as a `.plan` file, items as written."""
+    """A spec outline (`planners.formats.spec_outline`) as a `.plan` file, items as written."""
     lines = [header] if header else []
     lines += [f"{key} {value}" for key, value in (("problem", o.problem), ("domain", o.domain))
               if value]

@@ -1,5 +1,5 @@
 """The YAML planning-spec printer: a `PlanningProblem` (from any front-end) as the text
-of a YAML planning spec (`planners.yaml_spec`), and the item printer both spec formats
+of a YAML planning spec (`planners.formats.yaml_spec`), and the item printer both spec formats
 share (`Items`: signatures and condition formulas in `planning_spec.lark`'s syntax).
 
 Variables are plain names in a spec, so a variable named like an object (PDDL allows
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from planners.ast import ROOT_TYPE, Equality, FunctionTerm, Literal, either_members
-from planners.formula import Junction, Negation, Quantified
+from planners.lifted.ast import ROOT_TYPE, Equality, FunctionTerm, Literal, either_members
+from planners.lifted.formula import Junction, Negation, Quantified
 
 PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9 _\-.]*\Z")
 WIDTH = 92
@@ -230,7 +230,7 @@ def _items_yaml(key: str, items, indent: int = 0) -> str:
 
 
 def outline_yaml(o, header: str = "") -> str:
-    """A spec outline (`planners.spec_outline`) as a YAML planning spec, items as written."""
+    """A spec outline (`planners.formats.spec_outline`) as a YAML planning spec, items as written."""
     lines = [header] if header else []
     lines += [f"{key}: {scalar(value)}" for key, value in (("problem", o.problem),
                                                           ("domain", o.domain)) if value]

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import yaml
 
 from framework.errors import normalise_line_breaks
-from planners.ast import ROOT_TYPE
-from planners.yaml_items import Source
+from planners.lifted.ast import ROOT_TYPE
+from planners.formats.yaml_items import Source
 
 
 @dataclass
@@ -35,7 +35,7 @@ def read_outline(text: str, file: str, fmt: str, options: dict | None = None) ->
     """The outline of spec `text` (`fmt` "yaml" or "plan"); `options` replace the defaults
     it declares."""
     if fmt == "plan":
-        from planners.plan_text import plan_nodes
+        from planners.formats.plan_text import plan_nodes
         text = normalise_line_breaks(text)
         root = plan_nodes(text, file)
     else:

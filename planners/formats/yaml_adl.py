@@ -1,6 +1,6 @@
-"""The ADL half of the YAML planning front-end (`planners.yaml_spec`, and through it the
-`.plan` one): condition items become `planners.formula` trees exactly as the PDDL reader
-(`planners.pddl_adl`) builds them (`and` flattened, `not` of a literal flipped, `if A then
+"""The ADL half of the YAML planning front-end (`planners.formats.yaml_spec`, and through it the
+`.plan` one): condition items become `planners.lifted.formula` trees exactly as the PDDL reader
+(`planners.formats.pddl_adl`) builds them (`and` flattened, `not` of a literal flipped, `if A then
 B` read as `(or (not A) B)`, quantifiers over typed variables that are in scope in their
 body); the `derived` section becomes `DerivedRule`s and the `when` entries of an action
 (optionally quantified with `forall`) become `Effect`s.  A mixin of `yaml_spec._Builder`,
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import yaml
 
-from planners.ast import ROOT_TYPE, Atom, Equality, Literal, Param, PredicateDef, Term, either_type
-from planners.formula import DerivedRule, Effect, Junction, Negation, Quantified
-from planners.pddl_adl import flat_conditions, formula_pos
+from planners.lifted.ast import ROOT_TYPE, Atom, Equality, Literal, Param, PredicateDef, Term, either_type
+from planners.lifted.formula import DerivedRule, Effect, Junction, Negation, Quantified
+from planners.formats.pddl_adl import flat_conditions, formula_pos
 
 WHEN_KEYS = ("forall", "if", "add", "del")
 

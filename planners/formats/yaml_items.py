@@ -1,4 +1,4 @@
-"""The node layer of the YAML planning front-end (`planners.yaml_spec`): the positions of
+"""The node layer of the YAML planning front-end (`planners.formats.yaml_spec`): the positions of
 PyYAML nodes in the spec's text and the checked YAML structure (`Source`), and the parser
 and transformer of the items written inside YAML strings (`planning_spec.lark`:
 signatures, condition formulas, names with `for` generators and integer expressions)."""
@@ -13,7 +13,7 @@ from lark import Transformer, v_args
 from framework.frontend.lark_cache import cached_lark
 from framework.frontend.yaml_reader import refuse_duplicate_keys
 from framework.errors import LINE_BREAK, SpecError, did_you_mean, split_lines
-from planners.ast import Pos
+from planners.lifted.ast import Pos
 
 PARSER = cached_lark(Path(__file__).with_name("planning_spec.lark").read_text(), parser="lalr",
                        start=["signature_item", "condition_item", "name_item", "param_item"],

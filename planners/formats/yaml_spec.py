@@ -2,7 +2,7 @@
 derived predicates, actions (parameters, preconditions, add and delete effects, cost,
 conditional and universal effects), the initial state and the goal becomes a checked
 `PlanningProblem`; conditions may be ADL formulas (`or`, `not (...)`, `if ... then`,
-`forall(x - t) ...`, `exists(...) ...`), built by `planners.yaml_adl` into the same tree
+`forall(x - t) ...`, `exists(...) ...`), built by `planners.formats.yaml_adl` into the same tree
 the PDDL reader builds.
 
     problem: Monkey and bananas
@@ -34,11 +34,11 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from framework.errors import did_you_mean, shorten
 from framework.loader import read_text
-from planners.ast import (ROOT_TYPE, ActionDef, Atom, ObjectDef, PlanningProblem, Pos,
+from planners.lifted.ast import (ROOT_TYPE, ActionDef, Atom, ObjectDef, PlanningProblem, Pos,
                           PredicateDef, Term, TypeDef)
-from planners.check import check
-from planners.yaml_adl import AdlItems, split_flat
-from planners.yaml_items import ITEMS, PARSER, Source
+from planners.lifted.check import check
+from planners.formats.yaml_adl import AdlItems, split_flat
+from planners.formats.yaml_items import ITEMS, PARSER, Source
 
 TOP_KEYS = ("problem", "domain", "options", "types", "objects", "predicates", "derived",
             "actions", "init", "goal")

@@ -1,9 +1,9 @@
 """Grounding: instantiate a lifted `PlanningProblem` into a compact `Task`.
 
-The problem is first normalised (`planners.normalise`: ADL formulas split into
+The problem is first normalised (`planners.grounding.normalise`: ADL formulas split into
 conjunctive schemas, conditional effects, derived-predicate rules), then only what can
 matter is instantiated:
-- relaxed reachability (`planners.reachability`) over the operator schemas, the
+- relaxed reachability (`planners.grounding.reachability`) over the operator schemas, the
   conditional effects (each with its operator's precondition) and the rules;
 - static facts (of predicates no effect changes and no rule derives) are decided at
   grounding time and vanish from the task, as do negative conditions on facts that can
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from itertools import product
 
-from planners.ast import Equality, FunctionTerm, PlanningProblem
-from planners.check import subtypes
-from planners.normalise import Rule, normalise
-from planners.reachability import Schema, reachable
-from planners.task import Operator, Task
+from planners.lifted.ast import Equality, FunctionTerm, PlanningProblem
+from planners.lifted.check import subtypes
+from planners.grounding.normalise import Rule, normalise
+from planners.grounding.reachability import Schema, reachable
+from planners.grounding.task import Operator, Task
 
 DEFAULT_MAX_OPERATORS = 1_000_000
 COMPILE_SECONDS_PER_OPERATOR = 60e-6     # compiling the successor function, measured on airport

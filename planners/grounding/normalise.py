@@ -3,7 +3,7 @@ instantiates, as Fast Downward's translator does:
 
 - every precondition, effect condition, goal and derived-predicate body is put in
   negation normal form and split into the clauses of its disjunctive normal form
-  (`planners.formula.clauses`: `exists` variables become extra parameters, `forall` is
+  (`planners.lifted.formula.clauses`: `exists` variables become extra parameters, `forall` is
   expanded over the objects of its type);
 - an action becomes one `Schema` per clause of its precondition (the extra `exists`
   parameters do not show in the plan text: `arity` counts the declared ones); its
@@ -22,8 +22,8 @@ from itertools import product
 
 from framework.records import dataclass, field   # the dataclasses module's, made cheaply
 from framework.errors import LimitError
-from planners.ast import Atom, Equality, Literal, Param, PlanningProblem, Pos, Term
-from planners.formula import (DerivedRule, Junction, Quantified, clauses, conjunction,
+from planners.lifted.ast import Atom, Equality, Literal, Param, PlanningProblem, Pos, Term
+from planners.lifted.formula import (DerivedRule, Junction, Quantified, clauses, conjunction,
                               free_variables, nnf, strata, substitute)
 
 GOAL_PREDICATE = "goal#"        # `#` cannot occur in a PDDL name

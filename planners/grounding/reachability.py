@@ -1,4 +1,4 @@
-"""Relaxed reachability, the first half of grounding (`planners.grounding`): starting
+"""Relaxed reachability, the first half of grounding (`planners.grounding.ground`): starting
 from the initial facts, a schema (an operator schema, a conditional effect with its
 operator's precondition, a derived-predicate rule) is instantiated with the bindings
 whose positive conditions are all reachable (a join over lookup tables of the reachable
@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import product
 
 from framework.errors import LimitError
-from planners.ast import Equality
+from planners.lifted.ast import Equality
 
 
 class Schema:

@@ -3,15 +3,15 @@ facts that hold, an operator is four masks (required, required absent, added, de
 a cost and its conditional effects (each four masks: conditions, absent conditions,
 adds, deletes; all tested on the state before the operator, deletes before adds).
 Derived facts are bits too: `axioms` (per stratum, (head bit, body mask, absent body
-mask)) recompute them after each operator (`planners.axioms`).  A `Task` is a `framework.search.problem.SearchProblem`, so every shared
+mask)) recompute them after each operator (`planners.grounding.axioms`).  A `Task` is a `framework.search.problem.SearchProblem`, so every shared
 single-agent searcher runs on it; its actions are operator indices.
 """
 from __future__ import annotations
 
 from framework.records import dataclass, field   # the dataclasses module's, made cheaply
-from planners.heuristics import Relaxation, make_heuristic
-from planners.axioms import compile_axioms, with_axioms
-from planners.successors import compile_successors
+from planners.heuristics.relaxation import Relaxation, make_heuristic
+from planners.grounding.axioms import compile_axioms, with_axioms
+from planners.grounding.successors import compile_successors
 
 
 @dataclass(frozen=True, slots=True)

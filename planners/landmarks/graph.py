@@ -1,5 +1,5 @@
 """Fact landmarks of the delete relaxation and their orderings (the landmark graph the
-landmark-count heuristic `planners.lmcount` reads).
+landmark-count heuristic `planners.landmarks.lmcount` reads).
 
 A fact is a *landmark* when every plan makes it true at some point (a fact true in the
 initial state counts when every plan needs it).  The landmarks found here are those of

@@ -1,6 +1,6 @@
 """The landmark-count heuristic (LAMA's `lmcount`, Richter & Westphal 2010, with the
 landmark progression Fast Downward's `landmark_sum` uses) over the landmark graph of
-`planners.landmarks`.
+`planners.landmarks.graph`.
 
 The heuristic is path-dependent.  Every state keeps two sets of landmarks (masks of landmark ids):
 *past*, the landmarks true at some point of the path to it, and *future*, those still
@@ -30,8 +30,8 @@ docs/planning.md.
 from __future__ import annotations
 
 from framework.runtime import bits
-from planners.heuristics import INF, Relaxation
-from planners.landmarks import LandmarkGraph
+from planners.heuristics.relaxation import INF, Relaxation
+from planners.landmarks.graph import LandmarkGraph
 
 
 class LandmarkCount:

@@ -131,7 +131,7 @@ class ActionDef:
     delete: list[Atom]
     cost: float | FunctionTerm | None
     pos: Pos
-    condition: object = None     # an ADL precondition formula (planners.formula); then
+    condition: object = None     # an ADL precondition formula (planners.lifted.formula); then
                                  # `preconditions` is empty
     effects: list = field(default_factory=list)   # conditional / forall effects (formula.Effect)
 

@@ -6,8 +6,8 @@ did-you-mean hint where a close name exists.
 from __future__ import annotations
 
 from framework.errors import SpecError, SpecErrors, all_errors, did_you_mean
-from planners.formula import Junction, Negation, formulas_of, quantified_params
-from planners.ast import (ROOT_TYPE, Atom, Equality, FunctionTerm, Literal, PlanningProblem,
+from planners.lifted.formula import Junction, Negation, formulas_of, quantified_params
+from planners.lifted.ast import (ROOT_TYPE, Atom, Equality, FunctionTerm, Literal, PlanningProblem,
                           Pos, Term, TypeDef, either_members)
 
 

@@ -2,7 +2,7 @@
 
 A precondition, goal, effect condition or derived-predicate body is a tree of
 `Junction` (and / or), `Negation`, `Quantified` (forall / exists over typed variables)
-and the leaves `Literal` and `Equality` of `planners.ast`; `(imply a b)` is read as
+and the leaves `Literal` and `Equality` of `planners.lifted.ast`; `(imply a b)` is read as
 `(or (not a) b)`.  An `Effect` is one literal that a (possibly quantified, possibly
 conditional) effect sets, a `DerivedRule` one `:derived` definition.
 
@@ -21,7 +21,7 @@ from itertools import product
 
 from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
 from framework.errors import LimitError
-from planners.ast import Atom, Equality, Literal, Param, Pos, Term
+from planners.lifted.ast import Atom, Equality, Literal, Param, Pos, Term
 
 MAX_CLAUSES = 256       # a disjunctive normal form larger than this is refused
 

@@ -12,9 +12,9 @@ import re
 from itertools import product
 
 from framework.records import dataclass   # dataclasses.dataclass, made cheaply
-from planners.ast import Equality, FunctionTerm, Literal, PlanningProblem
-from planners.check import subtypes
-from planners.formula import Junction, Negation, strata
+from planners.lifted.ast import Equality, FunctionTerm, Literal, PlanningProblem
+from planners.lifted.check import subtypes
+from planners.lifted.formula import Junction, Negation, strata
 
 _CALL = re.compile(r"^\s*([^\s(),]+)\s*(?:\((.*)\))?\s*$")
 

@@ -1,4 +1,4 @@
-; The briefcase world: planners/problems/briefcase.yaml written by hand in PDDL (ADL with
+; The briefcase world: planners/data/problems/briefcase.yaml written by hand in PDDL (ADL with
 ; action costs).  Optimal cost of task01: 10.
 (define (domain briefcase)
   (:requirements :adl :derived-predicates :action-costs)

@@ -1,4 +1,4 @@
-; planners/problems/lamps.yaml in PDDL: conditional effects with action costs.
+; planners/data/problems/lamps.yaml in PDDL: conditional effects with action costs.
 (define (domain lamps)
   (:requirements :typing :negative-preconditions :conditional-effects :action-costs)
   (:types lamp)
