@@ -54,8 +54,9 @@ def default_tasks() -> list[Path]:
 
 
 def old_heuristics():
-    """planners/heuristics/relaxation.py as of commit OLD, imported from a temporary file."""
-    source = subprocess.run(["git", "show", f"{OLD}:planners/heuristics/relaxation.py"], cwd=ROOT,
+    """planners/heuristics.py (today's planners/heuristics/relaxation.py) as of commit OLD,
+    imported from a temporary file."""
+    source = subprocess.run(["git", "show", f"{OLD}:planners/heuristics.py"], cwd=ROOT,
                             check=True, capture_output=True, text=True).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
         handle.write(source)

@@ -41,10 +41,21 @@ DEFAULT = [("depot", 5), ("blocks", 10), ("logistics", 5), ("elevators", 3)]
 HEURISTICS = ("h_max", "h_add", "h_ff", "h_ff_preferred")
 
 
+def git_source(revision: str, path: str, before_layout: str) -> str:
+    """The text of `path` as of git `revision`, or of `before_layout` (where the module
+    was before planners/ had sub-packages), with the old module names of its imports
+    updated."""
+    for name in (path, before_layout):
+        done = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:{name}"],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            return done.stdout.replace("from planners.lmcut import", "from planners.heuristics.lmcut import")
+    raise SystemExit(f"{path} not found at {revision}")
+
+
 def baseline_module(revision: str):
     """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
-    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:planners/heuristics/relaxation.py"],
-                          check=True, capture_output=True, text=True).stdout
+    text = git_source(revision, "planners/heuristics/relaxation.py", "planners/heuristics.py")
     path = Path(tempfile.mkdtemp()) / "baseline_heuristics.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("baseline_heuristics", path)
