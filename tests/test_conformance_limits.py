@@ -160,7 +160,7 @@ def test_every_game_searcher_honours_time_and_node_budgets(name):
 @pytest.mark.parametrize("name", sorted(PLANNING_SEARCHERS))
 def test_every_single_agent_searcher_honours_a_node_budget(name):
     import planners
-    task = planners.ground(planners.load(SPECS.parent / "planners" / "problems" / "hanoi.yaml", disks=8))
+    task = planners.ground(planners.load(SPECS.parent / "planners" / "data" / "problems" / "hanoi.yaml", disks=8))
     result = searcher(name)(task, node_limit=300)
     assert not result.complete and result.stats.nodes <= 300 + len(task.operators)
 
@@ -172,7 +172,7 @@ def test_ctrl_c_during_plan_exits_cleanly_with_what_it_has():
     import sys
     # SIGINT at its default in the child: a test run started in the background of a
     # non-interactive shell inherits SIGINT ignored, and the child would never see Ctrl-C
-    process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/problems/hanoi.yaml",
+    process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/data/problems/hanoi.yaml",
                                 "--set", "disks=14", "--algo", "bfs", "--progress", "--json"], cwd=SPECS.parent,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
