@@ -59,6 +59,7 @@ class CheckedAction:
     noisy: object
     pos: ast.Pos
     step: bool = False       # a step of compound moves only (reached by `continue`)
+    legal_after: object = None   # condition on the position the move leaves (mover: who moved)
 
 
 @dataclass

@@ -23,6 +23,7 @@ class StateClassMixin:
         self.legal_helpers = set(_calls_of(c, ("moves", "can_move")))
         body = _Source()
         self.apply_functions(body)
+        self.legal_after_functions(body)
         self.compound_functions(body)
         self.terminal_function(body)
         self.utility_function(body)
@@ -54,7 +55,7 @@ class StateClassMixin:
         effects or moves, terminal, goal, winner, evaluation; else the spec's start)."""
         c, where = self.c, self.c.spec.positions
         number = re.search(r"\d+$", function)
-        if number and function.startswith(("_apply", "_walk", "_follow")) and int(number.group()) < len(c.actions):
+        if number and function.startswith(("_apply", "_after", "_walk", "_follow")) and int(number.group()) < len(c.actions):
             pos = c.actions[int(number.group())].pos
         else:
             key = {"_terminal": "terminal", "_goal": "goal", "_utility": "winner",
