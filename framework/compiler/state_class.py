@@ -47,6 +47,8 @@ class StateClassMixin:
             out(src)
         out.lines.extend(body.lines)
         out.lines.extend(state.lines)
+        out.lines.extend(self.outlined_lines)
+        self.outlining = False                # code written after the module cannot call new ones
         out.lines = guard_overflow(out.lines, self.rule_position)
         return out.text()
 
@@ -55,7 +57,9 @@ class StateClassMixin:
         effects or moves, terminal, goal, winner, evaluation; else the spec's start)."""
         c, where = self.c, self.c.spec.positions
         number = re.search(r"\d+$", function)
-        if number and function.startswith(("_apply", "_after", "_walk", "_follow")) and int(number.group()) < len(c.actions):
+        if function in self.outlined_at:
+            pos = self.outlined_at[function] or c.spec.pos
+        elif number and function.startswith(("_apply", "_after", "_walk", "_follow")) and int(number.group()) < len(c.actions):
             pos = c.actions[int(number.group())].pos
         else:
             key = {"_terminal": "terminal", "_goal": "goal", "_utility": "winner",
