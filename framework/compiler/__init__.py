@@ -84,7 +84,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
         self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None
         self.outlined_at = {}         # its name -> the definition's position
-        self.outlined_lines = []      # their source
+        self.outlined_source = []     # their (name, parameters, body), in the order written
         self.outlining = True         # calls may be outlined (until the module is written)
         self.node_sizes = {}
         self.player_value = None

@@ -48,9 +48,20 @@ class OutlineMixin:
         if name is None:
             name = self.outlined[params, body] = f"_def{len(self.outlined)}"
             self.outlined_at[name] = next((d.pos for d in self.c.spec.defines if d.name == entry[1]), None)
-            self.outlined_lines += [f"def {name}({', '.join(params)}):", f"    return {body}", ""]
+            self.outlined_source.append((name, params, body))
         callers = [f if f != "mover" else self.mover_code for f in params[:len(params) - len(used)]]
         return f"{name}({', '.join(callers + values)})"
+
+    def outlined_lines(self, text: str) -> list:
+        """The source of the functions the module's `text` calls (some were written for
+        code that was then discarded, e.g. a probe of per-mover code).  A function calls
+        only functions written before it, so one pass from the last keeps the callees."""
+        called, lines = set(_IDENT.findall(text)), []
+        for name, params, body in reversed(self.outlined_source):
+            if name in called:
+                called.update(_IDENT.findall(body))
+                lines[:0] = [f"def {name}({', '.join(params)}):", f"    return {body}", ""]
+        return lines
 
     def _outline_body(self, node, args, env):
         """(parameters, the body's code, the indexes of the arguments it reads), or None when

@@ -47,7 +47,7 @@ class StateClassMixin:
             out(src)
         out.lines.extend(body.lines)
         out.lines.extend(state.lines)
-        out.lines.extend(self.outlined_lines)
+        out.lines.extend(self.outlined_lines("\n".join(out.lines)))
         self.outlining = False                # code written after the module cannot call new ones
         out.lines = guard_overflow(out.lines, self.rule_position)
         return out.text()
