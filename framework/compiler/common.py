@@ -20,6 +20,9 @@ WORD_CHUNKS = 3
 # when k_leaves's loop is at most this long (Kalah's: 8.5 KB, its k_leaves2 25 KB; chess's
 # 170 KB would give 2 MB), perft being as exact without it
 MAX_FUSED_CHARS = 20_000
+# the generated module's largest size (chess: 0.47 MB; Python compiles a 2 MB module in
+# seconds, in a few hundred MB)
+MAX_SOURCE_CHARS = 2_000_000
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

@@ -8,7 +8,8 @@ import re
 
 from framework.game import CHANCE
 from framework.compiler.guards import guard_overflow
-from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source, _calls_of
+from framework.compiler.common import MAX_SOURCE_CHARS, MAX_SPECIALISED_PLAYERS, _IDENT, _Source, _calls_of
+from framework.errors import SpecError
 
 
 class StateClassMixin:
@@ -50,7 +51,12 @@ class StateClassMixin:
         out.lines.extend(self.outlined_lines("\n".join(out.lines)))
         self.outlining = False                # code written after the module cannot call new ones
         out.lines = guard_overflow(out.lines, self.rule_position)
-        return out.text()
+        text = out.text()
+        if len(text) > MAX_SOURCE_CHARS:
+            raise SpecError.at(c.spec.pos, f"the rules compile to {len(text):,} characters of Python, "
+                               f"more than {MAX_SOURCE_CHARS:,}", "name a large condition repeated in "
+                               "many rules as a definition (it is then written once), or simplify the rules")
+        return text
 
     def rule_position(self, function: str) -> int:
         """The index in POSITIONS of the rule a generated function implements (an action's
