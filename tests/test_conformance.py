@@ -28,7 +28,13 @@ def test_discovery_finds_both_spec_directories_and_both_syntaxes():
     assert any(p.suffix == ".game" for p in SPECS) and any(p.suffix == ".plan" for p in SPECS)
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.relative_to(ROOT).as_posix())
+# plyspec test on chess: 1,226 s on a loaded 2-core machine (random games of hundreds of
+# plies, each move tested by `legal_after`); tests/test_chess.py covers it in the default run
+LONG = {"chess"}
+
+
+@pytest.mark.parametrize("spec", [pytest.param(p, marks=pytest.mark.slow) if p.stem in LONG else p for p in SPECS],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_shipped_spec_conforms(spec):
     report = check_spec(spec, examples=EXAMPLES)
     assert not report.failed, report.text()

@@ -45,7 +45,8 @@ def _agree(kernel, state, packed):
     return raw
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem == "chess" else p for p in GAMES],
+                         ids=lambda p: p.stem)       # chess: perft 2 at each of 480 states, about a minute
 def test_kernel_agrees_with_the_course_interface_on_random_playouts(path):
     game = framework.load(path)
     kernel = game.kernel
