@@ -77,6 +77,7 @@ def with_history(game, checked, fields):
         state_class = type("RuledState", (state_class,), {"__slots__": ()})   # this game's: it holds the kernel
         state_class._kernel = kernel = history_kernel(game.kernel, rules, state_class.key, state_class,
                                                       game.state_class._namespace)
+        game.state_class._namespace["RULED_CLASS"] = state_class          # for unpickling (_restore)
     inner_initial, inner_evaluate = game._initial, game._evaluate
     inner_noisy, inner_outcome_text = game._is_noisy, game._outcome_text
     return replace(
@@ -217,4 +218,6 @@ def position(state):
 
 
 def _restore(rules, values):
-    return tuple.__new__(ruled_class(rules), values)
+    """Unpickling: the state of the game its position belongs to (its class holds the kernel)."""
+    namespace = getattr(type(values[0]), "_namespace", {})
+    return tuple.__new__(namespace.get("RULED_CLASS") or ruled_class(rules), values)
