@@ -112,6 +112,7 @@ class HistoryKernel(Kernel):
     """A Kernel over packed states with their history (see the module docstring)."""
 
     __slots__ = ("inner",)
+    INDEXED = False
 
     def view(self, packed):
         return tuple.__new__(self.state_class, (self.inner.view(packed[0]),) + tuple(packed[1:]))
