@@ -183,7 +183,7 @@ def write_report(all_rows: list[dict], path: Path) -> None:
            "whole process (start-up, parsing, grounding, search, writing the plan), one process "
            "at a time, timed by the wall clock under the same time and memory limit; plyspec's "
            "modules are byte-compiled beforehand, as `pip install` does.  Every plan of every "
-           "planner is replayed by plyspec's lifted validator (`planners/validate.py`): a task "
+           "planner is replayed by plyspec's lifted validator (`planners/lifted/validate.py`): a task "
            "counts as solved only with a valid plan.", "",
            "- runs (the code of each, and whose rows it holds): " + "; ".join(
                f"{run} ({', '.join(NAMES[p] for p in planners if (run, p) in owners)})"
