@@ -5,7 +5,7 @@ board with a non-player cell value, an integer, a flag, a list and a per-player 
 an option, a chance action of one or two outcome variables with uniform, joint or
 per-variable probabilities, a compound move (`continue` into a step that fills a
 neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
-connectivity (`connected`, `group`, `liberties` over every direction set, `hex`, the
+connectivity (`connected`, `group`, `liberties`, `region` over every direction set, `hex`, the
 table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
 as sets),
 an enumeration variable (compared, assigned, a quantifier's and a parameter's domain),
@@ -111,8 +111,10 @@ class _Gen:
     def cells(self, scope) -> str:
         """A set of cells: a row, a column, a value's cells or a group."""
         k = self.draw(st.integers(-1, 3))
+        through = f"(cells(board, {self.value(scope, 0)}) | {self.pick([f'row_cells({k})', 'cells(board, empty)'])})"
         return self.pick([f"row_cells({k})", f"column_cells({k})", f"cells(board, {self.value(scope, 0)})",
-                          f"group(board, {self.cell(scope)}, {self.dirs()})"])
+                          f"group(board, {self.cell(scope)}, {self.dirs()})",
+                          f"region({self.pick([self.cell(scope), f'column_cells({k})'])}, {self.dirs()}, {through})"])
 
     def player(self, scope) -> str:
         return self.pick(["mover", "next(mover)", "prev(mover)"] + self.players
