@@ -6,8 +6,8 @@ state: a generalised Dijkstra over facts where an operator fires once its last
 precondition is reached, its cost being the max (h_max) or sum (h_add, h_FF) of its
 preconditions' costs plus its own.  h_max is the cost of the costliest goal, h_add the sum
 over goals, h_FF the cost of a relaxed plan extracted backwards through each fact's best
-supporter; landmark-cut (`planners.heuristics.lmcut`) and the landmarks (`planners.landmarks.graph`) build
-on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
+supporter; landmark-cut (`planners.heuristics.lmcut`) and the landmarks
+(`planners.landmarks.graph`) build on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
 `inf` (a dead end).  The exploration's queue is a list of cost buckets when every cost is
 a positive integer (unit costs), a heap otherwise; both settle facts in the same order
 (by cost, then index, a start fact first) and an operator fires when its last
