@@ -95,6 +95,35 @@ def test_perft_and_tree_size_are_iterative():
     assert perft(start, 5000)[-1] == 1 and tree_size(start) == (5001, 1)
 
 
+
+
+@pytest.mark.parametrize("algo", ["alphabeta", "minimax", "expectimax", "maxn", "paranoid"])
+def test_a_search_past_the_ply_limit_is_a_limit_error_exit_1(algo, tmp_path, monkeypatch, capsys):
+    """A line longer than MAX_SEARCH_PLIES (set low here) searched without a depth limit
+    stops with a LimitError naming the limit and --depth: exit 1, never a RecursionError.
+    (The recursion limit gives each ply room for two frames; the searchers use one, so the
+    line is made longer than twice the limit.)"""
+    from framework.search import twoplayer
+    monkeypatch.setattr(twoplayer, "MAX_SEARCH_PLIES", 3000)
+    spec = tmp_path / "long.yaml"
+    spec.write_text(COUNTDOWN.replace("5000", "20000"))
+    assert main(["solve", str(spec), "--algo", algo]) == 1
+    err = capsys.readouterr().err
+    assert f"{algo} went deeper than 3,000 plies" in err and "--depth N" in err
+    assert "Recursion" not in err
+
+
+@pytest.mark.slow
+def test_a_500000_ply_line_solves_and_perfts(capsys):
+    """The issue's deep line: every depth-first searcher and perft follow 500,000 plies
+    (the recursion limit is sized to MAX_SEARCH_PLIES, 1,000,000)."""
+    game = framework.load_text(COUNTDOWN, n=500_000)
+    assert perft(game.initial_state(), 500_000)[-1] == 1
+    for algo, kw in (("minimax", {}), ("alphabeta", {"id": False}), ("expectimax", {})):
+        result = searcher(algo)(game, **kw)
+        assert result.value == 1 and len(result.pv) == 500_000, algo
+
+
 def test_a_nim_heap_of_5000_through_the_cli(capsys):
     nim = str(SPECS / "nim.yaml")
     assert main(["perft", nim, "--set", "heaps=[5000]", "-d", "1", "--json"]) == 0
