@@ -41,6 +41,34 @@ def task_range(text: str) -> list[int]:
     return numbers
 
 
+def domain_file(task: Path) -> Path | None:
+    """The domain file of a task of Fast Downward's benchmark collection, by its driver's
+    naming rules (domain.pddl, p01-domain.pddl, domain_p01.pddl, ...)."""
+    for name in ("domain.pddl", f"{task.stem}-domain.pddl", f"{task.name[:3]}-domain.pddl",
+                 f"domain_{task.name}", f"domain-{task.name}"):
+        if (task.parent / name).exists():
+            return task.parent / name
+    return None
+
+
+def domain_tasks(domain: Path) -> dict[int, tuple[Path, Path]]:
+    """Task number -> (domain file, task file) in one domain folder: pyperplan's layout
+    (taskNN.pddl beside domain.pddl or domainNN.pddl) or, without taskNN files, Fast
+    Downward's benchmark collection (the problem files in name order, numbered from 1)."""
+    found = {}
+    for task in sorted(domain.glob("task[0-9][0-9].pddl")):
+        n = int(task.stem[4:])
+        for candidate in (domain / f"domain{n:02d}.pddl", domain / "domain.pddl"):
+            if candidate.exists():
+                found[n] = (candidate, task)
+                break
+    if found:
+        return found
+    problems = sorted(p for p in domain.glob("*.pddl") if "domain" not in p.name)
+    return {n: (domain_file(task), task) for n, task in enumerate(problems, 1)
+            if domain_file(task)}
+
+
 def find_tasks(folders: list[Path], numbers: list[int], only: set | None) -> list[tuple]:
     """(domain name, domain file, task file) for each wanted task number of each domain folder,
     the first folder holding a domain name winning."""
@@ -50,12 +78,8 @@ def find_tasks(folders: list[Path], numbers: list[int], only: set | None) -> lis
             if domain.name in seen or (only and domain.name not in only):
                 continue
             seen.add(domain.name)
-            for n in numbers:
-                task = domain / f"task{n:02d}.pddl"
-                for candidate in (domain / f"domain{n:02d}.pddl", domain / "domain.pddl"):
-                    if task.exists() and candidate.exists():
-                        tasks.append((domain.name, candidate, task))
-                        break
+            numbered = domain_tasks(domain)
+            tasks.extend((domain.name, *numbered[n]) for n in numbers if n in numbered)
     return tasks
 
 
