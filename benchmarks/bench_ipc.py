@@ -8,7 +8,12 @@ skips what it holds, so Ctrl-C loses nothing) from which the Markdown report is 
 
     python benchmarks/bench_ipc.py --benchmarks /work/ipc21/benchmarks      # 60 s per task
     python benchmarks/bench_ipc.py --benchmarks DIR --time 20 --sat-tasks 1-2 --opt-tasks 1-2
+    python benchmarks/bench_ipc.py --suite collection --benchmarks downward-benchmarks \
+        --sat-tasks 2-5 --time 30 --domains-from FILE   # Fast Downward's collection, its layout
     python benchmarks/bench_ipc.py --report-only        # rewrite docs/planning-benchmarks.md
+
+The report has a section per suite (`--suite`: the 21 IPC domains, or Fast Downward's
+benchmark collection), each from its own results file.
 """
 from __future__ import annotations
 
@@ -26,10 +31,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from ipc_report import SUITES, write_report
+
 ROOT = Path(__file__).resolve().parents[1]
 PLANNERS = ("plyspec", "pyperplan", "fd")
 DEFAULT_SAT = "--algo gbfs --heuristic hff"
 DEFAULT_OPT = "--algo astar --heuristic lmcut"
+RESULTS = {"ipc21": ROOT / "benchmarks" / "ipc-results.jsonl",
+           "collection": ROOT / "benchmarks" / "collection-results.jsonl"}
 
 
 def task_range(text: str) -> list[int]:
@@ -167,7 +176,8 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
     if timed_out:
         return {**row, "status": "timeout", "solved": False}
     if plan is None:
-        memory_out = "MemoryError" in stderr or (planner == "fd" and proc.returncode in (20, 22))
+        memory_out = "MemoryError" in stderr or (planner == "fd" and proc.returncode in (20, 22)) \
+            or (planner == "plyspec" and '"reason": "memory limit' in stdout)
         status = "memory" if memory_out else "unsolved" if proc.returncode in (0, 11, 12) \
             else "error"
         return {**row, "status": status, "solved": False,
@@ -244,6 +254,12 @@ def main(argv=None) -> int:
     parser.add_argument("--benchmarks", action="append", type=Path,
                         help="a folder of IPC domain folders (repeatable; default ../shared/pddl)")
     parser.add_argument("--domains", help="comma-separated domain names (default: all)")
+    parser.add_argument("--domains-from", type=Path, metavar="FILE",
+                        help="the domain names to run, one a line (with --domains: both)")
+    parser.add_argument("--suite", choices=sorted(SUITES), default="ipc21",
+                        help="which section of the report the runs belong to, and its default "
+                             "results file (default ipc21: the 21 IPC domains; collection: "
+                             "Fast Downward's benchmark collection)")
     parser.add_argument("--modes", default="sat,opt", help="sat, opt or both (default)")
     parser.add_argument("--planners", default=",".join(PLANNERS))
     parser.add_argument("--sat-tasks", default="1-5", help="task numbers (default 1-5)")
@@ -255,11 +271,15 @@ def main(argv=None) -> int:
                         help=f"plyspec's satisficing options (default: {DEFAULT_SAT!r})")
     parser.add_argument("--plyspec-opt", default=DEFAULT_OPT,
                         help=f"plyspec's optimal options (default: {DEFAULT_OPT!r})")
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "benchmarks" / "ipc-results.jsonl")
+    parser.add_argument("-o", "--output", type=Path, default=None,
+                        help="the results file to add to (default: the suite's in benchmarks/; "
+                             "the report then has every suite's section, else this file's)")
     parser.add_argument("--report", type=Path, default=ROOT / "docs" / "planning-benchmarks.md")
     parser.add_argument("--report-only", action="store_true", help="write the report, run nothing")
     parser.add_argument("--run", help="what plyspec code this is (default: its git commit)")
     args = parser.parse_args(argv)
+    default_output = args.output is None
+    args.output = args.output or RESULTS[args.suite]
     folders = args.benchmarks or [ROOT.parent / "shared" / "pddl"]
     missing = [f for f in folders if not f.is_dir()]
     if missing and not args.report_only:
@@ -270,13 +290,17 @@ def main(argv=None) -> int:
         import compileall                        # as pip install does: no compiling per run
         for package in ("framework", "planners"):
             compileall.compile_dir(ROOT / package, quiet=1)
-        only = set(args.domains.split(",")) if args.domains else None
+        only = set(args.domains.split(",")) if args.domains else set()
+        if args.domains_from:
+            only |= {line.strip() for line in args.domains_from.read_text().splitlines()
+                     if line.strip() and not line.startswith("#")}
         done = {key(r) for r in load_rows(args.output)}
         for r in load_rows(args.output):
             if r["time_limit"] != args.time or r["config"] != config_name(r["planner"], r["mode"], args):
                 raise SystemExit(f"{args.output} holds runs with other settings ({r['planner']} "
                                  f"{r['config']!r}, {r['time_limit']:g} s): give a new -o FILE")
-        header = {"run": args.run or run_id(), "machine": machine(), "time_limit": args.time,
+        header = {"suite": args.suite, "run": args.run or run_id(), "machine": machine(),
+                  "time_limit": args.time,
                   "memory_mb": args.memory_mb, "command": "python benchmarks/bench_ipc.py "
                   + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))}
         wanted = [p for p in args.planners.split(",") if p]
@@ -292,8 +316,11 @@ def main(argv=None) -> int:
                     print(f"{mode} {domain_name}/{task.name} {planner:<9} {row['status']:<8}"
                           f" {row['wall_s']:7.2f} s  cost {row.get('cost')}"
                           + ("" if row.get("valid", True) else "  INVALID"), flush=True)
-    from ipc_report import write_report
-    write_report(load_rows(args.output), args.report)
+    if default_output:
+        suites = {s: load_rows(f) for s, f in RESULTS.items()}
+    else:
+        suites = {args.suite: load_rows(args.output)}
+    write_report(suites, args.report)
     print(f"wrote {args.report}")
     return 0
 
