@@ -2,7 +2,7 @@
 planner a whole process (subprocess, wall clock, one task at a time, the same time and memory
 limit), in two modes: satisficing (tasks 01-05; plyspec --algo gbfs --heuristic hff by default,
 pyperplan gbf+hff, FD --alias lama-first) and optimal (tasks 01-03; A* with LM-cut everywhere).
-Every plan of every planner is replayed by plyspec's lifted validator (planners/validate.py);
+Every plan of every planner is replayed by plyspec's lifted validator (planners/lifted/validate.py);
 the optimal costs of the planners are compared.  Results stream to a JSON-lines file (a rerun
 skips what it holds, so Ctrl-C loses nothing) from which the Markdown report is written.
 
@@ -187,7 +187,7 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
 
 def validate(domain: Path, task: Path, plan: list[str]) -> dict:
     import planners
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
     try:
         check = validate_plan(planners.load(domain, task), plan)
     except Exception as error:                   # a plan the validator cannot read

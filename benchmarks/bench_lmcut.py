@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
-from planners.heuristics import Relaxation  # noqa: E402
-from planners.lmcut import LandmarkCut  # noqa: E402
+from planners.heuristics.relaxation import Relaxation  # noqa: E402
+from planners.heuristics.lmcut import LandmarkCut  # noqa: E402
 from tests.lmcut_reference import first_states, reference_lmcut  # noqa: E402
 
 OLD = "d6cea71"                # the LM-cut issue 14 measured
@@ -54,7 +54,8 @@ def default_tasks() -> list[Path]:
 
 
 def old_heuristics():
-    """planners/heuristics.py as of commit OLD, imported from a temporary file."""
+    """planners/heuristics.py (today's planners/heuristics/relaxation.py) as of commit OLD,
+    imported from a temporary file."""
     source = subprocess.run(["git", "show", f"{OLD}:planners/heuristics.py"], cwd=ROOT,
                             check=True, capture_output=True, text=True).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:

@@ -32,8 +32,8 @@ def add_parser(sub):
         epilog="examples:\n"
                "  plyspec plan ../shared/pddl/gripper --time 10 -o gripper.jsonl   # a sweep\n"
                "  plyspec plan ../shared/pddl --time 60 --workers 2   # every domain folder in it\n"
-               "  plyspec plan planners/problems/monkey_bananas.yaml\n"
-               "  plyspec plan planners/problems/hanoi.plan --set disks=5 --algo astar\n"
+               "  plyspec plan planners/data/problems/monkey_bananas.yaml\n"
+               "  plyspec plan planners/data/problems/hanoi.plan --set disks=5 --algo astar\n"
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json\n"
                "  plyspec plan domain.pddl task01.pddl --config lama-first   # satisficing, no tuning\n"
                "  plyspec plan domain.pddl task01.pddl --config lama --time 60   # better plans until 60 s\n"
@@ -154,7 +154,7 @@ def _prepare(args, started: float) -> dict:
     """Loads (and grounds) what to plan for: the search problem, its name and options,
     the lifted validator of planning problems, and what grounding produced."""
     import planners
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
 
     files = _files(args.files)
     options = parse_sets(args.set)
@@ -197,7 +197,7 @@ def _prepare(args, started: float) -> dict:
 
 def _emit_pddl(problem, folder: Path) -> int:
     from framework.files import write_atomic
-    from planners.export import to_pddl
+    from planners.formats.export import to_pddl
     folder.mkdir(parents=True, exist_ok=True)
     domain_text, problem_text = to_pddl(problem)
     write_atomic(folder / "domain.pddl", domain_text, force=True)

@@ -1,7 +1,7 @@
 """Single-agent search problems and the bookkeeping the single-agent searchers share.
 
 `SearchProblem` is what BFS, DFS, IDDFS, uniform-cost, A* and greedy best-first search:
-a grounded STRIPS task (`planners.task.Task`) is one, and `GameProblem` makes one of a
+a grounded STRIPS task (`planners.grounding.task.Task`) is one, and `GameProblem` makes one of a
 compiled 1-player game.  `SearchRun` gives every searcher the same budget, progress
 reports, Ctrl-C handling and result: a plan is reported only after it was replayed from
 the start state and reached the goal (`Result.extra["valid"]`).

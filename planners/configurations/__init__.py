@@ -1,0 +1,2 @@
+"""Planner configurations: a searcher of `framework/search/` with fixed heuristics, run
+by name like a searcher (`lama`: `lama-first`)."""
