@@ -61,7 +61,8 @@ def search(problem, state=None, *, phases, time_limit=None, node_limit=None, pro
     ended = None if last is None or last is best else last.extra.get("reason")
     proved = best is not None and last is not best and last.complete and ran >= len(phases) - 1
     extra = {**final.extra, "plans": plans, "reason": ended, "proved_cheapest": proved,
-             "memory_mb": memory}
+             "memory_mb": memory, **{k: last.extra[k] for k in ("closed", "open")
+                                     if k in last.extra}}
     return Result(algorithm, value=final.value, best_action=final.best_action, pv=final.pv,
                        stats=stats, complete=proved or (best is None and final.complete),
                        cost=final.cost, extra=extra)
