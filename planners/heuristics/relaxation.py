@@ -43,9 +43,10 @@ class Relaxation:
     relaxation), so that an operator needed only to clear a fact still counts.  Negative
     conditions on derived facts are relaxed away.  `relaxed(state)` is the state with its
     true complements.  With `unit`, every operator costs 1 (Fast Downward's cost type
-    `one`, as LAMA's first search uses it)."""
+    `one`, as LAMA's first search uses it); with `plusone`, its cost plus 1 (cost type
+    `plusone`, LAMA's later searches: zero-cost operators still count)."""
 
-    def __init__(self, task, unit: bool = False):
+    def __init__(self, task, unit: bool = False, plusone: bool = False):
         n = len(task.facts)
         derived = 0
         for layer in task.axioms:
@@ -63,7 +64,8 @@ class Relaxation:
         self.goal_mask = self.complemented(task.goal, task.goal_absent)
         self.goal = bits(self.goal_mask)
         self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
-        self.op_cost = [1 if unit else op.cost for op in task.operators]
+        self.op_cost = [1 if unit else op.cost + 1 if plusone else op.cost
+                        for op in task.operators]
         for k, op in enumerate(task.operators):
             self._relaxed(self.complemented(op.pre, op.absent),
                           self.complemented(op.add, op.delete), self.op_cost[k], k)
