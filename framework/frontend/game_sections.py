@@ -86,7 +86,7 @@ class _GameToAst(_ToAst):
 
     def option_item(self, children):
         name, value = children
-        return ast.Option(str(name), value, self._tok(name))
+        return ast.Option(str(name), _constant_value(value), self._tok(name))
 
     @v_args(meta=True)
     def board(self, meta, children):
@@ -137,6 +137,13 @@ class _GameToAst(_ToAst):
         name, *rest = children
         params = rest[0] if len(rest) == 2 else ()
         return self._keyword(meta, "define", ast.Define(str(name), params, rest[-1], self._tok(name)))
+
+    @v_args(meta=True)
+    def define_effects(self, meta, children):
+        name, *rest = children
+        params = rest[0] if len(rest) == 2 else ()
+        return self._keyword(meta, "define", ast.Define(str(name), params, None, self._tok(name),
+                                                        tuple(rest[-1])))
 
     def define_params(self, children):
         return tuple(str(t) for t in children)
@@ -312,3 +319,15 @@ def _string(tok: Token, pos: ast.Pos) -> str:
     except ValueError:
         raise _error(pos, f"cannot read the string {tok}",
                      'write "text", with \\" for a quote and \\\\ for a backslash') from None
+
+
+def _constant_value(node):
+    """An option's default as the value it spells (a number, true, false, a list of numbers),
+    or the expression itself when it is one over earlier options (the checker computes it)."""
+    if isinstance(node, ast.Num):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ("true", "false"):
+        return node.id == "true"
+    if isinstance(node, ast.ListExpr) and all(isinstance(i, ast.Num) for i in node.items):
+        return tuple(i.value for i in node.items)
+    return node

@@ -51,7 +51,8 @@ def to_yaml(spec: ast.GameSpec) -> str:
     """The spec as YAML that `load_yaml_spec` reads back to an equal spec."""
     doc = {"game": spec.name, "players": _FlowList(spec.players)}
     if spec.options:
-        doc["options"] = _FlowMap({o.name: _yaml_constant(o.default) for o in spec.options})
+        doc["options"] = _FlowMap({o.name: _yaml_constant(o.default) if _is_constant(o.default)
+                                   else expression_text(o.default) for o in spec.options})
     if spec.board:
         board = spec.board
         doc["board"] = _FlowMap(width=_yaml_expr(board.width), height=_yaml_expr(board.height),
@@ -65,7 +66,8 @@ def to_yaml(spec: ast.GameSpec) -> str:
     if spec.variables:
         doc["state"] = {v.name: _yaml_variable(v) for v in spec.variables}
     if spec.defines:
-        doc["define"] = {_signature(d.name, d.params): expression_text(d.body) for d in spec.defines}
+        doc["define"] = {_signature(d.name, d.params): expression_text(d.body) if d.effects is None
+                         else {"then": _yaml_effects(d.effects)} for d in spec.defines}
     for key, step in (("actions", False), ("steps", True)):
         schemas = {_signature(a.name, [f"{p.name} in {domain_text(p.domain)}" for p in a.params]):
                    _yaml_action(a) for a in spec.actions if a.step == step}
@@ -201,7 +203,8 @@ def to_game(spec: ast.GameSpec) -> str:
     lines = [f"game {json.dumps(spec.name, ensure_ascii=False)}",
              f"players {names(spec.players, 'player')}"]
     if spec.options:
-        lines.append("option " + ", ".join(f"{_name(o.name, 'option')} = {_game_constant(o.default)}"
+        lines.append("option " + ", ".join(f"{_name(o.name, 'option')} = "
+                                           f"{_game_constant(o.default) if _is_constant(o.default) else expression_text(o.default)}"
                                            for o in spec.options))
     if spec.board:
         board = spec.board
@@ -224,7 +227,9 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append(line)
     for define in spec.defines:
         params = f"({names(define.params, 'parameter')})" if define.params else ""
-        lines.append(_wrapped(f"define {_name(define.name, 'definition')}{params} = ", define.body))
+        head = f"define {_name(define.name, 'definition')}{params}"
+        lines.extend(_game_effects(head + " then", define.effects, "") if define.effects is not None
+                     else [_wrapped(head + " = ", define.body)])
     for action in spec.actions:
         lines.extend(_game_action(action))
     if spec.init:
@@ -326,6 +331,11 @@ def _game_effects(keyword: str, effects, indent: str) -> list:
     if len(effects) == 1:
         return [f"{indent}{keyword} {effect_text(effects[0])}"]
     return [indent + keyword] + [f"{indent}    {effect_text(e)}" for e in effects]
+
+
+def _is_constant(value) -> bool:
+    """An option's default is a value, or an expression over earlier options."""
+    return isinstance(value, (bool, int, float, tuple))
 
 
 def _game_constant(value) -> str:

@@ -77,7 +77,7 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
     spec.positions["players_items"] = tuple(R.pos(n) for n in pnodes)
 
     if "options" in sections:
-        spec.options = tuple(ast.Option(R.name(kn, "option"), R.constant(v, f"option `{k}`"), R.pos(kn))
+        spec.options = tuple(ast.Option(R.name(kn, "option"), R.option_default(v, f"option `{k}`"), R.pos(kn))
                              for k, kn, v in R.mapping(sections["options"][1], "options"))
     if "board" in sections:
         bnode = sections["board"][1]
@@ -107,7 +107,7 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         defines = []
         for _, kn, v in R.mapping(sections["define"][1], "define"):
             name, params = R.signature(kn, "definition", typed=False)
-            defines.append(ast.Define(name, params, R.expr(v, f"definition of `{name}`"), R.pos(kn)))
+            defines.append(_define(R, name, params, kn, v))
         spec.defines = tuple(defines)
     spec.actions = tuple(_action(R, kn, v) for _, kn, v in R.mapping(sections["actions"][1], "actions"))
     if "steps" in sections:
@@ -163,6 +163,20 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         if key in sections:
             setattr(spec, key, _end_rule(R, sections[key][0], sections[key][1], key, number))
     return spec
+
+
+def _define(R: YamlReader, name, params, key_node, node) -> ast.Define:
+    """`name(p): EXPR`, or an effect definition `name(p): {then: EFFECTS}`."""
+    if not isinstance(node, MappingNode):
+        return ast.Define(name, params, R.expr(node, f"definition of `{name}`"), R.pos(key_node))
+    items = {k: (kn, v) for k, kn, v in R.mapping(node, f"definition `{name}`")}
+    for k, (kn, _) in items.items():
+        if k != "then":
+            raise R.error(kn, f"unknown key `{k}` in definition `{name}`",
+                          "an effect definition is `name(p): {then: EFFECTS}`")
+    if "then" not in items:
+        raise R.error(node, f"definition `{name}` needs `then`", "an effect definition is `name(p): {then: EFFECTS}`")
+    return ast.Define(name, params, None, R.pos(key_node), R.effects(items["then"][1], f"effects of `{name}`"))
 
 
 def _end_rule(R: YamlReader, key_node, node, key, number) -> ast.EndRule:
