@@ -23,7 +23,7 @@ def test_discovery_finds_both_spec_directories_and_both_syntaxes():
     names = {p.relative_to(ROOT).as_posix() for p in SPECS}
     assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "game_specs").glob("*.*")
             if p.suffix in (".yaml", ".game")} <= names
-    assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "planners/problems").glob("*.*")
+    assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "planners/data/problems").glob("*.*")
             if p.suffix in (".yaml", ".plan")} <= names
     assert any(p.suffix == ".game" for p in SPECS) and any(p.suffix == ".plan" for p in SPECS)
 
@@ -207,7 +207,7 @@ def test_perft_write_golden_fills_the_file_the_suite_reads(tmp_path, capsys):
 
 
 def test_yaml_and_plan_versions_that_disagree_are_reported(tmp_path):
-    problems = ROOT / "planners" / "problems"
+    problems = ROOT / "planners" / "data" / "problems"
     (tmp_path / "hanoi.yaml").write_text((problems / "hanoi.yaml").read_text())
     (tmp_path / "hanoi.plan").write_text((problems / "hanoi.plan").read_text()
                                          .replace("On(D{disks}, P3)", "On(D{disks}, P2)"))
