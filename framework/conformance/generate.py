@@ -204,11 +204,7 @@ class _Gen:
             "define:",
             f"  f(x): '{self._q(self._trap_f())}'",
             f"  g(c, p): '{self._q(self._trap_g())}'",
-<<<<<<< HEAD
             "  big(c, p): 'g(c, p) or (f(n) > 1 and not g(c, next(p)))'",   # large: written as a function
-            "actions:",
-=======
->>>>>>> main
         ]
         self.calls = True
         lines += [f"  e(c, p): {{then: '{self._q(self._effect_definition())}'}}", "actions:"]
