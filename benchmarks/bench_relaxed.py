@@ -53,15 +53,20 @@ def git_source(revision: str, path: str, before_layout: str) -> str:
     raise SystemExit(f"{path} not found at {revision}")
 
 
-def baseline_module(revision: str):
-    """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
-    text = git_source(revision, "planners/heuristics/relaxation.py", "planners/heuristics.py")
-    path = Path(tempfile.mkdtemp()) / "baseline_heuristics.py"
+def module_from_source(name: str, text: str):
+    """The module of source `text`, imported as `name` from a temporary folder."""
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location("baseline_heuristics", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def baseline_module(revision: str):
+    """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
+    return module_from_source("baseline_heuristics", git_source(
+        revision, "planners/heuristics/relaxation.py", "planners/heuristics.py"))
 
 
 def lama_states(task, count: int) -> list[int]:

@@ -46,7 +46,7 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
 AUTO = ("astar", "lmcut")
 # the heuristic of a searcher given none
 DEFAULT_HEURISTIC = {"astar": "hmax", "wastar": "hff", "gbfs": "hff", "lazy-gbfs": "hff",
-                     "lama-first": "hff+lmcount"}
+                     "lama-first": "hff+lmcount", "lama": "hff+lmcount"}
 
 
 def plan(task: Task, algorithm: str = "bfs", **kw):

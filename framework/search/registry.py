@@ -28,6 +28,7 @@ PLANNING_SEARCHERS = {
     "lazy-gbfs": "framework.search.lazy_gbfs",
     "wastar": "framework.search.wastar",
     "lama-first": "planners.configurations.lama",
+    "lama": "planners.configurations.lama_anytime",
 }
 
 

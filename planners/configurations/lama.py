@@ -20,18 +20,24 @@ from planners.heuristics.relaxation import Relaxation
 from planners.landmarks.lmcount import LandmarkCount
 
 
-def evaluators(task) -> list:
-    """The two evaluators (h_FF, landmark count) of `task`, on unit costs."""
-    relaxation = Relaxation(task, unit=True)
+def evaluators(task, plusone: bool = False) -> list:
+    """The two evaluators (h_FF, landmark count) of `task`, on unit costs (or, with
+    `plusone`, each operator's cost plus 1: the cost type of LAMA's later searches)."""
+    relaxation = Relaxation(task, unit=not plusone, plusone=plusone)
     return [relaxation, LandmarkCount(task, relaxation=relaxation)]
+
+
+def check_task(problem, name: str = "lama-first") -> None:
+    """ValueError unless `problem` is a grounded planning task."""
+    if not hasattr(problem, "operators"):
+        raise ValueError(f"{name} plans grounded planning tasks (its heuristics read the "
+                         "operators); search a 1-player game with bfs, astar or gbfs")
 
 
 def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
            heuristic=None, progress=None, **kw):
     """A plan of the grounded task `problem` (`heuristic` is ignored: the configuration
     fixes it)."""
-    if not hasattr(problem, "operators"):
-        raise ValueError("lama-first plans grounded planning tasks (its heuristics read the "
-                         "operators); search a 1-player game with bfs, astar or gbfs")
+    check_task(problem)
     return lazy_gbfs.search(problem, state, time_limit=time_limit, node_limit=node_limit,
                             heuristic=evaluators(problem), progress=progress)

@@ -6,8 +6,8 @@ state: a generalised Dijkstra over facts where an operator fires once its last
 precondition is reached, its cost being the max (h_max) or sum (h_add, h_FF) of its
 preconditions' costs plus its own.  h_max is the cost of the costliest goal, h_add the sum
 over goals, h_FF the cost of a relaxed plan extracted backwards through each fact's best
-supporter; landmark-cut (`planners.heuristics.lmcut`) and the landmarks (`planners.landmarks.graph`) build
-on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
+supporter; landmark-cut (`planners.heuristics.lmcut`) and the landmarks
+(`planners.landmarks.graph`) build on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
 `inf` (a dead end).  The exploration's queue is a list of cost buckets when every cost is
 a positive integer (unit costs), a heap otherwise; both settle facts in the same order
 (by cost, then index, a start fact first) and an operator fires when its last
@@ -43,9 +43,10 @@ class Relaxation:
     relaxation), so that an operator needed only to clear a fact still counts.  Negative
     conditions on derived facts are relaxed away.  `relaxed(state)` is the state with its
     true complements.  With `unit`, every operator costs 1 (Fast Downward's cost type
-    `one`, as LAMA's first search uses it)."""
+    `one`, as LAMA's first search uses it); with `plusone`, its cost plus 1 (cost type
+    `plusone`, LAMA's later searches: zero-cost operators still count)."""
 
-    def __init__(self, task, unit: bool = False):
+    def __init__(self, task, unit: bool = False, plusone: bool = False):
         n = len(task.facts)
         derived = 0
         for layer in task.axioms:
@@ -63,7 +64,8 @@ class Relaxation:
         self.goal_mask = self.complemented(task.goal, task.goal_absent)
         self.goal = bits(self.goal_mask)
         self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
-        self.op_cost = [1 if unit else op.cost for op in task.operators]
+        self.op_cost = [1 if unit else op.cost + 1 if plusone else op.cost
+                        for op in task.operators]
         for k, op in enumerate(task.operators):
             self._relaxed(self.complemented(op.pre, op.absent),
                           self.complemented(op.add, op.delete), self.op_cost[k], k)

@@ -50,6 +50,11 @@ class LandmarkCount:
         self.past: dict = {}
         self.future: dict = {}
 
+    def restart(self) -> None:
+        """Forgets every path: a new search begins (the next phase of `lama`)."""
+        self.past.clear()
+        self.future.clear()
+
     def _cost(self, mask: int):
         if self.unit:
             return mask.bit_count()
