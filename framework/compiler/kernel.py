@@ -46,7 +46,7 @@ class KernelMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def has_kernel(self) -> bool:
-        return not self.c.prefer and not any(a.step or self.is_compound(a) for a in self.c.actions)
+        return True
 
     def packed_names(self) -> list:
         """The names a packed state unpacks to: the fields, `pending` (chance), `terminal`."""
@@ -257,7 +257,17 @@ class KernelMixin:
             out("    return a")
         for ai, a in enumerate(self.c.actions):
             types = [p[2] for p in a.params]
-            if self.single:
+            if a.step:
+                continue
+            if a.chance is None and self.is_compound(a):    # the first step's values, then the later steps'
+                first = 0 if self.single else 1
+                code = [self.external(t, f"a[{k + first}]") for k, t in enumerate(types)]
+                name = "" if self.single else "a[0], "
+                move = f"({name}{''.join(x + ', ' for x in code)}) + {self.raw_tail(f'a[{len(types) + first}:]')}"
+                if not self.single:
+                    out(f"if a[0] == ACTION_NAMES[{ai}]:")
+                out(f"{'' if self.single else '    '}return {move}")
+            elif self.single:
                 values = ["a"] if len(types) == 1 else [f"a[{k}]" for k in range(len(types))]
                 code = [self.external(t, v) for t, v in zip(types, values)]
                 out(f"return {code[0]}" if len(types) == 1 else f"return ({''.join(x + ', ' for x in code)})")
