@@ -2,13 +2,18 @@
 planner a whole process (subprocess, wall clock, one task at a time, the same time and memory
 limit), in two modes: satisficing (tasks 01-05; plyspec --algo gbfs --heuristic hff by default,
 pyperplan gbf+hff, FD --alias lama-first) and optimal (tasks 01-03; A* with LM-cut everywhere).
-Every plan of every planner is replayed by plyspec's lifted validator (planners/validate.py);
+Every plan of every planner is replayed by plyspec's lifted validator (planners/lifted/validate.py);
 the optimal costs of the planners are compared.  Results stream to a JSON-lines file (a rerun
 skips what it holds, so Ctrl-C loses nothing) from which the Markdown report is written.
 
     python benchmarks/bench_ipc.py --benchmarks /work/ipc21/benchmarks      # 60 s per task
     python benchmarks/bench_ipc.py --benchmarks DIR --time 20 --sat-tasks 1-2 --opt-tasks 1-2
+    python benchmarks/bench_ipc.py --suite collection --benchmarks downward-benchmarks \
+        --sat-tasks 2-5 --time 30 --domains-from FILE   # Fast Downward's collection, its layout
     python benchmarks/bench_ipc.py --report-only        # rewrite docs/planning-benchmarks.md
+
+The report has a section per suite (`--suite`: the 21 IPC domains, or Fast Downward's
+benchmark collection), each from its own results file.
 """
 from __future__ import annotations
 
@@ -26,10 +31,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from ipc_report import SUITES, write_report
+
 ROOT = Path(__file__).resolve().parents[1]
 PLANNERS = ("plyspec", "pyperplan", "fd")
 DEFAULT_SAT = "--algo gbfs --heuristic hff"
 DEFAULT_OPT = "--algo astar --heuristic lmcut"
+RESULTS = {"ipc21": ROOT / "benchmarks" / "ipc-results.jsonl",
+           "collection": ROOT / "benchmarks" / "collection-results.jsonl"}
 
 
 def task_range(text: str) -> list[int]:
@@ -41,6 +50,34 @@ def task_range(text: str) -> list[int]:
     return numbers
 
 
+def domain_file(task: Path) -> Path | None:
+    """The domain file of a task of Fast Downward's benchmark collection, by its driver's
+    naming rules (domain.pddl, p01-domain.pddl, domain_p01.pddl, ...)."""
+    for name in ("domain.pddl", f"{task.stem}-domain.pddl", f"{task.name[:3]}-domain.pddl",
+                 f"domain_{task.name}", f"domain-{task.name}"):
+        if (task.parent / name).exists():
+            return task.parent / name
+    return None
+
+
+def domain_tasks(domain: Path) -> dict[int, tuple[Path, Path]]:
+    """Task number -> (domain file, task file) in one domain folder: pyperplan's layout
+    (taskNN.pddl beside domain.pddl or domainNN.pddl) or, without taskNN files, Fast
+    Downward's benchmark collection (the problem files in name order, numbered from 1)."""
+    found = {}
+    for task in sorted(domain.glob("task[0-9][0-9].pddl")):
+        n = int(task.stem[4:])
+        for candidate in (domain / f"domain{n:02d}.pddl", domain / "domain.pddl"):
+            if candidate.exists():
+                found[n] = (candidate, task)
+                break
+    if found:
+        return found
+    problems = sorted(p for p in domain.glob("*.pddl") if "domain" not in p.name)
+    return {n: (domain_file(task), task) for n, task in enumerate(problems, 1)
+            if domain_file(task)}
+
+
 def find_tasks(folders: list[Path], numbers: list[int], only: set | None) -> list[tuple]:
     """(domain name, domain file, task file) for each wanted task number of each domain folder,
     the first folder holding a domain name winning."""
@@ -50,12 +87,8 @@ def find_tasks(folders: list[Path], numbers: list[int], only: set | None) -> lis
             if domain.name in seen or (only and domain.name not in only):
                 continue
             seen.add(domain.name)
-            for n in numbers:
-                task = domain / f"task{n:02d}.pddl"
-                for candidate in (domain / f"domain{n:02d}.pddl", domain / "domain.pddl"):
-                    if task.exists() and candidate.exists():
-                        tasks.append((domain.name, candidate, task))
-                        break
+            numbered = domain_tasks(domain)
+            tasks.extend((domain.name, *numbered[n]) for n in numbers if n in numbered)
     return tasks
 
 
@@ -143,7 +176,8 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
     if timed_out:
         return {**row, "status": "timeout", "solved": False}
     if plan is None:
-        memory_out = "MemoryError" in stderr or (planner == "fd" and proc.returncode in (20, 22))
+        memory_out = "MemoryError" in stderr or (planner == "fd" and proc.returncode in (20, 22)) \
+            or (planner == "plyspec" and '"reason": "memory limit' in stdout)
         status = "memory" if memory_out else "unsolved" if proc.returncode in (0, 11, 12) \
             else "error"
         return {**row, "status": status, "solved": False,
@@ -153,7 +187,7 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
 
 def validate(domain: Path, task: Path, plan: list[str]) -> dict:
     import planners
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
     try:
         check = validate_plan(planners.load(domain, task), plan)
     except Exception as error:                   # a plan the validator cannot read
@@ -220,6 +254,12 @@ def main(argv=None) -> int:
     parser.add_argument("--benchmarks", action="append", type=Path,
                         help="a folder of IPC domain folders (repeatable; default ../shared/pddl)")
     parser.add_argument("--domains", help="comma-separated domain names (default: all)")
+    parser.add_argument("--domains-from", type=Path, metavar="FILE",
+                        help="the domain names to run, one a line (with --domains: both)")
+    parser.add_argument("--suite", choices=sorted(SUITES), default="ipc21",
+                        help="which section of the report the runs belong to, and its default "
+                             "results file (default ipc21: the 21 IPC domains; collection: "
+                             "Fast Downward's benchmark collection)")
     parser.add_argument("--modes", default="sat,opt", help="sat, opt or both (default)")
     parser.add_argument("--planners", default=",".join(PLANNERS))
     parser.add_argument("--sat-tasks", default="1-5", help="task numbers (default 1-5)")
@@ -231,11 +271,15 @@ def main(argv=None) -> int:
                         help=f"plyspec's satisficing options (default: {DEFAULT_SAT!r})")
     parser.add_argument("--plyspec-opt", default=DEFAULT_OPT,
                         help=f"plyspec's optimal options (default: {DEFAULT_OPT!r})")
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "benchmarks" / "ipc-results.jsonl")
+    parser.add_argument("-o", "--output", type=Path, default=None,
+                        help="the results file to add to (default: the suite's in benchmarks/; "
+                             "the report then has every suite's section, else this file's)")
     parser.add_argument("--report", type=Path, default=ROOT / "docs" / "planning-benchmarks.md")
     parser.add_argument("--report-only", action="store_true", help="write the report, run nothing")
     parser.add_argument("--run", help="what plyspec code this is (default: its git commit)")
     args = parser.parse_args(argv)
+    default_output = args.output is None
+    args.output = args.output or RESULTS[args.suite]
     folders = args.benchmarks or [ROOT.parent / "shared" / "pddl"]
     missing = [f for f in folders if not f.is_dir()]
     if missing and not args.report_only:
@@ -246,13 +290,17 @@ def main(argv=None) -> int:
         import compileall                        # as pip install does: no compiling per run
         for package in ("framework", "planners"):
             compileall.compile_dir(ROOT / package, quiet=1)
-        only = set(args.domains.split(",")) if args.domains else None
+        only = set(args.domains.split(",")) if args.domains else set()
+        if args.domains_from:
+            only |= {line.strip() for line in args.domains_from.read_text().splitlines()
+                     if line.strip() and not line.startswith("#")}
         done = {key(r) for r in load_rows(args.output)}
         for r in load_rows(args.output):
             if r["time_limit"] != args.time or r["config"] != config_name(r["planner"], r["mode"], args):
                 raise SystemExit(f"{args.output} holds runs with other settings ({r['planner']} "
                                  f"{r['config']!r}, {r['time_limit']:g} s): give a new -o FILE")
-        header = {"run": args.run or run_id(), "machine": machine(), "time_limit": args.time,
+        header = {"suite": args.suite, "run": args.run or run_id(), "machine": machine(),
+                  "time_limit": args.time,
                   "memory_mb": args.memory_mb, "command": "python benchmarks/bench_ipc.py "
                   + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))}
         wanted = [p for p in args.planners.split(",") if p]
@@ -268,8 +316,11 @@ def main(argv=None) -> int:
                     print(f"{mode} {domain_name}/{task.name} {planner:<9} {row['status']:<8}"
                           f" {row['wall_s']:7.2f} s  cost {row.get('cost')}"
                           + ("" if row.get("valid", True) else "  INVALID"), flush=True)
-    from ipc_report import write_report
-    write_report(load_rows(args.output), args.report)
+    if default_output:
+        suites = {s: load_rows(f) for s, f in RESULTS.items()}
+    else:
+        suites = {args.suite: load_rows(args.output)}
+    write_report(suites, args.report)
     print(f"wrote {args.report}")
     return 0
 

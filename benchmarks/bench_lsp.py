@@ -42,15 +42,15 @@ def gripper_task(balls: int) -> str:
 def gripper_folder(folder: pathlib.Path, text: str, name: str = "task01.pddl") -> pathlib.Path:
     """`text` saved as a task beside a copy of gripper's domain in `folder`."""
     import shutil
-    shutil.copy(ROOT / "planners/pddl/gripper/domain.pddl", folder / "domain.pddl")
+    shutil.copy(ROOT / "planners/data/pddl/gripper/domain.pddl", folder / "domain.pddl")
     (folder / name).write_text(text)
     return folder / name
 
 
 def files(only: str | None) -> list:
     found = [*sorted((ROOT / "game_specs").glob("*.yaml")), *sorted((ROOT / "game_specs").glob("*.game")),
-             *sorted((ROOT / "planners/problems").glob("*.yaml")), *sorted((ROOT / "planners/problems").glob("*.plan")),
-             *sorted((ROOT / "planners/pddl").glob("*/domain.pddl"))]
+             *sorted((ROOT / "planners/data/problems").glob("*.yaml")), *sorted((ROOT / "planners/data/problems").glob("*.plan")),
+             *sorted((ROOT / "planners/data/pddl").glob("*/domain.pddl"))]
     return [f for f in found if only is None or only in str(f)]
 
 

@@ -42,7 +42,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--ray", action="store_true", help="also run on a local Ray runtime")
     parser.add_argument("--plan-suite", default="miconic,gripper,logistics",
-                        help="domains of ../shared/pddl (or planners/pddl) for the planning sweep")
+                        help="domains of ../shared/pddl (or planners/data/pddl) for the planning sweep")
     parser.add_argument("--only", help="run only the jobs whose name contains this text")
     args = parser.parse_args()
     jobs = {
@@ -77,10 +77,10 @@ def main() -> int:
 
 def _planning_suite(domains: str) -> list:
     """The folders of the named domains, from ../shared/pddl when present, else the samples
-    shipped in planners/pddl: one sweep over all their tasks, short and long mixed."""
+    shipped in planners/data/pddl: one sweep over all their tasks, short and long mixed."""
     folders = []
     for name in filter(None, domains.split(",")):
-        for base in (ROOT.parent / "shared" / "pddl", ROOT / "planners" / "pddl"):
+        for base in (ROOT.parent / "shared" / "pddl", ROOT / "planners" / "data" / "pddl"):
             if (base / name / "domain.pddl").exists():
                 folders.append(str(base / name))
                 break

@@ -1,4 +1,4 @@
-"""Microseconds per state of h_max, h_add and h_FF (`planners.heuristics.Relaxation`)
+"""Microseconds per state of h_max, h_add and h_FF (`planners.heuristics.relaxation.Relaxation`)
 against a baseline version of the same module taken from git (default: `main`),
 interleaved in one process on the same states, with every value compared: the two
 versions must agree exactly (h_FF and its preferred operators included).  The states
@@ -31,26 +31,42 @@ sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
 from framework.search import lazy_gbfs  # noqa: E402
-from planners import lama  # noqa: E402
+from planners.configurations import lama  # noqa: E402
 from tests.lmcut_reference import first_states  # noqa: E402
 from tests.relaxation_reference import walk_ends  # noqa: E402
-from planners.heuristics import Relaxation  # noqa: E402
+from planners.heuristics.relaxation import Relaxation  # noqa: E402
 
 IPC = Path("/work/ipc21/benchmarks")
 DEFAULT = [("depot", 5), ("blocks", 10), ("logistics", 5), ("elevators", 3)]
 HEURISTICS = ("h_max", "h_add", "h_ff", "h_ff_preferred")
 
 
-def baseline_module(revision: str):
-    """`planners/heuristics.py` as of git `revision`, imported under another name."""
-    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:planners/heuristics.py"],
-                          check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "baseline_heuristics.py"
+def git_source(revision: str, path: str, before_layout: str) -> str:
+    """The text of `path` as of git `revision`, or of `before_layout` (where the module
+    was before planners/ had sub-packages), with the old module names of its imports
+    updated."""
+    for name in (path, before_layout):
+        done = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:{name}"],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            return done.stdout.replace("from planners.lmcut import", "from planners.heuristics.lmcut import")
+    raise SystemExit(f"{path} not found at {revision}")
+
+
+def module_from_source(name: str, text: str):
+    """The module of source `text`, imported as `name` from a temporary folder."""
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location("baseline_heuristics", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def baseline_module(revision: str):
+    """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
+    return module_from_source("baseline_heuristics", git_source(
+        revision, "planners/heuristics/relaxation.py", "planners/heuristics.py"))
 
 
 def lama_states(task, count: int) -> list[int]:

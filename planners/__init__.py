@@ -2,7 +2,7 @@
 into a compact task, search it with the shared single-agent searchers, validate the plan.
 
     import planners
-    problem = planners.load("planners/problems/hanoi.yaml", disks=4)   # or load(domain, problem)
+    problem = planners.load("planners/data/problems/hanoi.yaml", disks=4)   # or load(domain, problem)
     task = planners.ground(problem)
     result = planners.plan(task, algorithm="astar", heuristic="hmax")
 """
@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from planners.ast import PlanningProblem
-from planners.grounding import DEFAULT_MAX_OPERATORS, ground
-from planners.task import Task
+from planners.lifted.ast import PlanningProblem
+from planners.grounding.ground import DEFAULT_MAX_OPERATORS, ground
+from planners.grounding.task import Task
 
-PROBLEMS_DIR = Path(__file__).with_name("problems")
+DATA_DIR = Path(__file__).with_name("data")
+PROBLEMS_DIR = DATA_DIR / "problems"     # the shipped YAML and .plan problems
+PDDL_DIR = DATA_DIR / "pddl"             # the shipped PDDL samples: DOMAIN/domain.pddl, DOMAIN/taskNN.pddl
 
 
 def load(path, problem_path=None, **options) -> PlanningProblem:
@@ -25,7 +27,7 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
         path = resolve(path)
     path = Path(path)
     if path.suffix.lower() == ".pddl" or problem_path is not None:
-        from planners.pddl import load_pddl
+        from planners.formats.pddl import load_pddl
         if problem_path is None:
             raise ValueError(f"{path}: a PDDL domain needs a problem file too "
                              "(load(domain, problem))")
@@ -33,9 +35,9 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
             raise ValueError("PDDL problems take no options")
         return load_pddl(path, problem_path)
     if path.suffix.lower() == ".plan":
-        from planners.plan_text import load_plan_text
+        from planners.formats.plan_text import load_plan_text
         return load_plan_text(path, **options)
-    from planners.yaml_spec import load_yaml
+    from planners.formats.yaml_spec import load_yaml
     return load_yaml(path, **options)
 
 
@@ -44,7 +46,7 @@ def load(path, problem_path=None, **options) -> PlanningProblem:
 AUTO = ("astar", "lmcut")
 # the heuristic of a searcher given none
 DEFAULT_HEURISTIC = {"astar": "hmax", "wastar": "hff", "gbfs": "hff", "lazy-gbfs": "hff",
-                     "lama-first": "hff+lmcount"}
+                     "lama-first": "hff+lmcount", "lama": "hff+lmcount"}
 
 
 def plan(task: Task, algorithm: str = "bfs", **kw):
@@ -54,4 +56,4 @@ def plan(task: Task, algorithm: str = "bfs", **kw):
 
 
 __all__ = ["load", "ground", "plan", "AUTO", "DEFAULT_HEURISTIC", "PlanningProblem", "Task", "DEFAULT_MAX_OPERATORS",
-           "PROBLEMS_DIR"]
+           "PROBLEMS_DIR", "PDDL_DIR"]

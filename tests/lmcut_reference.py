@@ -1,5 +1,5 @@
 """A straightforward LM-cut written from its definition (Helmert & Domshlak 2009), the
-reference planners/lmcut.py is checked against (tests/test_lmcut.py,
+reference planners/heuristics/lmcut.py is checked against (tests/test_lmcut.py,
 benchmarks/bench_lmcut.py): every round recomputes h_max from scratch by a fixpoint over
 all operators, hangs each reached operator from its precondition of highest h_max (ties:
 the lowest fact index, the highest if `descending`), grows the goal zone backwards

@@ -1,4 +1,4 @@
-"""The relaxed exploration as `planners.heuristics` first wrote it (two counters per
+"""The relaxed exploration as `planners.heuristics.relaxation` first wrote it (two counters per
 operator, every precondition counted one at a time, facts settled by cost then index,
 the start fact first), kept as the reference that defines the supporters (and so the
 relaxed plans and preferred operators) the optimised exploration must reproduce.

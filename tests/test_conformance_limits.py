@@ -95,6 +95,35 @@ def test_perft_and_tree_size_are_iterative():
     assert perft(start, 5000)[-1] == 1 and tree_size(start) == (5001, 1)
 
 
+
+
+@pytest.mark.parametrize("algo", ["alphabeta", "minimax", "expectimax", "maxn", "paranoid"])
+def test_a_search_past_the_ply_limit_is_a_limit_error_exit_1(algo, tmp_path, monkeypatch, capsys):
+    """A line longer than MAX_SEARCH_PLIES (set low here) searched without a depth limit
+    stops with a LimitError naming the limit and --depth: exit 1, never a RecursionError.
+    (The recursion limit gives each ply room for two frames; the searchers use one, so the
+    line is made longer than twice the limit.)"""
+    from framework.search import twoplayer
+    monkeypatch.setattr(twoplayer, "MAX_SEARCH_PLIES", 3000)
+    spec = tmp_path / "long.yaml"
+    spec.write_text(COUNTDOWN.replace("5000", "20000"))
+    assert main(["solve", str(spec), "--algo", algo]) == 1
+    err = capsys.readouterr().err
+    assert f"{algo} went deeper than 3,000 plies" in err and "--depth N" in err
+    assert "Recursion" not in err
+
+
+@pytest.mark.slow
+def test_a_500000_ply_line_solves_and_perfts(capsys):
+    """The issue's deep line: every depth-first searcher and perft follow 500,000 plies
+    (the recursion limit is sized to MAX_SEARCH_PLIES, 1,000,000)."""
+    game = framework.load_text(COUNTDOWN, n=500_000)
+    assert perft(game.initial_state(), 500_000)[-1] == 1
+    for algo, kw in (("minimax", {}), ("alphabeta", {"id": False}), ("expectimax", {})):
+        result = searcher(algo)(game, **kw)
+        assert result.value == 1 and len(result.pv) == 500_000, algo
+
+
 def test_a_nim_heap_of_5000_through_the_cli(capsys):
     nim = str(SPECS / "nim.yaml")
     assert main(["perft", nim, "--set", "heaps=[5000]", "-d", "1", "--json"]) == 0
@@ -131,7 +160,7 @@ def test_every_game_searcher_honours_time_and_node_budgets(name):
 @pytest.mark.parametrize("name", sorted(PLANNING_SEARCHERS))
 def test_every_single_agent_searcher_honours_a_node_budget(name):
     import planners
-    task = planners.ground(planners.load(SPECS.parent / "planners" / "problems" / "hanoi.yaml", disks=8))
+    task = planners.ground(planners.load(SPECS.parent / "planners" / "data" / "problems" / "hanoi.yaml", disks=8))
     result = searcher(name)(task, node_limit=300)
     assert not result.complete and result.stats.nodes <= 300 + len(task.operators)
 
@@ -143,7 +172,7 @@ def test_ctrl_c_during_plan_exits_cleanly_with_what_it_has():
     import sys
     # SIGINT at its default in the child: a test run started in the background of a
     # non-interactive shell inherits SIGINT ignored, and the child would never see Ctrl-C
-    process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/problems/hanoi.yaml",
+    process = subprocess.Popen([sys.executable, "-m", "framework", "plan", "planners/data/problems/hanoi.yaml",
                                 "--set", "disks=14", "--algo", "bfs", "--progress", "--json"], cwd=SPECS.parent,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

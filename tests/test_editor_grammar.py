@@ -46,7 +46,7 @@ def test_plan_grammar_knows_every_keyword_of_the_plan_format():
     rules = grammar["repository"]
     for rule in rules.values():
         re.compile(rule["match"])
-    lark = (ROOT / "planners/plan_format.lark").read_text()
+    lark = (ROOT / "planners/formats/plan_format.lark").read_text()
     sections = re.findall(r"^_([A-Z]+)\.3: /(\w+)\\b/", lark, re.M)
     parts = re.search(r"^PART\.3: /\(([\w|]+)\)", lark, re.M).group(1).split("|")
     assert len(sections) >= 12 and parts == ["pre", "add", "del", "cost"]

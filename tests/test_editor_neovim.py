@@ -90,7 +90,7 @@ def test_the_documented_neovim_setup_works_as_written(tmp_path):
     (work / "broken.game").write_text(game.replace("if board[c] == empty", "if bord[c] == empty"))
     (work / "emoji.game").write_text(game.replace('display empty ".", X "X", O "O"', 'display empty "😀", X "X", Q "O"'))
     shutil.copy(SPECS / "tictactoe.yaml", work / "tictactoe.yaml")
-    gripper = ROOT / "planners/pddl/gripper"
+    gripper = ROOT / "planners/data/pddl/gripper"
     shutil.copy(gripper / "domain.pddl", work / "domain.pddl")
     (work / "task01.pddl").write_text((gripper / "task01.pddl").read_text().replace(
         "(at ball1 roomb))", "(at ball1 roomb) (clean rooma))"))

@@ -4,7 +4,7 @@ from framework.search.registry import searcher
 from framework.search.problem import GameProblem
 from tests.conftest import ROOT
 
-SPEC = ROOT / "planners" / "problems" / "eight_puzzle.yaml"
+SPEC = ROOT / "planners" / "data" / "problems" / "eight_puzzle.yaml"
 
 
 def test_shortest_solution_is_26_moves():

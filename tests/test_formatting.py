@@ -12,7 +12,7 @@ from conftest import ROOT, SPECS
 from framework.errors import SpecError
 from framework.lsp.formatting import FormatRefused, _meaning, comments, format_text, split_comment
 
-SHIPPED = sorted(SPECS.glob("*.game")) + sorted((ROOT / "planners/problems").glob("*.plan"))
+SHIPPED = sorted(SPECS.glob("*.game")) + sorted((ROOT / "planners/data/problems").glob("*.plan"))
 
 
 def assert_lossless(path: str, text: str, expected_meaning=None) -> str:

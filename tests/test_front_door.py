@@ -8,8 +8,8 @@ import pytest
 from conftest import ROOT, SPECS
 from framework.cli import main
 
-PLANNING = [ROOT / "planners" / "problems" / "gripper.yaml", ROOT / "planners" / "problems" / "hanoi.plan",
-            ROOT / "planners" / "pddl" / "blocks" / "domain.pddl"]
+PLANNING = [ROOT / "planners" / "data" / "problems" / "gripper.yaml", ROOT / "planners" / "data" / "problems" / "hanoi.plan",
+            ROOT / "planners" / "data" / "pddl" / "blocks" / "domain.pddl"]
 
 
 @pytest.mark.parametrize("command", ["solve", "perft", "play", "check-as-game"])
@@ -35,7 +35,7 @@ def test_plan_points_a_game_to_solve_and_play(spec, capsys):
 
 
 def test_check_checks_games_and_planning_problems_alike(capsys, tmp_path):
-    pddl = ROOT / "planners" / "pddl" / "blocks"
+    pddl = ROOT / "planners" / "data" / "pddl" / "blocks"
     argv = ["check", "tictactoe", str(PLANNING[0]), str(PLANNING[1]), str(pddl / "domain.pddl"),
             str(pddl / "task01.pddl")]
     assert main(argv) == 0
@@ -48,7 +48,7 @@ def test_check_checks_games_and_planning_problems_alike(capsys, tmp_path):
 
 
 def test_a_one_player_puzzle_is_still_planned(capsys):
-    assert main(["plan", str(ROOT / "planners" / "problems" / "eight_puzzle.yaml"), "--time", "60"]) == 0
+    assert main(["plan", str(ROOT / "planners" / "data" / "problems" / "eight_puzzle.yaml"), "--time", "60"]) == 0
     assert "not a planning problem" not in capsys.readouterr().err
 
 

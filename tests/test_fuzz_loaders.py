@@ -90,7 +90,7 @@ def test_a_number_over_4300_digits_is_a_spec_error(fmt, old, new):
     ("plan", "for i in 1..disks-1", f"for i in 1..{HUGE}", "cannot read"),
 ])
 def test_planning_front_ends_refuse_what_python_cannot_read(tmp_path, fmt, old, new, message):
-    source = ROOT / "planners" / "problems" / ("hanoi.yaml" if fmt == "plan-yaml" else "hanoi.plan")
+    source = ROOT / "planners" / "data" / "problems" / ("hanoi.yaml" if fmt == "plan-yaml" else "hanoi.plan")
     text = source.read_text()
     assert old in text
     err = error_of(fmt, text.replace(old, new, 1), tmp_path)
@@ -118,7 +118,7 @@ def test_a_rule_on_the_second_line_of_a_folded_scalar_points_at_that_line():
 
 
 def test_a_folded_planning_list_item_points_into_its_second_line(tmp_path):
-    text = (ROOT / "planners" / "problems" / "spare_tire.yaml").read_text()
+    text = (ROOT / "planners" / "data" / "problems" / "spare_tire.yaml").read_text()
     broken = text.replace("goal:\n  - At(Spare, Axle)\n", "goal:\n  - At(Spare, Axle)\n    - At(Flat, Axle)\n")
     assert broken != text
     err = error_of("plan-yaml", broken, tmp_path)
@@ -134,7 +134,7 @@ def test_planning_files_that_are_not_utf8_are_spec_errors(tmp_path):
 
 
 def test_the_grounding_limit_is_a_positioned_spec_error():
-    problem = planners.load(ROOT / "planners" / "problems" / "hanoi.yaml", disks=6)
+    problem = planners.load(ROOT / "planners" / "data" / "problems" / "hanoi.yaml", disks=6)
     with pytest.raises(LimitError) as info:
         planners.ground(problem, max_operators=50)
     err = info.value

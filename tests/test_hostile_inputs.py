@@ -18,7 +18,7 @@ from framework.errors import SpecError
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "game_specs"
-GRIPPER = ROOT / "planners" / "pddl" / "gripper"
+GRIPPER = ROOT / "planners" / "data" / "pddl" / "gripper"
 HEX = "0x" + "f" * 5000
 
 
@@ -178,7 +178,7 @@ def test_game_format_name_is_checked_too(tmp_path, capsys):
 
 
 def test_planning_names_and_options_are_checked(tmp_path, capsys):
-    spare = (ROOT / "planners" / "problems" / "spare_tire.yaml").read_text()
+    spare = (ROOT / "planners" / "data" / "problems" / "spare_tire.yaml").read_text()
     spec = tmp_path / "s.yaml"
     spec.write_text(spare.replace("problem: Spare tire", 'problem: "Spare\\0"'))
     status, err = run(["check", spec], capsys)

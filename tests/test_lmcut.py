@@ -1,4 +1,4 @@
-"""LM-cut (planners/lmcut.py) against a straightforward reference written from the
+"""LM-cut (planners/heuristics/lmcut.py) against a straightforward reference written from the
 definition (tests/lmcut_reference.py): the two must give the same value on every state
 tried (shipped samples with costs, conditional effects, derived predicates, negative
 preconditions, and shared IPC tasks), and LM-cut must lie between h_max and the true
@@ -10,12 +10,12 @@ import pytest
 import planners
 from conftest import ROOT
 from framework.search.registry import searcher
-from planners.heuristics import INF, Relaxation
-from planners.lmcut import SAMPLE, TRIALS, LandmarkCut
+from planners.heuristics.relaxation import INF, Relaxation
+from planners.heuristics.lmcut import SAMPLE, TRIALS, LandmarkCut
 from tests.lmcut_reference import first_states, reference_lmcut
 from tests.planning_support import ipc_task
 
-SAMPLES = ROOT / "planners" / "pddl"
+SAMPLES = ROOT / "planners" / "data" / "pddl"
 
 
 def sample(name):

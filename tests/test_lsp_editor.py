@@ -26,7 +26,7 @@ from lsp_support import (CONFIG, apply_edits, at, check_output, client, diagnost
                          open_doc, printed_errors, start)
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
-GRIPPER = ROOT / "planners/pddl/gripper"
+GRIPPER = ROOT / "planners/data/pddl/gripper"
 
 
 @pytest_lsp.fixture(config=CONFIG, params=["utf-16", "utf-8", "utf-32"])

@@ -13,8 +13,8 @@ from conftest import ROOT
 from lsp_support import as_printed, at, check_output, client, diagnostics, open_doc, printed_errors  # noqa: F401
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
-PROBLEMS = ROOT / "planners" / "problems"
-PDDL = ROOT / "planners" / "pddl"
+PROBLEMS = ROOT / "planners" / "data" / "problems"
+PDDL = ROOT / "planners" / "data" / "pddl"
 
 
 def _where(text: str, pattern: str, nth: int = 0) -> tuple[int, int]:

@@ -192,7 +192,7 @@ def test_statistics():
 
 
 def test_a_planning_sweep_is_the_same_on_any_number_of_workers(capsys):
-    folder = Path(planners.__file__).resolve().parent / "pddl" / "gripper"   # the shipped sample
+    folder = planners.PDDL_DIR.resolve() / "gripper"   # the shipped sample
     argv = ["plan", str(folder / "domain.pddl"), *(str(folder / f"task0{i}.pddl") for i in (1, 2, 3)),
             "--algo", "gbfs", "--json"]
 
@@ -251,7 +251,7 @@ def test_workers_stop_when_the_parent_is_terminated_or_killed(sig, code):
 
 def test_a_sweep_over_a_suite_folder_plans_every_domain_folder_in_it(tmp_path, capsys):
     import shutil
-    sample = ROOT / "planners" / "pddl" / "either-transport"
+    sample = ROOT / "planners" / "data" / "pddl" / "either-transport"
     for name in ("a", "b"):
         shutil.copytree(sample, tmp_path / "suite" / name)
     assert main(["plan", str(tmp_path / "suite"), "--workers", "0", "--json"]) == 0

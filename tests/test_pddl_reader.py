@@ -1,4 +1,4 @@
-"""The fast PDDL reader (`planners.pddl_reader`) against the Lark grammar it stands in for:
+"""The fast PDDL reader (`planners.formats.pddl_reader`) against the Lark grammar it stands in for:
 on every PDDL file at hand it gives the very same result, and on damaged files it either
 gives the same result as Lark or steps aside (None), so errors stay Lark's."""
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from framework.errors import SpecError, normalise_line_breaks
-from planners.pddl import _Builder, parse_pddl, parse_with_lark
-from planners.pddl_reader import MAX_DEPTH, read_pddl
+from planners.formats.pddl import _Builder, parse_pddl, parse_with_lark
+from planners.formats.pddl_reader import MAX_DEPTH, read_pddl
 from tests.planning_support import shared_pddl
 
-SAMPLES = Path(__file__).resolve().parents[1] / "planners" / "pddl"
+SAMPLES = Path(__file__).resolve().parents[1] / "planners" / "data" / "pddl"
 
 
 def _both(text: str, file: str = "t.pddl"):

@@ -19,10 +19,10 @@ import planners
 from conftest import ROOT
 from framework.errors import SpecError
 from framework.search.registry import searcher
-from planners.heuristics import Relaxation
-from planners.validate import validate_plan
+from planners.heuristics.relaxation import Relaxation
+from planners.lifted.validate import validate_plan
 
-SAMPLES = ROOT / "planners" / "pddl"
+SAMPLES = ROOT / "planners" / "data" / "pddl"
 
 # task -> the optimal plan cost (each also checked by uniform-cost search below)
 OPTIMAL = {

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -55,12 +54,12 @@ def test_time_covers_a_heuristics_set_up(monkeypatch, capsys):
     """--time bounds the whole run: a heuristic whose set-up outlasts it (a landmark graph
     of a large task, here a set-up that sleeps) is stopped at the deadline."""
     import time
-    from planners import lama
+    from planners.configurations import lama
 
     def slow_set_up(task):
         time.sleep(600)
     monkeypatch.setattr(lama, "evaluators", slow_set_up)
-    folder = Path(planners.__file__).with_name("pddl") / "gripper"
+    folder = planners.PDDL_DIR / "gripper"
     started = time.perf_counter()
     assert main(["plan", str(folder / "domain.pddl"), str(folder / "task01.pddl"),
                  "--config", "lama-first", "--time", "1", "--json"]) == 0
@@ -76,7 +75,7 @@ def test_a_search_out_of_time_reports_what_it_expanded(monkeypatch, capsys):
     here a sleep; the alarm bounding the set-up fired again then and hid the result)."""
     import time
     from framework.search.problem import SearchRun
-    from planners import lama
+    from planners.configurations import lama
     real, real_no_plan = lama.evaluators, SearchRun.no_plan
 
     def slow_no_plan(run, **kw):
@@ -96,7 +95,7 @@ def test_a_search_out_of_time_reports_what_it_expanded(monkeypatch, capsys):
         evaluators[0].evaluate = evaluate
         return evaluators
     monkeypatch.setattr(lama, "evaluators", slow)
-    folder = Path(planners.__file__).with_name("pddl") / "gripper"
+    folder = planners.PDDL_DIR / "gripper"
     started = time.perf_counter()
     assert main(["plan", str(folder / "domain.pddl"), str(folder / "task03.pddl"),
                  "--config", "lama-first", "--time", "1.5", "--json"]) == 0
@@ -159,7 +158,7 @@ def test_plan_searches_one_player_game_specs(tmp_path, capsys):
 
 
 def test_plan_refuses_two_player_games(capsys):
-    assert main(["plan", str(planners.PROBLEMS_DIR.parent.parent / "game_specs" / "nim.yaml")]) == 2
+    assert main(["plan", str(planners.PROBLEMS_DIR.parents[2] / "game_specs" / "nim.yaml")]) == 2
     assert "1-player" in capsys.readouterr().err
 
 
@@ -168,7 +167,7 @@ def test_shipped_pddl_samples_by_name_from_any_folder(capsys, monkeypatch, tmp_p
     clone; a name a shipped problem has too stays that problem (`blocks` is blocks.yaml); a
     path that names nothing gets the game commands' hints."""
     monkeypatch.chdir(tmp_path)
-    samples = Path(planners.__file__).with_name("pddl")
+    samples = planners.PDDL_DIR
     for name, files in (("scanalyzer", ["scanalyzer/domain.pddl", "scanalyzer/task01.pddl"]),
                         ("blocks/task02", ["blocks/domain.pddl", "blocks/task02.pddl"]),
                         ("blocks/task02.pddl", ["blocks/domain.pddl", "blocks/task02.pddl"])):

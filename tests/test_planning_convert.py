@@ -1,6 +1,6 @@
 """`plyspec convert` for planning problems and the printers behind it.
 
-- Every shipped planning sample (planners/problems/*.yaml and *.plan, planners/pddl/*)
+- Every shipped planning sample (planners/data/problems/*.yaml and *.plan, planners/data/pddl/*)
   goes round the three formats (its own -> YAML -> .plan -> PDDL -> YAML) and grounds to
   the same task at every step; printing a printed problem again gives the same text.
 - A differential test: random small formulas (and, or, not, if-then, forall, exists,
@@ -22,19 +22,19 @@ import planners
 from conftest import ROOT
 from framework.cli import convert_cmd
 from framework.errors import SpecError, UsageError
-from planners.check import check
-from planners.convert import convert, fingerprint, read_back
-from planners.export import to_pddl
-from planners.pddl import load_pddl
-from planners.plan_text import parse_plan_text
-from planners.print_plan import to_plan
-from planners.print_yaml import to_yaml
-from planners.yaml_spec import parse_yaml
+from planners.lifted.check import check
+from planners.formats.convert import convert, fingerprint, read_back
+from planners.formats.export import to_pddl
+from planners.formats.pddl import load_pddl
+from planners.formats.plan_text import parse_plan_text
+from planners.formats.print_plan import to_plan
+from planners.formats.print_yaml import to_yaml
+from planners.formats.yaml_spec import parse_yaml
 
-PROBLEMS = ROOT / "planners" / "problems"
+PROBLEMS = ROOT / "planners" / "data" / "problems"
 SAMPLES = [(p,) for p in sorted([*PROBLEMS.glob("*.yaml"), *PROBLEMS.glob("*.plan")])
            if p.stem != "eight_puzzle"]
-SAMPLES += [(folder / "domain.pddl", task) for folder in sorted((ROOT / "planners" / "pddl").iterdir())
+SAMPLES += [(folder / "domain.pddl", task) for folder in sorted((ROOT / "planners" / "data" / "pddl").iterdir())
             if folder.is_dir() for task in sorted(folder.glob("task*.pddl"))]
 
 
@@ -221,8 +221,8 @@ def test_yaml_and_plan_convert_into_each_other_as_written(path, tmp_path):
     """Spec to spec keeps the recipe: the outline (every item as written, options and
     generators too) survives YAML -> .plan -> YAML and .plan -> YAML -> .plan, and the
     converted spec gives the same task for other option values too."""
-    from planners.convert import convert_spec
-    from planners.spec_outline import read_outline
+    from planners.formats.convert import convert_spec
+    from planners.formats.spec_outline import read_outline
     source = "plan" if path.suffix == ".plan" else "yaml"
     other = "yaml" if source == "plan" else "plan"
     text = path.read_text()
@@ -255,7 +255,7 @@ def test_convert_to_pddl_expands_options(tmp_path, capsys):
 
 
 def test_convert_pddl_pair_to_yaml_file_and_to_a_pddl_folder(tmp_path, capsys):
-    lamps = ROOT / "planners" / "pddl" / "lamps"
+    lamps = ROOT / "planners" / "data" / "pddl" / "lamps"
     out = tmp_path / "lamps.yaml"
     assert run(lamps / "domain.pddl", lamps / "task01.pddl", "--to", "yaml", "-o", out) == 0
     assert "- {if: [on(x)], del: [on(x)]}" in out.read_text()

@@ -3,16 +3,15 @@ plan -> validate), type checks through a union, and `either` refused where PDDL 
 give an object two types."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 import planners
 from framework.errors import SpecError
 from framework.search import bfs
-from planners.validate import validate_plan
+from planners.lifted.validate import validate_plan
 
-SAMPLES = Path(planners.__file__).with_name("pddl") / "either-transport"
+SAMPLES = planners.PDDL_DIR / "either-transport"
 
 # Optimal lengths counted by hand: task01 drive, load, drive, unload; task02 p1 goes
 # c1 -truck-> a1 -plane-> a2 -truck-> c2 (9 steps), p2 rides the same truck and plane

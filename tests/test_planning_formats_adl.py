@@ -1,6 +1,6 @@
 """Conditional effects and action costs written in the YAML and `.plan` planning formats: the
-samples planners/problems/lamps.yaml and lamps.plan ground to the same facts and operators as its PDDL twin
-(planners/pddl/lamps/), A* with LM-cut finds its optimal cost (checked by uniform-cost
+samples planners/data/problems/lamps.yaml and lamps.plan ground to the same facts and operators as its PDDL twin
+(planners/data/pddl/lamps/), A* with LM-cut finds its optimal cost (checked by uniform-cost
 search and the validator), and mistakes in a `when` entry are SpecErrors at their place."""
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import planners
 from conftest import ROOT
 from framework.errors import SpecError
 from framework.search.registry import searcher
-from planners.check import check
-from planners.validate import validate_plan
-from planners.yaml_spec import parse_yaml
+from planners.lifted.check import check
+from planners.lifted.validate import validate_plan
+from planners.formats.yaml_spec import parse_yaml
 
-YAML = ROOT / "planners" / "problems" / "lamps.yaml"
-PLAN = ROOT / "planners" / "problems" / "lamps.plan"
-PDDL = ROOT / "planners" / "pddl" / "lamps"
+YAML = ROOT / "planners" / "data" / "problems" / "lamps.yaml"
+PLAN = ROOT / "planners" / "data" / "problems" / "lamps.plan"
+PDDL = ROOT / "planners" / "data" / "pddl" / "lamps"
 
 
 def _names(text: str) -> tuple:
@@ -93,7 +93,7 @@ def _load(text):
 
 
 def test_pddl_export_of_the_yaml_task_grounds_to_the_same_task(tmp_path):
-    from planners.export import to_pddl
+    from planners.formats.export import to_pddl
     domain_text, problem_text = to_pddl(planners.load(YAML))
     assert "(when (on ?x) (not (on ?x)))" in domain_text.lower()
     (tmp_path / "domain.pddl").write_text(domain_text)
@@ -108,7 +108,7 @@ def test_pddl_export_of_the_yaml_task_grounds_to_the_same_task(tmp_path):
     ("  when On(x)\n    add not On(x)\n", "lists only facts that hold", 7, 9),
 ])
 def test_mistakes_in_a_plan_when_are_positioned_spec_errors(text, message, line, col):
-    from planners.plan_text import parse_plan_text
+    from planners.formats.plan_text import parse_plan_text
     head = "problem p\nobjects lamp: L1\npredicates On(x - lamp)\ninit On(L1)\naction Flip(x - lamp)\n"
     with pytest.raises(SpecError) as err:
         check(parse_plan_text(head + text + "goal On(L1)\n", "bad.plan"))
@@ -187,7 +187,7 @@ def test_a_derived_predicate_negating_itself_is_refused_at_its_rule():
     ("action A\n  forall x - t\n  when P or\n    add P\n", "unexpected end of text", "6:12"),
 ])
 def test_mistakes_in_plan_adl_lines_are_positioned_spec_errors(text, message, where):
-    from planners.plan_text import parse_plan_text
+    from planners.formats.plan_text import parse_plan_text
     head = "problem p\ntypes t\npredicates P\n"
     with pytest.raises(SpecError) as err:
         check(parse_plan_text(head + text + "init P\ngoal P\n", "bad.plan"))

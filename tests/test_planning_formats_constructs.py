@@ -5,7 +5,7 @@ texts of each case build the same AST (formula trees, effects, rules; positions 
 case of names aside) and ground to the same task (facts, operators, axioms, initial
 state and goal), and A* with LM-cut finds the optimal cost counted by
 hand in the case, equal to uniform-cost search's, its plan replayed by the validator.
-The shipped sample planners/problems/briefcase.{yaml,plan} (with its hand-written PDDL
+The shipped sample planners/data/problems/briefcase.{yaml,plan} (with its hand-written PDDL
 twin) is checked end to end the same way.
 """
 from __future__ import annotations
@@ -17,12 +17,12 @@ import pytest
 import planners
 from conftest import ROOT
 from framework.search.registry import searcher
-from planners.check import check
-from planners.convert import fingerprint
-from planners.pddl import load_pddl
-from planners.plan_text import parse_plan_text
-from planners.validate import validate_plan
-from planners.yaml_spec import parse_yaml
+from planners.lifted.check import check
+from planners.formats.convert import fingerprint
+from planners.formats.pddl import load_pddl
+from planners.formats.plan_text import parse_plan_text
+from planners.lifted.validate import validate_plan
+from planners.formats.yaml_spec import parse_yaml
 
 
 @dataclass
@@ -211,8 +211,8 @@ def test_the_constructs_reach_the_grounded_task():
     assert picks and not any("Z" in name for name in picks)
 
 
-BRIEFCASE = ROOT / "planners" / "problems" / "briefcase"
-BRIEFCASE_PDDL = ROOT / "planners" / "pddl" / "briefcase"
+BRIEFCASE = ROOT / "planners" / "data" / "problems" / "briefcase"
+BRIEFCASE_PDDL = ROOT / "planners" / "data" / "pddl" / "briefcase"
 
 
 def test_briefcase_sample_end_to_end():

@@ -1,5 +1,5 @@
 """Landmarks, landmark count, the relaxed exploration's two queues, weighted A* and the
-lama-first configuration, on the PDDL samples shipped in planners/pddl (no IPC
+lama-first configuration, on the PDDL samples shipped in planners/data/pddl (no IPC
 collection needed).  Each check compares against an independent computation: landmarks
 against their brute-force definition, h_max/h_add against a fixpoint reference, wA*
 against A*, landmark soundness and orderings against plans actually found, and every
@@ -13,13 +13,13 @@ from conftest import ROOT
 from framework.cli import main
 from framework.runtime import bits
 from framework.search.registry import searcher
-from planners.heuristics import INF, Relaxation
-from planners.landmarks import LandmarkGraph, fact_labels, is_landmark_by_removal
-from planners.lmcount import LandmarkCount
-from planners.validate import validate_plan
+from planners.heuristics.relaxation import INF, Relaxation
+from planners.landmarks.graph import LandmarkGraph, fact_labels, is_landmark_by_removal
+from planners.landmarks.lmcount import LandmarkCount
+from planners.lifted.validate import validate_plan
 from planning_support import breadth_first_states as _states
 
-SAMPLES = ROOT / "planners" / "pddl"
+SAMPLES = ROOT / "planners" / "data" / "pddl"
 TASKS = sorted(f"{p.parent.name}/{p.stem}" for p in SAMPLES.glob("*/task*.pddl"))
 COSTS = ["lamps/task01", "openstacks-adl/task01", "scanalyzer/task01"]
 
@@ -58,7 +58,7 @@ def test_disjunctive_landmarks_are_landmarks_by_removal_and_hold_when_a_fact_doe
     """Each disjunctive landmark D: forbidding all its facts makes the goal relaxed-
     unreachable (the definition), none of its 2..4 facts is true initially or a fact
     landmark; `holds` marks it exactly in the states where one of its facts is true."""
-    from planners.landmarks import MAX_DISJUNCTION, reachable
+    from planners.landmarks.graph import MAX_DISJUNCTION, reachable
     _, task = _load(name)
     relaxation = Relaxation(task)
     graph = LandmarkGraph(task, relaxation)

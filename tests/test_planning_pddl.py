@@ -6,8 +6,8 @@ import pytest
 import planners
 from framework.errors import SpecError
 from framework.search import bfs
-from planners.pddl import parse_pddl
-from planners.validate import validate_plan
+from planners.formats.pddl import parse_pddl
+from planners.lifted.validate import validate_plan
 from tests.planning_support import SHORTEST, domain_file, ipc_task, require_pddl
 
 

@@ -1,4 +1,4 @@
-"""The PDDL samples shipped in planners/pddl: every task is solved and its plan validated,
+"""The PDDL samples shipped in planners/data/pddl: every task is solved and its plan validated,
 and A* with the admissible LM-cut finds the published shortest plan lengths (TRUTHS.md).
 These run from a clean checkout, without the IPC collection in ../shared."""
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 import planners
 from conftest import ROOT
 from framework.search.registry import searcher
-from planners.validate import validate_plan
+from planners.lifted.validate import validate_plan
 
-SAMPLES = ROOT / "planners" / "pddl"
+SAMPLES = ROOT / "planners" / "data" / "pddl"
 
 # shortest plan lengths published for these tasks (TRUTHS.md, from the IPC / pyperplan set)
 SHORTEST = {

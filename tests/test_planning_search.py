@@ -10,8 +10,8 @@ from framework.game import Game
 from framework.search import astar, bfs, dfs, gbfs, iddfs, ucs
 from framework.search.problem import GameProblem, replay
 from framework.search.registry import searcher
-from planners.heuristics import INF, Relaxation
-from planners.lmcut import LandmarkCut
+from planners.heuristics.relaxation import INF, Relaxation
+from planners.heuristics.lmcut import LandmarkCut
 from tests.planning_support import SHORTEST, ipc_task
 
 @pytest.mark.parametrize("domain,number", sorted(SHORTEST))

@@ -5,7 +5,6 @@ problem grounds an ill-typed fact (checked against the declared types independen
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,8 @@ import planners
 from framework.errors import SpecError
 from tests.planning_support import assert_spec_error
 
-PROBLEMS = Path(planners.__file__).with_name("problems")
-SAMPLES = Path(planners.__file__).with_name("pddl")
+PROBLEMS = planners.PROBLEMS_DIR
+SAMPLES = planners.PDDL_DIR
 
 SPARE = (PROBLEMS / "spare_tire.yaml").read_text()
 

@@ -1,4 +1,4 @@
-"""The YAML planning specs shipped in planners/problems, their options, their error
+"""The YAML planning specs shipped in planners/data/problems, their options, their error
 messages, and their export to PDDL."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 import planners
 from framework.errors import SpecError
 from framework.search import astar, bfs, ucs
-from planners.export import to_pddl
-from planners.validate import validate_plan
+from planners.formats.export import to_pddl
+from planners.lifted.validate import validate_plan
 from tests.planning_support import TOUR_YAML as GOOD
 from tests.planning_support import assert_spec_error
 

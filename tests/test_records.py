@@ -213,7 +213,8 @@ def test_the_start_up_classes_are_records():
     from framework import ast, game
     from framework.builtins.base import Builtin
     from framework.search.result import Result
-    from planners import ast as pddl_ast, formula, task
+    from planners.lifted import ast as pddl_ast, formula
+    from planners.grounding import task
     for cls in (ast.Pos, ast.Num, ast.Call, ast.GameSpec, pddl_ast.Atom, formula.Junction,
                 task.Operator, task.Task, Result, Builtin, game.Game):
         assert type(cls.__dataclass_params__).__module__ == "framework.records", cls

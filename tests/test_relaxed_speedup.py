@@ -1,4 +1,4 @@
-"""The optimised relaxed exploration (`planners.heuristics.Relaxation`: one counter per
+"""The optimised relaxed exploration (`planners.heuristics.relaxation.Relaxation`: one counter per
 operator, the state's preconditions counted in one sweep, a bucket queue, the heap past
 `safe_depth`) against the straightforward one in tests/relaxation_reference.py: on
 breadth-first and random-walk states of every shipped sample (STRIPS, ADL with
@@ -14,9 +14,9 @@ import pytest
 import planners
 import relaxation_reference as reference
 from conftest import ROOT
-from planners.heuristics import INF, Relaxation
+from planners.heuristics.relaxation import INF, Relaxation
 
-SAMPLES = ROOT / "planners" / "pddl"
+SAMPLES = ROOT / "planners" / "data" / "pddl"
 TASKS = sorted(f"{p.parent.name}/{p.stem}" for p in SAMPLES.glob("*/task*.pddl"))
 
 

@@ -264,7 +264,7 @@ def test_grounding_obeys_the_time_budget_and_bounds_its_tries(monkeypatch, tmp_p
     from framework.search.result import Budget, BudgetExceeded
     clock = iter(range(1000, 10**9))                     # a clock that moves 1 s per reading
     monkeypatch.setattr(result_module.time, "perf_counter", lambda: float(next(clock)))
-    problem = planners.load(ROOT / "planners" / "problems" / "gripper.yaml")
+    problem = planners.load(ROOT / "planners" / "data" / "problems" / "gripper.yaml")
     with pytest.raises(BudgetExceeded):
         planners.ground(problem, budget=Budget(5))      # stopped within a few readings
     monkeypatch.undo()
@@ -377,7 +377,7 @@ def test_a_slow_heuristic_is_stopped_between_children_not_after_the_node(monkeyp
     import planners
     from framework.search import result as result_module
     from framework.search.registry import searcher
-    task = planners.ground(planners.load(ROOT / "planners" / "problems" / "gripper.yaml"))
+    task = planners.ground(planners.load(ROOT / "planners" / "data" / "problems" / "gripper.yaml"))
     now = [0.0]
     monkeypatch.setattr(result_module.time, "perf_counter", lambda: now[0])
     calls = []

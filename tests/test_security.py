@@ -32,7 +32,7 @@ from framework.errors import SpecError
 from framework.files import check_output, read_bytes, read_text, write_atomic
 
 ROOT_ONLY = "needs root (os.mknod of a device node / chown to another user); not root here"
-PDDL = ROOT / "planners" / "pddl" / "miconic-fulladl"
+PDDL = ROOT / "planners" / "data" / "pddl" / "miconic-fulladl"
 
 
 @pytest.fixture(autouse=True)

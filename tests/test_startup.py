@@ -45,9 +45,9 @@ def test_plan_on_pddl_imports_neither_lark_nor_the_game_side():
     """`plyspec plan DOMAIN.pddl TASK.pddl` reads well-formed PDDL with the hand-written
     reader: no Lark, no YAML, no game loader, checker or compiler, no rich or hypothesis."""
     loaded = _modules_after("from framework.cli import main\n"
-                            "main(['plan', 'planners/pddl/blocks/domain.pddl', "
-                            "'planners/pddl/blocks/task01.pddl', '--algo', 'gbfs', '--json'])")
-    assert "planners.pddl_reader" in loaded and "planners.validate" in loaded
+                            "main(['plan', 'planners/data/pddl/blocks/domain.pddl', "
+                            "'planners/data/pddl/blocks/task01.pddl', '--algo', 'gbfs', '--json'])")
+    assert "planners.formats.pddl_reader" in loaded and "planners.lifted.validate" in loaded
     assert [m for m in loaded if m.endswith("_cmd")] == ["framework.cli.plan_cmd"]
     for heavy in ("lark", "yaml", "rich", "hypothesis", "framework.loader", "framework.compiler",
                   "framework.checker", "framework.ast", "framework.conformance"):
@@ -59,10 +59,10 @@ def test_plan_imports_neither_dataclasses_nor_inspect_nor_typing():
     `dataclasses` module (and `inspect`, which it imports) loads only when something asks
     for `dataclasses.fields` of one of them; `SearchProblem` is no `typing.Protocol`."""
     loaded = _modules_after("from framework.cli import main\n"
-                            "main(['plan', 'planners/pddl/blocks/domain.pddl', "
-                            "'planners/pddl/blocks/task01.pddl', '--algo', 'gbfs', '--heuristic', "
+                            "main(['plan', 'planners/data/pddl/blocks/domain.pddl', "
+                            "'planners/data/pddl/blocks/task01.pddl', '--algo', 'gbfs', '--heuristic', "
                             "'hff', '--json'])")
-    assert "planners.task" in loaded and "framework.search.result" in loaded
+    assert "planners.grounding.task" in loaded and "framework.search.result" in loaded
     assert "dataclasses" not in loaded and "inspect" not in loaded and "typing" not in loaded
 
 

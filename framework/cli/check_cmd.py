@@ -66,10 +66,10 @@ def run(args) -> int:
 
 def _check_planning(path, partner, options, results, quiet) -> int:
     """Check a planning problem (YAML, .plan, or a PDDL domain with its problem) as `plan`
-    reads it; returns 1 on an error.  A PDDL file alone is checked as planners.pddl_alone
+    reads it; returns 1 on an error.  A PDDL file alone is checked as planners.formats.pddl_alone
     says (a domain with its constants, a problem with the domain beside it)."""
     import planners
-    from planners.pddl_alone import check_pddl_text
+    from planners.formats.pddl_alone import check_pddl_text
     from framework.loader import read_text
     key = f"{path} {partner}" if partner else str(path)
     try:

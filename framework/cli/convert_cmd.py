@@ -5,7 +5,7 @@ Game specs (`--to yaml|game`) are parsed (syntax only: a spec with, say, an unkn
 still converts, so it can be fixed in either format) and printed by
 `framework.frontend.printer`.  Planning problems (a YAML or `.plan` planning spec, or a
 PDDL domain and problem; `--to yaml|plan|pddl`) are loaded and checked and printed by
-`planners.convert`: YAML and `.plan` into each other as written (options and generators
+`planners.formats.convert`: YAML and `.plan` into each other as written (options and generators
 kept, `--set` values becoming the defaults), to or from PDDL with the options at their
 values and the generators expanded.  Before anything is written the output is read back and compared with
 the input (the same game; the same grounded task), so a conversion never changes what
@@ -39,9 +39,9 @@ PLANNING = ("yaml", "plan", "pddl")
 EXAMPLES = [
     'plyspec convert game_specs/tictactoe.yaml --to game -o tictactoe.game   # YAML -> .game text',
     'plyspec convert my_game.game --to yaml -o my_game.yaml',
-    'plyspec convert planners/problems/briefcase.yaml --to plan              # planning: YAML -> .plan',
-    'plyspec convert planners/problems/briefcase.plan --to pddl -o briefcase  # -> briefcase/domain.pddl, problem.pddl',
-    'plyspec convert planners/pddl/lamps/domain.pddl planners/pddl/lamps/task01.pddl --to yaml',
+    'plyspec convert planners/data/problems/briefcase.yaml --to plan              # planning: YAML -> .plan',
+    'plyspec convert planners/data/problems/briefcase.plan --to pddl -o briefcase  # -> briefcase/domain.pddl, problem.pddl',
+    'plyspec convert planners/data/pddl/lamps/domain.pddl planners/data/pddl/lamps/task01.pddl --to yaml',
 ]
 
 
@@ -94,7 +94,7 @@ def run(args) -> int:
 
 def _run_planning(args, inputs) -> int:
     import planners
-    from planners.convert import convert as convert_problem
+    from planners.formats.convert import convert as convert_problem
     if args.to not in PLANNING:
         raise UsageError(f"{args.spec} is a planning problem; it converts to yaml, plan or pddl",
                          hint="a .game file describes games only")
@@ -106,7 +106,7 @@ def _run_planning(args, inputs) -> int:
     source = {".plan": "plan", ".pddl": "pddl"}.get(Path(args.spec).suffix.lower(), "yaml")
     header = f"converted by plyspec from {args.named}"
     if source != "pddl" and args.to != "pddl":       # spec to spec: options and generators kept
-        from planners.convert import convert_spec
+        from planners.formats.convert import convert_spec
         text = convert_spec(read_text(args.spec), str(args.spec), source, args.to, options, header)
         _write(args.output, text, args.force)
         return 0

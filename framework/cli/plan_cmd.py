@@ -13,11 +13,13 @@ from framework.errors import SpecError, UsageError
 from framework.cli.common import (add_set_option, parse_sets, perft_depth,
                                     positive_int, positive_number, print_json)
 from framework.cli.parallel_options import add_parallel_options
+from framework.cli.plan_output import out_of_time, plan_printer, print_result
 
 ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "wastar", "gbfs", "lazy-gbfs",
-              "lama-first"]
+              "lama-first", "lama"]
+LAMA = ("lama-first", "lama")           # configurations that choose their heuristics
 HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
-CONFIGS = {"lama-first": "lama-first", "optimal": "astar"}
+CONFIGS = {"lama-first": "lama-first", "lama": "lama", "optimal": "astar"}
 
 
 def add_parser(sub):
@@ -30,10 +32,11 @@ def add_parser(sub):
         epilog="examples:\n"
                "  plyspec plan ../shared/pddl/gripper --time 10 -o gripper.jsonl   # a sweep\n"
                "  plyspec plan ../shared/pddl --time 60 --workers 2   # every domain folder in it\n"
-               "  plyspec plan planners/problems/monkey_bananas.yaml\n"
-               "  plyspec plan planners/problems/hanoi.plan --set disks=5 --algo astar\n"
+               "  plyspec plan planners/data/problems/monkey_bananas.yaml\n"
+               "  plyspec plan planners/data/problems/hanoi.plan --set disks=5 --algo astar\n"
                "  plyspec plan domain.pddl task01.pddl --algo gbfs --heuristic hff --json\n"
                "  plyspec plan domain.pddl task01.pddl --config lama-first   # satisficing, no tuning\n"
+               "  plyspec plan domain.pddl task01.pddl --config lama --time 60   # better plans until 60 s\n"
                "  plyspec plan domain.pddl task01.pddl --config optimal      # A* with LM-cut\n"
                "  plyspec plan domain.pddl task01.pddl --algo wastar --weight 3",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -46,14 +49,16 @@ def add_parser(sub):
                         "ucs (cheapest), astar (cheapest with an admissible heuristic), gbfs "
                         "(fast, not optimal), lazy-gbfs (lazy, with h_FF's preferred operators, "
                         "as LAMA's first search without landmarks), wastar (g + W*h, see --weight), "
-                        "lama-first (see --config); auto = astar with lmcut (cheapest plans: fewest "
+                        "lama-first and lama (see --config); auto = astar with lmcut (cheapest plans: fewest "
                         "steps when actions have no costs; bfs on a puzzle) (default: auto)")
     p.add_argument("--config", choices=sorted(CONFIGS), default=None,
                    help="a ready configuration instead of --algo/--heuristic: lama-first "
                         "(satisficing: lazy greedy search with h_FF and landmark count in "
                         "alternation and both heuristics' preferred operators, as LAMA's first "
-                        "search; finds plans fast on IPC tasks, not cheapest ones), optimal "
-                        "(cheapest plans: astar with lmcut)")
+                        "search; finds plans fast on IPC tasks, not cheapest ones), lama (anytime: "
+                        "lama-first's plan, then weighted A* with weights 5, 3, 2, 1 for ever "
+                        "cheaper plans, each printed as found, until --time ends or no cheaper "
+                        "plan exists), optimal (cheapest plans: astar with lmcut)")
     p.add_argument("--weight", type=_weight, default=None, metavar="W",
                    help="weight W >= 1 of h in wastar's g + W*h (default 2; 1 is A*)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
@@ -65,6 +70,10 @@ def add_parser(sub):
                         "and the search together)")
     p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
                    help="give up after expanding N states")
+    p.add_argument("--memory", type=positive_number, default=None, metavar="MB",
+                   help="give up once the search (its open and closed lists and per-state "
+                        "data) has added MB megabytes to the process's resident memory; the "
+                        "result says so and gives the statistics")
     p.add_argument("--depth", type=perft_depth, default=None, metavar="N",
                    help="longest plan to look for (bfs, dfs, iddfs, ...)")
     p.add_argument("--max-operators", type=positive_int, default=None, metavar="N",
@@ -98,8 +107,8 @@ def _choose(args):
                              "drop --algo/--heuristic (or drop --config)")
         args.algo = CONFIGS[args.config]
         args.heuristic = "lmcut" if args.algo == "astar" else None
-    if args.algo == "lama-first" and args.heuristic:
-        raise UsageError("lama-first chooses its heuristics itself (h_FF and landmark count); "
+    if args.algo in LAMA and args.heuristic:
+        raise UsageError(f"{args.algo} chooses its heuristics itself (h_FF and landmark count); "
                          "drop --heuristic")
     if args.weight is not None and args.algo != "wastar":
         raise UsageError("--weight is the weight of wastar; add --algo wastar")
@@ -145,7 +154,7 @@ def _prepare(args, started: float) -> dict:
     """Loads (and grounds) what to plan for: the search problem, its name and options,
     the lifted validator of planning problems, and what grounding produced."""
     import planners
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
 
     files = _files(args.files)
     options = parse_sets(args.set)
@@ -157,7 +166,7 @@ def _prepare(args, started: float) -> dict:
     if len(files) == 1 and _is_game_spec(files[0]):
         from framework import load
         from framework.search.problem import GameProblem
-        if args.heuristic not in (None, "blind") or args.emit_pddl or args.algo == "lama-first":
+        if args.heuristic not in (None, "blind") or args.emit_pddl or args.algo in LAMA:
             raise ValueError("--heuristic, --config and --emit-pddl apply to planning problems; "
                              "a 1-player game is searched blind")
         game = load(files[0], **options)
@@ -188,7 +197,7 @@ def _prepare(args, started: float) -> dict:
 
 def _emit_pddl(problem, folder: Path) -> int:
     from framework.files import write_atomic
-    from planners.export import to_pddl
+    from planners.formats.export import to_pddl
     folder.mkdir(parents=True, exist_ok=True)
     domain_text, problem_text = to_pddl(problem)
     write_atomic(folder / "domain.pddl", domain_text, force=True)
@@ -214,7 +223,7 @@ def _progress_printer(algorithm: str):
 
 def run(args) -> int:
     from framework.search.registry import searcher
-    from framework.search.result import best_so_far_on_interrupt
+    from framework.search.result import best_so_far_on_interrupt, memory_bound
     _choose(args)
     if _is_sweep(args.files):
         if args.weight is not None:
@@ -227,7 +236,7 @@ def run(args) -> int:
         with alarm(args.time):               # --time covers reading and grounding the problem
             target = _prepare(args, started)
     except BudgetExceeded:
-        return _out_of_time(args, time.perf_counter() - started, "grounding")
+        return out_of_time(args, time.perf_counter() - started, "grounding")
     if args.emit_pddl:
         return _emit_pddl(target["lifted"], Path(args.emit_pddl))
     problem, info = target["problem"], target["info"]
@@ -243,65 +252,30 @@ def run(args) -> int:
     progress, tty = (None, False)
     if args.progress or sys.stderr.isatty():
         progress, tty = _progress_printer(algorithm)
-    weight = {} if args.weight is None else {"weight": args.weight}
+    more = {} if args.weight is None else {"weight": args.weight}
+    found = []                            # the plans of an anytime search, as found
+    if algorithm == "lama":
+        more["on_plan"] = plan_printer(args, problem, target, found)
     # --time bounds the whole run: the search gets what grounding left (`_prepare` cut
     # args.time down); an alarm at that deadline stops a heuristic's set-up (a landmark
     # graph, say), and the search, whose budget takes the alarm's deadline over, stops by
     # itself then and reports what it expanded
     with best_so_far_on_interrupt():
         try:
-            with alarm(args.time, search_keeps_result=True):
+            with alarm(args.time, search_keeps_result=True), memory_bound(args.memory):
                 result = searcher(algorithm)(problem, depth=args.depth, time_limit=args.time,
                                              node_limit=args.nodes, heuristic=heuristic,
-                                             progress=progress, **weight)
+                                             progress=progress, **more)
         except BudgetExceeded:
-            return _out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
+            return out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
     if tty:
         from framework.terminal import beneath
         beneath(sys.stderr).write("\r\033[K")
-    plan = [problem.action_text(a) for a in result.pv]
+    valid = print_result(args, target, result, algorithm, heuristic, found)
     solved = result.extra.get("solved", False)
-    check = target["validate"](plan) if solved and target["validate"] else None
-    valid = bool(solved and result.extra.get("valid") and (check is None or check.valid))
-    if args.json:
-        print_json({
-            "problem": target["name"], "algorithm": algorithm, "heuristic": heuristic,
-            "plan": plan, "length": len(plan) if solved else None,
-            "cost": result.cost if solved else None, "expanded": result.stats.expanded,
-            "generated": result.stats.nodes, "valid": valid, "solved": solved,
-            "complete": result.complete, "reason": result.extra.get("reason"),
-            "time_s": round(result.stats.time_s, 6), **info, "options": target["options"]})
-    else:
-        for line in plan:
-            print(line)
-        if solved:
-            print(f"\nlength: {len(plan)}\ncost: {result.cost:g}")
-        else:
-            print(f"no plan: {result.extra.get('reason')}")
-        grounding = (f", {info['ground_time_s']:.3f} s grounding ({info['facts']:,} facts, "
-                     f"{info['operators']:,} operators)") if info else ""
-        print(f"expanded: {result.stats.expanded:,}\n"
-              f"time: {result.stats.time_s:.3f} s search{grounding}\n"
-              f"algorithm: {algorithm}{f' with {heuristic}' if heuristic else ''}")
-        if solved:
-            print("validated: " + ("yes (replayed from the initial state)" if valid else
-                                   f"NO: {check.message}"))
     if result.extra.get("reason") == "interrupted":
         return 130
     return 0 if (valid or not solved) else 1
-
-
-def _out_of_time(args, seconds: float, phase: str) -> int:
-    """What `plan` prints when --time runs out before the search starts (while grounding or
-    preparing the heuristics; exit status 0, as a search that runs out of time)."""
-    reason = f"time limit (while {phase})"
-    if args.json:
-        print_json({"problem": str(args.files[-1]), "plan": [], "length": None, "cost": None,
-                    "solved": False, "valid": False, "complete": False,
-                    "reason": reason, "time_s": round(seconds, 6)})
-    else:
-        print(f"no plan: {reason}\ntime: {seconds:.3f} s")
-    return 0
 
 
 def _is_sweep(files) -> bool:

@@ -31,7 +31,7 @@ def add_parser(sub):
                "See docs/conformance.md for what each property means.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("specs", nargs="*", metavar="SPEC",
-                   help="spec files (default: every spec in game_specs/ and planners/problems/)")
+                   help="spec files (default: every spec in game_specs/ and planners/data/problems/)")
     add_set_option(p)
     p.add_argument("--examples", type=positive_int, default=100, metavar="N",
                    help="Hypothesis examples (random playouts) per property; searcher cross-checks "

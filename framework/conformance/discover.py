@@ -86,7 +86,7 @@ def shipped_names() -> list:
 def pddl_samples_dir() -> Path:
     """The PDDL samples shipped in the `planners` package: DOMAIN/domain.pddl, DOMAIN/taskNN.pddl."""
     import planners
-    return Path(planners.__file__).with_name("pddl")
+    return planners.PDDL_DIR
 
 
 def pddl_sample(name) -> tuple | None:

@@ -85,7 +85,7 @@ def seed_texts() -> dict:
     shipped planning problems)."""
     import planners
     from framework.conformance.discover import shipped_specs, spec_kind
-    from planners.export import to_pddl
+    from planners.formats.export import to_pddl
     texts = {f: [] for f in FORMATS}
     for path in shipped_specs():
         text = Path(path).read_text(encoding="utf-8")
@@ -293,7 +293,7 @@ def yaml_structures(fmt):
                 *yaml_spec.ACTION_KEYS, "place(c in cell)", "x", "X", "O"]
         top = {"game": st.text(max_size=8), "players": st.lists(st.sampled_from(["X", "O", "A", "x"]), max_size=3)}
     else:
-        from planners import yaml_spec as plan_spec
+        from planners.formats import yaml_spec as plan_spec
         keys = [*plan_spec.TOP_KEYS, *plan_spec.ACTION_KEYS, "Move(x - place)", "place", "A"]
         top = {"problem": st.text(max_size=8)}
     scalars = (st.integers() | st.integers(0, 4200).map(lambda d: 10 ** d) | st.floats() | st.booleans()

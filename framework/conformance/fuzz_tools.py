@@ -113,7 +113,7 @@ def exercise_planning(folder: Path, fmt: str, text: str) -> None:
     """Ground and plan briefly (A* with h_max), then validate a plan found."""
     import planners
     from framework.search.registry import searcher
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
     path = folder / ("spec.plan" if fmt == "plan" else "spec.yaml")
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     problem = planners.load(path)

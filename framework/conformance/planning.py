@@ -1,6 +1,6 @@
 """The conformance properties of a STRIPS planning problem (YAML or `.plan`): it loads and
 grounds; the plan breadth-first search finds replays to the goal under the lifted
-problem's own semantics (`planners.validate`), independently of grounding and search; and
+problem's own semantics (`planners.lifted.validate`), independently of grounding and search; and
 its YAML and `.plan` versions, where both exist, ground to the same task."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ PLAN_NODE_LIMIT = 200_000        # states the breadth-first search may generate
 def check_planning(path, *, options=None, node_limit=PLAN_NODE_LIMIT):
     """(name, outcomes) for the planning problem at `path`."""
     import planners
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
     try:
         problem = planners.load(path, **dict(options or {}))
         task = planners.ground(problem)

@@ -95,8 +95,8 @@ def _layout(text: str, tidy_lines: bool, strings: bool) -> str:
 def _meaning(path: str, text: str):
     """What must not change: the AST (positions aside), or a SpecError if it does not parse."""
     if Path(path).suffix.lower() == ".plan":
-        from planners.plan_text import parse_plan_text
-        from planners.print_yaml import to_yaml
+        from planners.formats.plan_text import parse_plan_text
+        from planners.formats.print_yaml import to_yaml
         return to_yaml(parse_plan_text(text, path))
     from framework.frontend.game_format import load_game_spec
     from framework.frontend.printer import spec_fields

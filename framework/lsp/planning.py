@@ -4,7 +4,7 @@ file or a PDDL domain or problem.
 The diagnostics come from the same front-ends and checker as `plyspec check`; the name
 index from the positions those front-ends keep (every predicate, object, action and
 parameter of a `PlanningProblem`, its sections and the places types and options are
-used) and, for PDDL, from `planners.pddl_names` (a problem is indexed with the domain
+used) and, for PDDL, from `planners.formats.pddl_names` (a problem is indexed with the domain
 file beside it, so that its predicates and types lead there).
 """
 from __future__ import annotations
@@ -31,12 +31,12 @@ MEANS = {"predicate": ("predicate", "function"), "object": ("object",), "type": 
 
 def analyse_planning(path: str, text: str, result: Analysis) -> None:
     """Reads the YAML or `.plan` spec, indexes its names, then checks it (SpecError)."""
-    from planners.check import check
+    from planners.lifted.check import check
     if Path(path).suffix.lower() == ".plan":
-        from planners.plan_text import parse_plan_text
+        from planners.formats.plan_text import parse_plan_text
         problem = parse_plan_text(text, path)
     else:
-        from planners.yaml_spec import parse_yaml
+        from planners.formats.yaml_spec import parse_yaml
         problem = parse_yaml(text, path)
     _index_problem(problem, result)
     check(problem)
@@ -48,8 +48,8 @@ def analyse_pddl(path: str, text: str, result: Analysis, opened: dict) -> None:
     the editor if it is open (`opened`: path -> text), else the file on disk."""
     from framework.errors import SpecError
     from framework.files import read_text
-    from planners.pddl_alone import check_pddl_text, domain_beside
-    from planners.pddl_names import pddl_names
+    from planners.formats.pddl_alone import check_pddl_text, domain_beside
+    from planners.formats.pddl_names import pddl_names
     names = pddl_names(text)
     domain = domain_text = None
     if names.kind == "problem":
@@ -130,7 +130,7 @@ def _index_problem(problem, result: Analysis) -> None:
 def _variables(nodes, scope, result: Analysis) -> None:
     """The variables of quantifiers, `forall` effects and derived-predicate heads, declared
     in `scope` (an action's name, or None)."""
-    from planners.formula import DerivedRule, Effect, quantified_params
+    from planners.lifted.formula import DerivedRule, Effect, quantified_params
     for node in nodes:
         if isinstance(node, (Effect, DerivedRule)):
             inner = node.condition if isinstance(node, Effect) else node.body
@@ -177,7 +177,7 @@ def _use(result: Analysis, name: str, pos, scope, kind) -> None:
 def _uses(node, result, scope) -> None:
     """Every atom, function term and term below `node` (any planning AST node or list of
     them, whatever conditions the AST grows), recorded with the action they are in."""
-    from planners.ast import Atom, FunctionTerm, Term
+    from planners.lifted.ast import Atom, FunctionTerm, Term
     stack = [node]
     while stack:
         n = stack.pop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from planners.pddl_alone import domain_beside
+from planners.formats.pddl_alone import domain_beside
 
 REF = "framework.parallel.planning:plan_task"
 
@@ -47,7 +47,7 @@ def plan_task(domain_text, problem_text, names, algorithm, heuristic, time_limit
     import planners
     from framework.search.registry import searcher
     from framework.search.result import Budget, BudgetExceeded
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="plyspec-plan-") as folder:
         files = []
@@ -83,7 +83,7 @@ def check_plan_record(record: dict, shape, domain, task) -> None:
     `plan_task` could not have written for (domain, task): its plan is replayed again, so a
     forged `solved` / `valid` (an empty plan, say) is refused, never counted."""
     import planners
-    from planners.validate import validate_plan
+    from planners.lifted.validate import validate_plan
     shape.mapping(record, "the record", ("solved", "valid", "length", "cost", "plan"))
     if record["solved"] is False:
         shape.require(record["valid"] is False and record["plan"] is None,

@@ -334,7 +334,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         return None, None, 0, False
 
     (value, line, depth_done, complete), interrupted = run_deep(
-        run, budget, (depth if depth is not None else INFINITE_DEPTH) + quiescence_depth)
+        run, budget, (depth if depth is not None else INFINITE_DEPTH) + quiescence_depth, NAME)
     pv = unroll(line)
     if table is not None:
         _extend_pv_from_table(start, pv, table, depth_done if math.isfinite(depth_done) else deepest,

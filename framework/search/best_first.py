@@ -31,6 +31,7 @@ def best_first(algorithm: str, problem, state=None, *, g_weight: float, h_weight
     estimates = {start: h_start}
     order = count()
     queue = [(h_weight * h_start, h_start, next(order), 0, 0, start)]
+    run.frontier = [queue]
     closed = set()
     cut_by_depth = False
     try:

@@ -25,6 +25,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
         while layer and (depth is None or run.depth < depth):
             run.depth += 1
             next_layer = []
+            run.frontier = [layer, next_layer]
             append = next_layer.append
             for state in layer:
                 tick()

@@ -5,8 +5,8 @@ Those searchers return `(value, line)` pairs from their recursive value function
 `line` is the principal line below a node as nested pairs `(action, line)` ending in None
 (cheap to build: one small tuple when a better move is found).  Depth counts every edge,
 decision or chance, as a ply.  A search runs on a deep stack (`twoplayer.run_deep`) with
-room for its depth limit, or MAX_UNLIMITED_PLIES without one, so a long game needs no
-special care; a game with cycles searched without a depth limit gets a clear ValueError
+room for its depth limit, or MAX_SEARCH_PLIES without one, so a long game needs no
+special care; a game with cycles searched without a depth limit gets a clear LimitError
 instead of a RecursionError.
 
 The searchers call the game's rules through `framework.kernel.Rules`: over packed states
@@ -19,7 +19,6 @@ from framework.search.result import Budget, BudgetExceeded, Result, Stats
 from framework.search.twoplayer import run_deep
 
 UNLIMITED_DEPTH = 1 << 62
-MAX_UNLIMITED_PLIES = 100_000             # stack room of a search without a depth limit
 
 
 class DepthFirstSearch:
@@ -48,15 +47,8 @@ class DepthFirstSearch:
         budget is set; the result of the deepest completed iteration, with `value` the
         returned value and `best_action`/`pv` from its line."""
         self.root_player = root_mover(root)
-        try:
-            (deepest, finished), interrupted = run_deep(
-                lambda: self._iterate(self.rules.root, depth), self.budget,
-                MAX_UNLIMITED_PLIES if depth is None else depth)
-        except RecursionError:
-            raise ValueError(f"{self.algorithm} went deeper than {MAX_UNLIMITED_PLIES:,} plies: "
-                             "the game has cycles or no finite horizon; give a depth limit "
-                             "(--depth) or an option that bounds the game's length (such as "
-                             "a turn limit)") from None
+        (deepest, finished), interrupted = run_deep(
+            lambda: self._iterate(self.rules.root, depth), self.budget, depth, self.algorithm)
         stats = Stats(nodes=self.budget.nodes, evaluations=self.evaluations,
                       cutoffs=self.cutoffs, time_s=self.budget.elapsed())
         result = Result(self.algorithm, stats=stats, complete=finished and not interrupted)

@@ -1,14 +1,25 @@
-"""Lazy greedy best-first search with preferred operators (Fast Downward's `lazy_greedy`,
-the search of LAMA's first iteration): a successor enters the open lists with its
-parent's estimates and is evaluated only when it is taken out.
+"""Lazy best-first search with preferred operators (Fast Downward's `lazy_greedy` and
+`lazy_wastar`, the searches of LAMA): a successor enters the open lists with its parent's
+estimates and is evaluated only when it is taken out.
 
 With several heuristics (LAMA: h_FF and landmark count) there is one open list per
 heuristic, ordered by that heuristic's estimate, and one more per heuristic for the
 successors reached by a preferred operator (of any heuristic); the lists are taken from
 in alternation, the least used first (the earliest list on a tie, as Fast Downward's
-alternation open list), and whenever a state improves some heuristic's
-best estimate the preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
+alternation open list), and whenever a state improves some heuristic's best estimate the
+preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
 (infinite) is dropped.  Plans are not necessarily cheapest.
+
+Greedy (no `weight`) orders a list by the estimate h; weighted (`weight` W) by g + W·h,
+g the cost of the path to the successor, ties going to the smaller h, and re-opens a state
+reached again by a cheaper path.  With a `bound` only successors whose path costs less
+than the bound enter the lists, so a plan found is cheaper than the bound (the anytime
+iterations of `framework.search.iterated`).
+
+Ties between entries of equal keys go to the one whose parent was expanded first (as a
+first-in-first-out list), then, among the successors of one state, to the smaller action
+when actions are integers (a planning task's operator indices): the outcome does not
+depend on the order the successor function lists the successors in.
 
 A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
 estimate (no preferred operators), or an evaluator object with
@@ -41,10 +52,12 @@ def _evaluator(problem, heuristic):
 
 
 def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
-           heuristic=None, progress=None, **kw):
+           heuristic=None, progress=None, weight=None, bound=None, algorithm="lazy-gbfs",
+           **kw):
     """A plan guided by `heuristic` (default "hff" on planning tasks, with its preferred
-    operators), or by a list of heuristics in alternation."""
-    run = SearchRun("lazy-gbfs", problem, state, time_limit=time_limit,
+    operators), or by a list of heuristics in alternation; greedy, or on g + `weight`·h;
+    cheaper than `bound` when one is given."""
+    run = SearchRun(algorithm, problem, state, time_limit=time_limit,
                     node_limit=node_limit, progress=progress)
     problem, start = run.problem, run.start
     if heuristic is None:
@@ -54,22 +67,28 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
     again = [h.reached for h in heuristics if getattr(h, "path_dependent", False)]
     lists = len(evaluators)
     successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
-    parents = {}
+    weighted = weight is not None
+    parents, cost_to = {}, {}          # closed states: (parent, action) and path cost
     run.reached = parents
     queues = [[] for _ in range(2 * lists)]    # regular lists, then preferred lists
+    run.frontier = queues
     priority = [0] * (2 * lists)
     order = count()
+    expansions = count()
     best = [INF] * lists
-    pending = [(start, None)]          # (state, (parent, action)) to evaluate and expand
+    limit = INF if bound is None else bound
+    pending = [(start, None, 0)]       # (state, (parent, action), g) to evaluate and expand
     try:
         while True:
             while pending:
-                state, link = pending.pop()
+                state, link, g = pending.pop()
                 if state in parents:
-                    for reached in again:    # path-dependent heuristics learn the new path
-                        reached(state, link[0])
-                    continue
-                parents[state] = link
+                    if not (weighted and g < cost_to[state]):
+                        for reached in again:    # path-dependent heuristics learn the new path
+                            reached(state, link[0])
+                        continue
+                parents[state] = link           # new, or re-opened by a cheaper path
+                cost_to[state] = g
                 if is_goal(state):
                     run.generated = len(parents)
                     return run.solved(plan_to(parents, state))
@@ -86,15 +105,21 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                     for j in range(lists, 2 * lists):
                         priority[j] -= BOOST      # progress: boost the preferred lists
                 tick()
-                for action, child, _ in successors(state):
-                    if child in parents:
+                expanded = next(expansions)
+                keys = [(g + weight * v if weighted else v, v) for v in values]
+                for action, child, step in successors(state):
+                    child_g = g + step
+                    if child_g >= limit:
+                        continue
+                    if child in parents and not (weighted and child_g < cost_to[child]):
                         for reached in again:
                             reached(child, state)
                         continue
-                    serial = next(order)
+                    tie = action if type(action) is int else next(order)
                     good = action in preferred
-                    for i, value in enumerate(values):
-                        entry = (value, serial, child, state, action)
+                    for i, (key, value) in enumerate(keys):
+                        entry = (key, value, expanded, tie, next(order), child, state, action,
+                                 child_g)
                         heappush(queues[i], entry)
                         if good:
                             heappush(queues[lists + i], entry)
@@ -103,10 +128,11 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                 break
             pick = min(live, key=lambda i: (priority[i], i))
             priority[pick] += 1
-            _, _, child, parent, action = heappop(queues[pick])
-            pending.append((child, (parent, action)))
+            *_, child, parent, action, child_g = heappop(queues[pick])
+            pending.append((child, (parent, action), child_g))
     except STOPS as why:
         run.generated = len(parents)
         return run.stopped(why)
     run.generated = len(parents)
-    return run.no_plan()
+    return run.no_plan(reason="no plan exists" if bound is None else
+                       f"no plan cheaper than {bound:g} exists")

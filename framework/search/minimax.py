@@ -133,7 +133,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
             return (None, None, False) if root_best is None else (*root_best, False)
 
     me = player_of(start)
-    (score, line, complete), interrupted = run_deep(run, budget, max_depth + quiescence_depth)
+    (score, line, complete), interrupted = run_deep(run, budget, max_depth + quiescence_depth, NAME)
     visited = budget.nodes = nodes
     # every state visited is either expanded or scored (a terminal utility, an evaluation
     # or a stand-pat evaluation of the quiescence extension, whose noisy children are

@@ -1,7 +1,7 @@
 """Single-agent search problems and the bookkeeping the single-agent searchers share.
 
 `SearchProblem` is what BFS, DFS, IDDFS, uniform-cost, A* and greedy best-first search:
-a grounded STRIPS task (`planners.task.Task`) is one, and `GameProblem` makes one of a
+a grounded STRIPS task (`planners.grounding.task.Task`) is one, and `GameProblem` makes one of a
 compiled 1-player game.  `SearchRun` gives every searcher the same budget, progress
 reports, Ctrl-C handling and result: a plan is reported only after it was replayed from
 the start state and reached the goal (`Result.extra["valid"]`).
@@ -124,7 +124,9 @@ class SearchRun:
 
     `tick()` is called once per expanded state; `progress`, when given, is called with
     the current `Stats` about once a second.  A searcher that keeps its reached states in a
-    container sets `reached` to it, so that progress reports count them during the search."""
+    container sets `reached` to it, so that progress reports count them during the search,
+    and its open lists in `frontier` (a list of containers): the result reports both sizes
+    and the memory the search added (`memory_mb`; `memory_bound` bounds it)."""
 
     PROGRESS_EVERY = 1.0
 
@@ -136,6 +138,7 @@ class SearchRun:
         self.budget = Budget(time_limit, node_limit)
         self.generated = 0
         self.reached = ()
+        self.frontier = []
         self.depth = 0
         self.progress = progress
         self._next_report = self.budget.start + self.PROGRESS_EVERY
@@ -151,6 +154,16 @@ class SearchRun:
         return Stats(nodes=self.generated or len(self.reached), expanded=self.budget.nodes, depth=self.depth,
                      time_s=self.budget.elapsed())
 
+    def memory(self) -> dict:
+        """The sizes of the closed and open lists and the memory (MB) the search added."""
+        budget = self.budget
+        try:
+            budget.check_memory()
+        except BudgetExceeded:                   # past the bound only now: it still ended
+            pass
+        return {"closed": len(self.reached), "open": sum(len(q) for q in self.frontier),
+                "memory_mb": round(budget.memory_peak, 1), "memory_limit_mb": budget.memory_limit}
+
     def solved(self, plan: list) -> Result:
         """The result for a found plan, after replaying it to the goal."""
         search_ended()
@@ -162,21 +175,23 @@ class SearchRun:
         if hasattr(self.problem, "course_plan"):
             plan = self.problem.course_plan(plan)
         return Result(self.algorithm, best_action=plan[0] if plan else None, pv=plan, stats=stats,
-                      cost=cost, extra={"valid": True, "solved": True, "length": len(plan)})
+                      cost=cost, extra={"valid": True, "solved": True, "length": len(plan),
+                                        **self.memory()})
 
     def no_plan(self, *, complete: bool = True, reason: str = "no plan exists") -> Result:
         """The result when no plan was found: proved impossible (complete) or cut short."""
         search_ended()
         return Result(self.algorithm, stats=self.stats(), complete=complete,
-                      extra={"valid": False, "solved": False, "reason": reason})
+                      extra={"valid": False, "solved": False, "reason": reason, **self.memory()})
 
     def stopped(self, why: BaseException) -> Result:
         """The result after a budget ran out or the user pressed Ctrl-C."""
         if isinstance(why, KeyboardInterrupt):
             reraise_interrupt(why)
-        reason = "interrupted" if isinstance(why, KeyboardInterrupt) else str(why)
+        reason = "interrupted" if isinstance(why, KeyboardInterrupt) else \
+            "memory limit (MemoryError)" if isinstance(why, MemoryError) else str(why)
         return self.no_plan(complete=False, reason=reason)
 
 
-STOPS = (BudgetExceeded, KeyboardInterrupt)
+STOPS = (BudgetExceeded, KeyboardInterrupt, MemoryError)
 """What ends a single-agent search early; the searcher returns `run.stopped(...)`."""

@@ -27,7 +27,8 @@ PLANNING_SEARCHERS = {
     "gbfs": "framework.search.gbfs",
     "lazy-gbfs": "framework.search.lazy_gbfs",
     "wastar": "framework.search.wastar",
-    "lama-first": "planners.lama",
+    "lama-first": "planners.configurations.lama",
+    "lama": "planners.configurations.lama_anytime",
 }
 
 

@@ -4,11 +4,13 @@ A `Result` holds the value (for the player to move at the root, or per player), 
 action, the principal variation and the statistics of the search.  `Budget` turns the
 common keyword arguments `time_limit` / `node_limit` into a cheap check searchers call
 per node; exceeding it raises `BudgetExceeded`, which searchers catch to return the best
-answer found so far (with `complete=False`).
+answer found so far (with `complete=False`).  Inside `memory_bound(MB)` a budget also
+bounds the memory its search adds (its open and closed lists and per-state data).
 """
 from __future__ import annotations
 
 import contextvars
+import os
 import signal
 import threading
 import time
@@ -101,6 +103,14 @@ def search_ended() -> None:
         _Alarm.search = "ended"
 
 
+def search_resumed() -> None:
+    """Called by a search that goes on after making a result (the next phase of an
+    anytime search): an alarm raises again at its deadline until the next `Budget` takes
+    it over."""
+    if _Alarm.search == "ended":
+        _Alarm.search = None
+
+
 GRACE_SECONDS = 0.5
 """How long past an alarm's deadline a search that took it over gets to stop by its own
 budget (and return its result so far) before the alarm raises in it anyway."""
@@ -144,12 +154,47 @@ to the speed of the search so that they are about this far apart (every tick whe
 node's work takes longer, as with LM-cut on a large task)."""
 
 
+def resident_mb() -> float:
+    """This process's resident memory in MB (Linux: /proc/self/statm; elsewhere its peak)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE / 2**20
+    except (OSError, ValueError, IndexError):
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / (2**20 if os.uname().sysname == "Darwin" else 2**10)
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Memory:
+    """The bound `memory_bound` sets: MB a search made inside it may add to the process's
+    resident memory (None: no bound)."""
+    limit_mb: float | None = None
+
+
+@contextmanager
+def memory_bound(megabytes: float | None):
+    """Searches whose `Budget` is made in this block stop with BudgetExceeded("memory
+    limit") once the process's resident memory has grown by more than `megabytes` since
+    the budget was made (read with the clock, about every CHECK_SECONDS); a MemoryError
+    inside them stops them the same way.  None: no bound."""
+    outer = _Memory.limit_mb
+    _Memory.limit_mb = megabytes
+    try:
+        yield
+    finally:
+        _Memory.limit_mb = outer
+
+
 class Budget:
     """Time / node limits.  `tick()` is called once per node and is cheap: it reads the clock
     only every `_check_every` ticks, a number that adapts so that the clock is read about
     every CHECK_SECONDS, so a search stops within that much plus one node's work."""
 
-    __slots__ = ("deadline", "node_limit", "nodes", "_check_every", "_countdown", "start", "_checked")
+    __slots__ = ("deadline", "node_limit", "nodes", "_check_every", "_countdown", "start", "_checked",
+                 "memory_limit", "memory_base", "memory_peak")
 
     def __init__(self, time_limit: float | None = None, node_limit: int | None = None):
         self.start = self._checked = time.perf_counter()
@@ -158,6 +203,9 @@ class Budget:
             self.deadline = min(self.deadline or _Alarm.deadline, _Alarm.deadline)
             _Alarm.search = "searching"
         self.node_limit = node_limit
+        self.memory_limit = _Memory.limit_mb
+        self.memory_base = resident_mb()
+        self.memory_peak = 0.0
         self.nodes = 0
         self._check_every = 1
         self._countdown = 1
@@ -181,6 +229,8 @@ class Budget:
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:
             raise BudgetExceeded("time limit")
+        if self.memory_limit is not None:
+            self.check_memory()
         spent, self._checked = now - self._checked, now
         every = self._check_every
         self._check_every = max(1, min(1024, 2 * every, int(every * CHECK_SECONDS / spent) if spent > 0 else every))
@@ -209,7 +259,18 @@ class Budget:
             raise BudgetExceeded("node limit")
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise BudgetExceeded("time limit")
+        if self.memory_limit is not None:
+            self.check_memory()
         return self.next_check(nodes, every)
+
+    def check_memory(self) -> float:
+        """The memory (MB) the search has added so far (its peak is kept in
+        `memory_peak`); BudgetExceeded("memory limit") past the bound."""
+        used = resident_mb() - self.memory_base
+        self.memory_peak = max(self.memory_peak, used)
+        if self.memory_limit is not None and used > self.memory_limit:
+            raise BudgetExceeded("memory limit")
+        return used
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start

@@ -15,10 +15,11 @@ parent's (turn orders need not alternate).  This module supplies:
   a constant-sum game it orders outcomes exactly as `utility(me)` does;
 - `per_player_values(game, mover, value)`: the per-player tuple for `Result.values` where it
   follows from the negamax value (zero-sum and constant-sum games), otherwise None;
-- `run_deep(job, budget, max_depth)`: run a recursive search in a thread with a large stack
-  and a recursion limit sized to the search depth (a Nim heap of 5,000 is 5,000 plies
-  deep), and turn Ctrl-C into an expired budget, so the searcher returns its best answer so
-  far instead of losing it;
+- `run_deep(job, budget, max_depth, algorithm)`: run a recursive search in a thread with a
+  large stack and a recursion limit sized to the search depth, at most MAX_SEARCH_PLIES
+  (a 500,000-ply line solves), turn a search that goes deeper than that into a LimitError
+  naming the limit and `--depth` (never a RecursionError), and turn Ctrl-C into an expired
+  budget, so the searcher returns its best answer so far instead of losing it;
 - `declares_noisy(game)`, `unroll(line)`, `fallback_action(root)`, `make_result(...)`: the
   small pieces both searchers need to consult noisy-move hints and package their Result.
 """
@@ -28,11 +29,13 @@ import math
 import sys
 import threading
 
+from framework.errors import LimitError
 from framework.search.result import Result, reraise_interrupt
 
 INFINITE_DEPTH = math.inf      # remaining depth of an unlimited search (inf - 1 == inf)
+MAX_SEARCH_PLIES = 1_000_000   # the deepest line a recursive search follows (max_moves' limit)
+_FRAMES_PER_PLY = 2            # the searcher's own frame and one helper's (quiescence, a table probe)
 _DEEP_STACK_BYTES = 512 * 1024 * 1024
-_UNBOUNDED_DEPTH_GUESS = 200_000
 
 
 def require_two_player(game, algorithm: str) -> None:
@@ -77,15 +80,21 @@ def per_player_values(game, mover: int, value):
     return (mine, theirs) if mover == 0 else (theirs, mine)
 
 
-def run_deep(job, budget, max_depth):
+def run_deep(job, budget, max_depth, algorithm):
     """Run `job()` (a recursive search obeying `budget`) on a thread whose stack and
-    recursion limit fit `max_depth` plies; return `(job's return value, interrupted)`.
+    recursion limit fit `max_depth` plies (None or inf: MAX_SEARCH_PLIES, also the most);
+    return `(job's return value, interrupted)`.  A search that recurses deeper than that
+    raises a LimitError naming the limit and the option that bounds it.
+
+    Python 3.11 runs a Python-to-Python call without growing the C stack, so the recursion
+    limit is what bounds the depth: a 500,000-ply line costs about 1.3 KB a ply of memory.
 
     Ctrl-C while the job runs expires the budget: the job stops at its next budget check
     and returns its best answer so far; `interrupted` is then True.  A second Ctrl-C
     propagates as usual.
     """
-    depth = _UNBOUNDED_DEPTH_GUESS if max_depth is None or math.isinf(max_depth) else int(max_depth)
+    unbounded = max_depth is None or max_depth >= MAX_SEARCH_PLIES
+    depth = MAX_SEARCH_PLIES if unbounded else int(max_depth)
     outcome = {}
     finished = threading.Event()
 
@@ -98,7 +107,7 @@ def run_deep(job, budget, max_depth):
             finished.set()
 
     old_limit = sys.getrecursionlimit()
-    needed = depth * 2 + 1_000
+    needed = depth * _FRAMES_PER_PLY + 1_000
     if needed > old_limit:
         sys.setrecursionlimit(needed)
     old_stack = threading.stack_size()
@@ -120,9 +129,23 @@ def run_deep(job, budget, max_depth):
     finally:
         if sys.getrecursionlimit() == needed and needed > old_limit:
             sys.setrecursionlimit(old_limit)
+    if isinstance(outcome.get("error"), RecursionError):
+        raise too_deep(algorithm, depth, unbounded) from None
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"], interrupted
+
+
+def too_deep(algorithm, depth, unbounded) -> LimitError:
+    """The error of a search that went deeper than the `depth` plies it had room for."""
+    if unbounded:
+        return LimitError(
+            f"{algorithm} went deeper than {depth:,} plies, the longest line a search follows "
+            "(docs/limits.md): the game has cycles or a longer line",
+            hint="give a depth limit (--depth N) or an option that bounds the game's length "
+                 "(such as a turn limit or max_moves)")
+    return LimitError(f"{algorithm} recursed deeper than its stack room for --depth {depth:,}",
+                      hint="give a smaller --depth")
 
 
 def declares_noisy(game) -> bool:

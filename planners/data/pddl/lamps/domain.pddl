@@ -1,0 +1,20 @@
+; planners/data/problems/lamps.yaml in PDDL: conditional effects with action costs.
+(define (domain lamps)
+  (:requirements :typing :negative-preconditions :conditional-effects :action-costs)
+  (:types lamp)
+  (:predicates (on ?x - lamp) (adj ?x - lamp ?y - lamp))
+  (:functions (total-cost) - number)
+  (:action flip
+    :parameters (?x - lamp)
+    :precondition (and)
+    :effect (and (when (on ?x) (not (on ?x)))
+                 (when (not (on ?x)) (on ?x))
+                 (increase (total-cost) 2)))
+  (:action flippair
+    :parameters (?x - lamp ?y - lamp)
+    :precondition (adj ?x ?y)
+    :effect (and (when (on ?x) (not (on ?x)))
+                 (when (not (on ?x)) (on ?x))
+                 (when (on ?y) (not (on ?y)))
+                 (when (not (on ?y)) (on ?y))
+                 (increase (total-cost) 3))))

@@ -1,0 +1,164 @@
+"""Anytime LAMA (`--config lama`), lazy weighted A* under a cost bound, tie-breaking that
+does not depend on the order of the successors, and the memory bound of `plan --memory`
+(issue 29)."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+import planners
+from conftest import ROOT
+from framework.search import lazy_gbfs
+from framework.search.registry import searcher
+from planners.configurations.lama import evaluators
+from planners.lifted.validate import validate_plan
+
+SAMPLES = planners.PDDL_DIR
+
+
+def _sample(name: str, number: int = 1):
+    folder = SAMPLES / name
+    problem = planners.load(folder / "domain.pddl", folder / f"task{number:02d}.pddl")
+    return problem, planners.ground(problem)
+
+
+def _shuffled(task, seed: int):
+    """`task` with each successor list in a random order."""
+    rng, generate = random.Random(seed), task.successors
+
+    def successors(state):
+        out = generate(state)
+        rng.shuffle(out)
+        return out
+    task.successors = successors
+    return task
+
+
+@pytest.mark.parametrize("name,number", [("blocks", 4), ("logistics", 3), ("gripper", 3),
+                                         ("scanalyzer", 1), ("miconic-fulladl", 2)])
+def test_lama_first_does_not_depend_on_the_successor_order(name, number):
+    """The same expansions and plan whatever order the successor function lists the
+    successors in (ties go to the parent expanded first, then the smaller operator)."""
+    _, task = _sample(name, number)
+    runs = []
+    for seed in (None, 1, 2, 3):
+        task = _sample(name, number)[1]
+        if seed is not None:
+            _shuffled(task, seed)
+        result = searcher("lama-first")(task)
+        runs.append((result.pv, result.stats.expanded, result.stats.nodes))
+    assert runs[0][0] and all(run == runs[0] for run in runs)
+
+
+def _cheapest(task) -> float:
+    return searcher("astar")(task, heuristic="lmcut").cost
+
+
+@pytest.mark.parametrize("name,number", [("blocks", 2), ("scanalyzer", 1), ("gripper", 1)])
+def test_lazy_weighted_astar_finds_only_plans_under_its_bound(name, number):
+    """With the bound at the cheapest cost there is no plan (proved: complete); one above
+    it, every plan found is cheapest."""
+    _, task = _sample(name, number)
+    best = _cheapest(task)
+    for weight in (1, 3):
+        none = lazy_gbfs.search(task, heuristic=evaluators(task), weight=weight, bound=best)
+        assert not none.extra["solved"] and none.complete
+        assert none.extra["reason"] == f"no plan cheaper than {best:g} exists"
+        found = lazy_gbfs.search(task, heuristic=evaluators(task), weight=weight,
+                                 bound=best + 0.5)
+        assert found.extra["solved"] and found.cost == best
+
+
+@pytest.mark.parametrize("name,number", [("blocks", 3), ("scanalyzer", 1), ("openstacks-adl", 1),
+                                         ("gripper", 1)])
+def test_lama_improves_its_plan_until_it_is_proved_cheapest(name, number):
+    """Without a time limit `lama` ends when weighted A* with W = 1 finds nothing cheaper:
+    its last plan costs what A* with LM-cut finds; every plan is cheaper than the one
+    before and valid."""
+    problem, task = _sample(name, number)
+    seen = []
+    result = searcher("lama")(task, on_plan=lambda r, label, s: seen.append((r.cost, r.pv, label)))
+    assert result.extra["proved_cheapest"] and result.complete
+    assert result.cost == _cheapest(task) == seen[-1][0]
+    costs = [cost for cost, _, _ in seen]
+    assert costs == sorted(set(costs), reverse=True)
+    assert [p["cost"] for p in result.extra["plans"]] == costs
+    first = searcher("lama-first")(_sample(name, number)[1])
+    assert (seen[0][1], seen[0][2]) == (first.pv, "lazy greedy search"
+                                        + ("" if task.unit_cost else ", unit costs"))
+    for _, plan, _ in seen:
+        assert validate_plan(problem, [task.action_text(a) for a in plan]).valid
+
+
+def test_lama_on_a_cost_task_runs_the_phases_of_lama_2011():
+    """On a task with action costs: unit costs first, then costs + 1."""
+    from planners.configurations.lama_anytime import phases
+    _, task = _sample("scanalyzer")
+    assert not task.unit_cost
+    assert [label for label, _ in phases(task)] == [
+        "lazy greedy search, unit costs", "lazy greedy search, costs + 1",
+        "lazy weighted A*, w=5, costs + 1", "lazy weighted A*, w=3, costs + 1",
+        "lazy weighted A*, w=2, costs + 1", "lazy weighted A*, w=1, costs + 1"]
+    _, unit = _sample("blocks")
+    assert [label for label, _ in phases(unit)] == ["lazy greedy search"] + [
+        f"lazy weighted A*, w={w}" for w in (5, 3, 2, 1)]
+
+
+def test_lama_keeps_its_best_plan_when_the_node_budget_ends():
+    _, task = _sample("logistics", 4)
+    first = searcher("lama-first")(_sample("logistics", 4)[1])
+    result = searcher("lama")(task, node_limit=first.stats.expanded + 5)
+    assert result.extra["solved"] and not result.complete
+    assert result.extra["reason"] == "node limit" and result.cost <= first.cost
+
+
+def _plan(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "framework", "plan", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_cli_lama_prints_each_better_plan_validated():
+    folder = SAMPLES / "scanalyzer"
+    out = _plan(str(folder / "domain.pddl"), str(folder / "task01.pddl"), "--config", "lama")
+    assert out.returncode == 0, out.stderr
+    headers = [line for line in out.stdout.splitlines() if line.startswith("plan ")]
+    assert headers and all(line.endswith("validated: yes") for line in headers)
+    assert "no cheaper plan exists" in out.stdout
+    data = json.loads(_plan(str(folder / "domain.pddl"), str(folder / "task01.pddl"),
+                            "--config", "lama", "--json").stdout)
+    assert data["proved_cheapest"] and all(p["valid"] for p in data["plans"])
+    assert data["cost"] == data["plans"][-1]["cost"] and len(data["plans"]) == len(headers)
+
+
+def test_memory_bound_ends_the_search_with_its_statistics():
+    """A tiny bound: the search stops with a clear reason and reports its lists, exit 0."""
+    out = _plan(str(planners.PROBLEMS_DIR / "hanoi.plan"), "--set", "disks=10", "--algo", "bfs",
+                "--memory", "1")
+    assert out.returncode == 0 and not out.stderr
+    assert "no plan: memory limit" in out.stdout
+    assert "of 1 MB added by the search" in out.stdout and "states closed" in out.stdout
+    data = json.loads(_plan(str(planners.PROBLEMS_DIR / "hanoi.plan"), "--set", "disks=10",
+                            "--algo", "bfs", "--memory", "1", "--json").stdout)
+    assert data["reason"] == "memory limit" and not data["solved"]
+    assert data["memory_mb"] >= 1 and data["memory_limit_mb"] == 1 and data["closed"] > 1000
+
+
+def test_a_memory_error_ends_the_search_like_the_bound(monkeypatch):
+    _, task = _sample("gripper", 2)
+    calls = [0]
+    generate = task.successors
+
+    def successors(state):
+        calls[0] += 1
+        if calls[0] > 20:
+            raise MemoryError
+        return generate(state)
+    task.successors = successors
+    result = searcher("lama-first")(task)
+    assert not result.extra["solved"] and not result.complete
+    assert result.extra["reason"] == "memory limit (MemoryError)"
+    assert result.extra["closed"] > 0
