@@ -21,11 +21,9 @@ from tests.conftest import SPECS
 
 GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
 
-# The games whose states carry their history (a `repetition` or `max_moves` rule:
-# framework.history) play perft and alpha-beta on the course interface until the kernel
-# keeps the history (issue 28, history rules); their positions have a kernel all the same.
-HISTORY = "its states carry the repetition / move-limit history (framework.history), which the kernel does not keep"
-ON_THE_COURSE_INTERFACE = {"draughts": HISTORY, "brazilian_draughts": HISTORY, "northcott": HISTORY}
+# The games that play perft and alpha-beta on the course interface, with the reason: none
+# (history rules run on framework/history_kernel.py around the kernel of the positions).
+ON_THE_COURSE_INTERFACE = {}
 # Alpha-beta's further exceptions: a game with `noisy` moves searches its quiescence on the
 # State objects (framework.search.alphabeta: the noisy test takes a State).
 ALPHABETA_ON_THE_COURSE_INTERFACE = {"othello": "it declares `noisy` moves (quiescence search on the State objects)"}
