@@ -264,12 +264,16 @@ class Feature:
 @_node
 class EndRule:
     """`repetition` (what a repeated position means) or `max_moves` (a move-count limit):
-    `result` is `draw`, `loss` (for the player whose move triggers the rule) or, for
-    repetition only, `forbidden`; `count` is the occurrence that triggers a repetition rule
-    (None: the second) or the number of moves of a limit."""
+    `result` is `draw`, `loss` (for the player whose move triggers the rule), for
+    repetition only `forbidden`, or `winner` / `utility`: the game ends scored by the
+    expression `outcome` on the final position; `count` is the occurrence that triggers a
+    repetition rule (None: the second) or the number of moves of a limit; `over` (repetition
+    only) the Names of the parts of the state that make a position (() : all of it)."""
     result: str
     count: Any = None       # expression
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
+    over: tuple = ()        # Name: `board`, `mover` or a state variable
+    outcome: Any = None     # expression: the winner or the utility when result is winner / utility
 
 
 @dataclass

@@ -231,15 +231,22 @@ class _Gen:
         if winner:
             cases = " else ".join(f"{p} if line(board, 2, {p})" for p in players)
             lines.append(f"winner: '{cases} else none'")
+            score = f"winner: '{self._q(self.player({}))} if {self._q(self.bool_({}, 1))} else none'"
         else:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
-        return "\n".join(lines + self._history_rules(winner and len(players) == 2)) + "\n"
+            score = f"utility: '{self._q(self.int_({}, 1))}'"
+        return "\n".join(lines + self._history_rules(winner and len(players) == 2, score)) + "\n"
 
-    def _history_rules(self, can_lose) -> list[str]:
+    def _history_rules(self, can_lose, score) -> list[str]:
         """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
-        framework.history and in the interpreter)."""
+        framework.history and in the interpreter); `score` scores the final position
+        (`winner: EXPR` or `utility: EXPR`); `over` compares part of the state."""
+        over = self.pick(["board", "board, mover", "n, hue", "board, s, mover"])
         rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
-                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"]]
+                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"],
+                 [f"repetition: {{result: draw, over: [{over}]}}"], [f"repetition: {{result: forbidden, over: [{over}]}}"],
+                 [f"repetition: {{{score}, count: 2, over: [{over}]}}"], [f"max_moves: {{limit: 5, {score}}}"],
+                 [f"repetition: {{{score}}}", f"max_moves: {{limit: 6, {score}}}"]]
         if can_lose:
             rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
         return self.pick(rules)

@@ -26,6 +26,11 @@ class _Section(NamedTuple):
     item_positions: dict | None = None      # extra spec.positions entries (players_items, ...)
 
 
+class _Over(tuple):
+    """The names of a repetition rule's `over` clause (told apart from its count)."""
+    __slots__ = ()
+
+
 class _Clause(NamedTuple):
     keyword: str                            # if | chance | noisy | then
     pos: ast.Pos
@@ -265,15 +270,28 @@ class _GameToAst(_ToAst):
 
     @v_args(meta=True)
     def repetition(self, meta, children):
-        name, *count = children
         pos = self._keyword_pos(meta, "repetition")
-        return self._keyword(meta, "repetition", ast.EndRule(str(name), count[0] if count else None, pos))
+        over = children.pop() if children and isinstance(children[-1], _Over) else ()
+        first, *count = children
+        result, outcome = first if isinstance(first, tuple) else (str(first), None)
+        return self._keyword(meta, "repetition", ast.EndRule(result, count[0] if count else None, pos, tuple(over), outcome))
 
     @v_args(meta=True)
     def max_moves(self, meta, children):
         limit, *result = children
         pos = self._keyword_pos(meta, "max_moves")
-        return self._keyword(meta, "max_moves", ast.EndRule(str(result[0]) if result else "draw", limit, pos))
+        result, outcome = (result[0] if isinstance(result[0], tuple) else (str(result[0]), None)) if result \
+            else ("draw", None)
+        return self._keyword(meta, "max_moves", ast.EndRule(result, limit, pos, outcome=outcome))
+
+    def scored_winner(self, children):
+        return "winner", children[0]
+
+    def scored_utility(self, children):
+        return "utility", children[0]
+
+    def over(self, children):
+        return _Over(ast.Name(str(tok), self._tok(tok)) for tok in children)
 
     # ---- constants
     def positive(self, children):

@@ -106,14 +106,20 @@ def to_yaml(spec: ast.GameSpec) -> str:
         doc["symmetries"] = _FlowList(spec.symmetries)
     if spec.max_length is not None:
         doc["max_length"] = _yaml_expr(spec.max_length)
-    if spec.repetition is not None:
-        rule = spec.repetition
-        doc["repetition"] = rule.result if rule.count is None else \
-            _FlowMap(result=rule.result, count=_yaml_expr(rule.count))
-    if spec.max_moves is not None:
-        rule = spec.max_moves
-        doc["max_moves"] = _yaml_expr(rule.count) if rule.result == "draw" else \
-            _FlowMap(limit=_yaml_expr(rule.count), result=rule.result)
+    for key, number in (("repetition", "count"), ("max_moves", "limit")):
+        rule = getattr(spec, key)
+        if rule is None:
+            continue
+        parts = _FlowMap({number: _yaml_expr(rule.count)} if key == "max_moves" else {})
+        parts.update({rule.result: _yaml_expr(rule.outcome)} if rule.outcome is not None else {"result": rule.result})
+        parts.update({number: _yaml_expr(rule.count)} if rule.count is not None and key == "repetition" else {})
+        parts.update({"over": _FlowList(n.id for n in rule.over)} if rule.over else {})
+        if key == "repetition" and list(parts) == ["result"]:
+            doc[key] = rule.result                          # repetition: draw
+        elif key == "max_moves" and parts == {number: parts[number], "result": "draw"}:
+            doc[key] = parts[number]                        # max_moves: 100
+        else:
+            doc[key] = parts
     return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=math.inf)
 
@@ -261,13 +267,21 @@ def to_game(spec: ast.GameSpec) -> str:
     if spec.max_length is not None:
         lines.append(f"max_length {expression_text(spec.max_length)}")
     if spec.repetition is not None:
-        count = spec.repetition.count
-        lines.append(f"repetition {_name(spec.repetition.result, 'repetition rule')}"
-                     + ("" if count is None else f" {expression_text(count)}"))
+        rule = spec.repetition
+        count = "" if rule.count is None else f" {expression_text(rule.count)}"
+        lines.append(f"repetition {_end_result(rule)}" + (f" count{count}" if rule.outcome and count else count)
+                     + (f" over {names(tuple(n.id for n in rule.over), 'state variable')}" if rule.over else ""))
     if spec.max_moves is not None:
-        lines.append(f"max_moves {expression_text(spec.max_moves.count)} "
-                     f"{_name(spec.max_moves.result, 'move-limit result')}")
+        lines.append(f"max_moves {expression_text(spec.max_moves.count)} {_end_result(spec.max_moves)}")
     return "\n".join(lines) + "\n"
+
+
+def _end_result(rule) -> str:
+    """A history rule's result in `.game`: `draw` / `loss` / `forbidden`, or `winner EXPR` /
+    `utility EXPR`."""
+    if rule.outcome is None:
+        return _name(rule.result, "end rule result")
+    return f"{rule.result} {expression_text(rule.outcome)}"
 
 
 def _wrapped(head: str, expr, indent: str = "") -> str:
