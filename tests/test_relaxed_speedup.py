@@ -4,7 +4,8 @@ operator, the state's preconditions counted in one sweep, a bucket queue, the he
 breadth-first and random-walk states of every shipped sample (STRIPS, ADL with
 conditional effects, negative conditions, derived predicates, action costs) and of
 random small tasks (zero and fractional costs among them), every fact's cost and
-supporter, h_max, h_add, h_FF, the relaxed plan and the preferred operators agree."""
+supporter, h_max, h_add, h_FF, the relaxed plan and the preferred operators agree.  The
+pure-Python code runs here, also where the C accelerator is installed."""
 from __future__ import annotations
 
 import random
@@ -14,10 +15,17 @@ import pytest
 import planners
 import relaxation_reference as reference
 from conftest import ROOT
+from planners.heuristics import relaxation as module
 from planners.heuristics.relaxation import INF, Relaxation
 
 SAMPLES = ROOT / "planners" / "data" / "pddl"
 TASKS = sorted(f"{p.parent.name}/{p.stem}" for p in SAMPLES.glob("*/task*.pddl"))
+
+
+@pytest.fixture(autouse=True)
+def _pure(monkeypatch):
+    """The pure-Python code (the C accelerator is held to it by test_relaxed_accelerator)."""
+    monkeypatch.setattr(module, "ACCELERATOR", None)
 
 
 def _states(task, count: int, seed: int = 0) -> list[int]:
