@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import planners
 from conftest import ROOT
 from planners.heuristics import relaxation
 from planners.heuristics.relaxation import Relaxation
-from test_relaxed_speedup import SAMPLES, TASKS, _random_pddl, _states
+from test_relaxed_speedup import SAMPLES, TASKS, _states, random_tasks
 
 
 def _compiler() -> bool:
@@ -122,12 +121,8 @@ def test_samples_agree_with_the_python_code(name, accelerator, monkeypatch):
 
 @pytest.mark.parametrize("costs", [(1,), (1, 2, 5), (0, 1, 2)])
 def test_random_tasks_agree_with_the_python_code(tmp_path, costs, accelerator, monkeypatch):
-    rng, reached = random.Random(11), 0
-    for n in range(40):
-        domain, problem = _random_pddl(rng, costs)
-        (tmp_path / "d.pddl").write_text(domain)
-        (tmp_path / "p.pddl").write_text(problem)
-        task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl"))
+    reached = 0
+    for n, task in enumerate(random_tasks(tmp_path, costs, 11)):
         for unit in (False, True):
             reached += _same(*_pair(task, unit, accelerator, monkeypatch),
                              _states(task, 8, seed=n))
@@ -135,9 +130,6 @@ def test_random_tasks_agree_with_the_python_code(tmp_path, costs, accelerator, m
 
 
 def test_fractional_costs_keep_the_python_code(tmp_path, accelerator, monkeypatch):
-    domain, problem = _random_pddl(random.Random(3), (2.5,))
-    (tmp_path / "d.pddl").write_text(domain)
-    (tmp_path / "p.pddl").write_text(problem)
-    task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl"))
+    [task] = random_tasks(tmp_path, (2.5,), 3, count=1)
     assert _pair(task, False, accelerator, monkeypatch)[1].fast is None
     assert _pair(task, True, accelerator, monkeypatch)[1].fast is not None
