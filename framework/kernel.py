@@ -30,6 +30,8 @@ class Kernel:
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
                  "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children",
                  "successors")
+    INDEXED = True      # a packed state is the State's fields (terminal last): searchers may read them
+                        # by index (not so framework.history_kernel's)
 
     def __init__(self, namespace: dict, nfields: int, evaluate=None):
         self.actions, self.count, self.apply = namespace["k_actions"], namespace.get("k_count"), namespace["k_apply"]

@@ -92,8 +92,10 @@ class Checked:
     winner: object = None
     features: list = field(default_factory=list)   # (name, weight, expr, per_player)
     max_length: int | None = None
-    repetition: tuple | None = None                # (draw | loss | forbidden, count): checker/endings.py
-    max_moves: tuple | None = None                 # (limit, draw | loss): checker/endings.py
+    repetition: tuple | None = None                # (draw | loss | forbidden | winner | utility, count)
+    max_moves: tuple | None = None                 # (limit, draw | loss | winner | utility): checker/endings.py
+    repetition_over: tuple | None = None           # names of the parts a repetition compares: checker/endings.py
+    end_scores: dict = field(default_factory=dict)  # repetition | max_moves -> (form, expr): checker/endings.py
     types: dict = field(default_factory=dict)      # id(expr node) -> type
     kinds: dict = field(default_factory=dict)      # id(Name node) -> resolution
     utility_bounds: tuple = (-math.inf, math.inf)

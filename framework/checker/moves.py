@@ -39,7 +39,9 @@ class MovesMixin:
         if a.name in names:
             raise err(a.pos, f"duplicate action `{a.name}`", "actions need their own names")
         if a.name == "pass":
-            raise err(a.pos, "`pass` is reserved for forced passes", "use `pass: true` instead")
+            raise err(a.pos, "`pass` is the name of the forced pass (`pass: true`), so an action cannot take it",
+                      "for a pass a player may always choose, name the action otherwise (`skip`, `pass_turn`); "
+                      "for one only a player without a legal move makes, declare `pass: true`")
         names.add(a.name)
         scope, params = Scope(), []
         for p in a.params:

@@ -26,6 +26,7 @@ class StateClassMixin:
         self.compound_functions(body)
         self.terminal_function(body)
         self.utility_function(body)
+        self.end_score_functions(body)
         self.evaluation_function(body)
         self.initial_function(body)
         if self.has_chance:
