@@ -14,7 +14,9 @@ preference):
                   given, are k_actions(s)), in one loop that builds no successor (perft's last ply)
     k_leaves2(s, acts)  (the sum of k_count, the sum of k_leaves) over the children of s,
                   in two loops that build no child (perft's last two plies; not in a game
-                  with a pass rule)
+                  with a pass rule, nor where k_leaves's loop is over MAX_FUSED_CHARS long:
+                  it holds the apply code of every schema inside the legal-move code of
+                  every schema, which grows with the square of the rules)
     k_children(s) [(a, k_apply(s, a))] over the moves of the non-terminal s, in one call
                   (the moves generated and applied inline: the searchers' loops;
                   framework/compiler/children.py writes it)
@@ -35,7 +37,7 @@ from __future__ import annotations
 import ast as pyast
 import re
 
-from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
+from framework.compiler.common import MAX_FUSED_CHARS, MAX_SPECIALISED_PLAYERS, _IDENT, _Source
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
@@ -114,7 +116,8 @@ class KernelMixin:
         player to move when that code names the mover (no test of the mover per move).
         Level 2, k_leaves2(s, acts): (the children's move counts, the grandchildren's) in
         two nested loops that build only the children (`grand_after`); not written for a
-        game with a pass rule (its passes are moves made by another path)."""
+        game with a pass rule (its passes are moves made by another path), nor when the
+        loop of k_leaves is over MAX_FUSED_CHARS long (its size is about the square's)."""
         if level == 1:
             out("def k_leaves(s, acts=None):")
             out("    if acts is None:")
@@ -138,7 +141,7 @@ class KernelMixin:
                 self.mover_const = None
         self.leaf_count = 0
         out()
-        if level == 1 and not self.c.spec.pass_rule:
+        if level == 1 and not self.c.spec.pass_rule and len("\n".join(body)) <= MAX_FUSED_CHARS:
             self.leaves_function(out, unpack, 2)
 
     def leaves_loop(self, unpack: str, acts: str, source: str, total: str, result, depth: int) -> list:

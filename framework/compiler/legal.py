@@ -44,6 +44,7 @@ class LegalMixin:
                 header, rest = self.param_loop(pname, domain, ptype, here, env)
                 env[pname] = var
                 if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
+                        and a.legal_after is None \
                         and (mode != "list" or (self.single and len(a.params) == 1)):
                     whole = header[1:]
                 else:
@@ -84,6 +85,10 @@ class LegalMixin:
                     move = f"{self.encode_action(ai, a, env, compound=True)} + _tail"
                     out(f"    _long.append((_n, {move}))" if longest else f"    acts.append({move})")
             else:
+                if a.legal_after is not None:         # tested on the successor: legal_after_functions
+                    mover = self.mover_code if self.mover_const is None else str(self.mover_const)
+                    out(f"if _after{ai}({', '.join(self.fields[:-1] + [mover] + [env[p[0]] for p in a.params])}):")
+                    out.indent()
                 out({"any": "return True", "count": "n += 1"}.get(mode) or
                     f"acts.append({self.encode_action(ai, a, env)})")
             out.depth = base
