@@ -19,7 +19,7 @@ fail alike (the same positioned SpecRuntimeError),
 written as a function (compiler/outline.py) and called with various arguments,
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), an effect definition run from effects (its local named like the callers', a parameter
-assigned), an option whose default is computed from another, quantifiers that shadow parameters, nested conditionals, conditional stores of a
+assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
 campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
 in lockstep with the reference interpreter (`differential.find_difference`).
@@ -76,9 +76,13 @@ class _Gen:
             return f"({a} - {b})"
         if form == 2:
             return f"({a} if {self.bool_(scope, depth - 1)} else {b})"
-        if form == 3:
+        if form == 3 and self.draw(st.booleans()):
             var = self.pick(BOUND)
             return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+        if form == 3:                     # a range chosen by a condition
+            var = self.pick(BOUND)
+            domain = f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)"
+            return f"(sum {var} in {domain}: {self.int_({**scope, var: 'int'}, depth - 1)})"
         if form == 4 and self.calls:
             return f"f({a})"
         if form == 5:
