@@ -1,5 +1,7 @@
 """Random well-typed game specs, for testing the compiler against the interpreter at scale.
 
+`check_one(text)` compares the compiled game with the interpreter, and the compiled game's
+kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
 `spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
 board with a non-player cell value, an integer, a flag, a list and a per-player variable,
 an option, a chance action of one or two outcome variables with uniform, joint or
@@ -17,7 +19,7 @@ fail alike (the same positioned SpecRuntimeError),
 written as a function (compiler/outline.py) and called with various arguments,
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), an effect definition run from effects (its local named like the callers', a parameter
-assigned), an option whose default is computed from another, quantifiers that shadow parameters, nested conditionals, conditional stores of a
+assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
 campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
 in lockstep with the reference interpreter (`differential.find_difference`).
@@ -74,9 +76,13 @@ class _Gen:
             return f"({a} - {b})"
         if form == 2:
             return f"({a} if {self.bool_(scope, depth - 1)} else {b})"
-        if form == 3:
+        if form == 3 and self.draw(st.booleans()):
             var = self.pick(BOUND)
             return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+        if form == 3:                     # a range chosen by a condition
+            var = self.pick(BOUND)
+            domain = f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)"
+            return f"(sum {var} in {domain}: {self.int_({**scope, var: 'int'}, depth - 1)})"
         if form == 4 and self.calls:
             return f"f({a})"
         if form == 5:
@@ -331,6 +337,7 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     from framework import load_text
     from framework.checker import check
     from framework.conformance.differential import Difference, _both, find_difference
+    from framework.conformance.kernel_check import walk_difference
     from framework.errors import SpecError, SpecRuntimeError
     from framework.interpreter import InterpretedGame, interpret_text
     try:
@@ -351,7 +358,10 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
         return ("refused", str(err), [])
     difference = find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=bfs_states,
                                  playouts=playouts, plies=plies)
-    return None if difference is None else ("differs", difference.message, difference.path)
+    if difference is not None:
+        return "differs", difference.message, difference.path
+    found = walk_difference(game, bfs_states=bfs_states // 2, playouts=1, plies=plies)   # (half the cost)
+    return None if found is None else ("differs", f"kernel and course interface: {found[0]}", found[1])
 
 
 def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:
