@@ -49,7 +49,8 @@ FLOOD_LEVELS = 3        # definitions in a chain of neighbour steps that make a 
 
 def _flood_fill_warnings(spec: ast.GameSpec) -> list:
     """A chain of FLOOD_LEVELS or more definitions, each calling the next inside a quantifier
-    whose variable it passes on (`exists d in neighbors(c, hex): reach2(p, d)`), follows
+    over a neighbourhood whose variable it passes on (`exists d in neighbors(c, hex):
+    reach2(p, d)`), follows
     chains of cells one step per definition: a flood fill by hand, which costs a quantifier
     per level per cell (exponential in the levels) where `connected`, `group` and
     `liberties` grow the whole set by a few bit operations.  One warning, at the chain's
@@ -74,13 +75,13 @@ def _flood_fill_warnings(spec: ast.GameSpec) -> list:
 
 
 def _quantified_calls(body, defines) -> set:
-    """Names of the definitions `body` calls inside a quantifier with the quantifier's
-    variable as an argument."""
+    """Names of the definitions `body` calls inside a quantifier over `neighbors(...)` with
+    the quantifier's variable as an argument."""
     found = set()
     stack = [body]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Quant):
+        if isinstance(n, ast.Quant) and isinstance(n.domain, ast.Call) and n.domain.func == "neighbors":
             found |= {c.func for c in names_in(n.body) if isinstance(c, ast.Call) and c.func in defines
                       and any(isinstance(a, ast.Name) and a.id == n.var for a in c.args)}
         if dataclasses.is_dataclass(n) and not isinstance(n, type) and not isinstance(n, ast.Pos):

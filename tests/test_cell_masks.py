@@ -68,13 +68,14 @@ def test_a_flood_fill_by_hand_becomes_shifts_and_plays_as_the_builtin():
 
 def test_lint_suggests_the_builtin_for_a_flood_fill_by_hand():
     """`plyspec check` warns at the definition that starts a chain of three or more
-    definitions each calling the next on a quantified neighbour; no shipped spec, nor the
-    other benchmark specs, draws it."""
+    definitions each calling the next on a neighbour quantified over `neighbors(...)`; no
+    shipped spec (chess's attack definitions quantify over cells), nor the other benchmark
+    specs, draws it."""
     from framework import lint
     from framework.loader import parse_spec as parse_file
     found = [w for w in lint.warnings(parse_file(ROOT / "benchmarks" / "specs" / "hex_flood.yaml"))
              if "by hand" in w.message]
-    assert len(found) == 1 and "`joined`" in found[0].message and "connected(board" in found[0].hint
+    assert len(found) == 1 and "`reach4`" in found[0].message and "connected(board" in found[0].hint
     others = sorted(SPECS.glob("*.yaml")) + sorted((ROOT / "benchmarks" / "specs").glob("*.yaml"))
     for path in others:
         if path.name != "hex_flood.yaml":
