@@ -162,3 +162,8 @@ def test_a_memory_error_ends_the_search_like_the_bound(monkeypatch):
     assert not result.extra["solved"] and not result.complete
     assert result.extra["reason"] == "memory limit (MemoryError)"
     assert result.extra["closed"] > 0
+
+
+def test_memory_bound_is_refused_in_a_sweep():
+    out = _plan(str(SAMPLES / "gripper"), "--memory", "5")
+    assert out.returncode == 2 and "--memory applies to one task" in out.stderr

@@ -228,6 +228,9 @@ def run(args) -> int:
     if _is_sweep(args.files):
         if args.weight is not None:
             raise UsageError("--weight applies to one task; a sweep runs wastar with weight 2")
+        if args.memory is not None:
+            raise UsageError("--memory applies to one task; a sweep bounds each worker by "
+                             "--time and --nodes")
         return _sweep(args)
 
     from framework.search.result import BudgetExceeded, alarm
