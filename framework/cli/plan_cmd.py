@@ -240,6 +240,8 @@ def run(args) -> int:
             target = _prepare(args, started)
     except BudgetExceeded:
         return out_of_time(args, time.perf_counter() - started, "grounding")
+    except MemoryError:                      # (the process's own limit, ulimit -v)
+        return out_of_time(args, time.perf_counter() - started, "grounding", "memory limit")
     if args.emit_pddl:
         return _emit_pddl(target["lifted"], Path(args.emit_pddl))
     problem, info = target["problem"], target["info"]
@@ -271,6 +273,9 @@ def run(args) -> int:
                                              progress=progress, **more)
         except BudgetExceeded:
             return out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
+        except MemoryError:
+            return out_of_time(args, time.perf_counter() - started, "preparing the heuristics",
+                               "memory limit")
     if tty:
         from framework.terminal import beneath
         beneath(sys.stderr).write("\r\033[K")
