@@ -3,20 +3,20 @@
 loaded from git, not kept in the tree.  Both run in one process, interleaved on the same
 states (the first `--states` a breadth-first search reaches); each total is the best of
 `--repeat` passes.  Before timing, today's values are asserted equal to the from-scratch
-reference of tests/lmcut_reference.py on the first `--check` states.
+reference of tests/lmcut_reference.py on the first `--check` states.  With `--baseline
+REV` the other side is the `LandmarkCut` of git revision REV instead, and both give the
+same value on every state.
 
     python benchmarks/bench_lmcut.py          # scanalyzer, elevators 01-03 (IPC 21-domain
                                               # collection), depot, freecell 01-03 (shared)
     python benchmarks/bench_lmcut.py --states 50 DOMAIN.pddl TASK.pddl ...
+    python benchmarks/bench_lmcut.py --baseline e63a618 DOMAIN.pddl TASK.pddl ...
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 import planners  # noqa: E402
 from planners.heuristics.relaxation import Relaxation  # noqa: E402
 from planners.heuristics.lmcut import LandmarkCut  # noqa: E402
+from benchmarks.bench_relaxed import git_source, module_from_source  # noqa: E402
 from tests.lmcut_reference import first_states, reference_lmcut  # noqa: E402
 
 OLD = "d6cea71"                # the LM-cut issue 14 measured
@@ -55,16 +56,16 @@ def default_tasks() -> list[Path]:
 
 def old_heuristics():
     """planners/heuristics.py (today's planners/heuristics/relaxation.py) as of commit OLD,
-    imported from a temporary file."""
-    source = subprocess.run(["git", "show", f"{OLD}:planners/heuristics.py"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
-        handle.write(source)
-    spec = importlib.util.spec_from_file_location("old_heuristics", handle.name)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    os.unlink(handle.name)
-    return module
+    imported under another name."""
+    return module_from_source("old_heuristics", git_source(OLD, "planners/heuristics.py",
+                                                           "planners/heuristics.py"))
+
+
+def baseline_lmcut(revision: str):
+    """planners/heuristics/lmcut.py as of git `revision` (planners/lmcut.py before the
+    planners/ layout), imported under another name."""
+    return module_from_source("baseline_lmcut", git_source(
+        revision, "planners/heuristics/lmcut.py", "planners/lmcut.py"))
 
 
 def main(argv=None) -> int:
@@ -74,8 +75,11 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", type=int, default=10,
                         help="states checked against the reference (default 10)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help=f"compare with the LandmarkCut of git revision REV (values "
+                             f"asserted equal) instead of the LM-cut of {OLD}")
     args = parser.parse_args(argv)
-    old = old_heuristics()
+    old = baseline_lmcut(args.baseline) if args.baseline else old_heuristics()
     files = args.files or default_tasks()
     print(f"{'task':22} {'ops':>5} {'states':>6} {'old ms':>8} {'new ms':>8} {'old/new':>7}"
           f" {'sum h old':>9} {'sum h new':>9}")
@@ -84,10 +88,14 @@ def main(argv=None) -> int:
         task = planners.ground(planners.load(domain, problem))
         relaxation = Relaxation(task)
         # one fixed tie-breaking order (the default samples both on its first states)
-        new, previous = LandmarkCut(relaxation, False), old.Relaxation(task).h_lmcut
+        new = LandmarkCut(relaxation, False)
+        previous = (old.LandmarkCut(relaxation, False) if args.baseline else
+                    old.Relaxation(task).h_lmcut)
         states = first_states(task, args.states)
         for state in states[:args.check]:
             assert new(state) == reference_lmcut(relaxation, state), (problem, state)
+        if args.baseline:
+            assert list(map(previous, states)) == list(map(new, states)), problem
         best = {new: float("inf"), previous: float("inf")}
         for _ in range(args.repeat):
             spent = dict.fromkeys(best, 0.0)

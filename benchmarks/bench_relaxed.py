@@ -6,7 +6,10 @@ are the first `--states` of a breadth-first exploration of each task and as many
 random walks (with `--lama`: the states lama-first's search evaluates first, in its
 order: consecutive states are mostly siblings, which the exploration exploits); each
 round times the baseline then the current code on every heuristic,
-and the median ratio over `--repeat` rounds is printed.  `--unit` counts every operator
+and the median ratio over `--repeat` rounds is printed (times are the process's CPU time:
+on a loaded machine a fast heuristic's few milliseconds per round are otherwise swamped by
+waits for a core).  The C accelerator (`_plyspec_relax`) is used where it is importable
+(the baseline's code too, if it has one); PLYSPEC_PURE=1 times the pure code.  `--unit` counts every operator
 as 1, as lama-first does.
 
     python benchmarks/bench_relaxed.py                 # depot, blocks, logistics, elevators
@@ -53,15 +56,20 @@ def git_source(revision: str, path: str, before_layout: str) -> str:
     raise SystemExit(f"{path} not found at {revision}")
 
 
-def baseline_module(revision: str):
-    """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
-    text = git_source(revision, "planners/heuristics/relaxation.py", "planners/heuristics.py")
-    path = Path(tempfile.mkdtemp()) / "baseline_heuristics.py"
+def module_from_source(name: str, text: str):
+    """The module of source `text`, imported as `name` from a temporary folder."""
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location("baseline_heuristics", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def baseline_module(revision: str):
+    """`planners/heuristics/relaxation.py` as of git `revision`, imported under another name."""
+    return module_from_source("baseline_heuristics", git_source(
+        revision, "planners/heuristics/relaxation.py", "planners/heuristics.py"))
 
 
 def lama_states(task, count: int) -> list[int]:
@@ -79,9 +87,11 @@ def lama_states(task, count: int) -> list[int]:
 
 
 def timed(function, states) -> tuple[float, list]:
-    start = time.perf_counter()
+    """Microseconds of this process's CPU time per state (time spent waiting for a core on
+    a loaded machine does not count), and the values."""
+    start = time.process_time()
     values = [function(s) for s in states]
-    return (time.perf_counter() - start) * 1e6 / len(states), values
+    return (time.process_time() - start) * 1e6 / len(states), values
 
 
 def main(argv=None) -> int:

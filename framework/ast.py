@@ -201,10 +201,14 @@ class Variable:
 
 @_node
 class Define:
+    """`name(p, q): EXPR`, or an effect definition `name(p, q): {then: EFFECTS}` (body None):
+    a block of effects an action runs by the effect `name(a, b)` (an `ast.Call` among its
+    effects), with each parameter a local variable holding its argument's value."""
     name: str
     params: tuple           # parameter names
     body: Any
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
+    effects: tuple | None = None
 
 
 @_node
@@ -246,6 +250,7 @@ class Action:
     chance: ChanceSpec | None = None
     noisy: Any = None       # expression: quiescence search extends these moves
     step: bool = False      # a step of compound moves only (`continue NAME(...)`), not a move
+    legal_after: Any = None  # expression: the move is legal only if it holds in the position it leaves
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
 
 
@@ -260,12 +265,16 @@ class Feature:
 @_node
 class EndRule:
     """`repetition` (what a repeated position means) or `max_moves` (a move-count limit):
-    `result` is `draw`, `loss` (for the player whose move triggers the rule) or, for
-    repetition only, `forbidden`; `count` is the occurrence that triggers a repetition rule
-    (None: the second) or the number of moves of a limit."""
+    `result` is `draw`, `loss` (for the player whose move triggers the rule), for
+    repetition only `forbidden`, or `winner` / `utility`: the game ends scored by the
+    expression `outcome` on the final position; `count` is the occurrence that triggers a
+    repetition rule (None: the second) or the number of moves of a limit; `over` (repetition
+    only) the Names of the parts of the state that make a position (() : all of it)."""
     result: str
     count: Any = None       # expression
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
+    over: tuple = ()        # Name: `board`, `mover` or a state variable
+    outcome: Any = None     # expression: the winner or the utility when result is winner / utility
 
 
 @dataclass
@@ -302,11 +311,16 @@ class GameSpec:
 
 def any_effect(effects, test) -> bool:
     """Whether `test(effect)` holds for some effect of a block, inside `if` and `for` too."""
+    return first_effect(effects, test) is not None
+
+
+def first_effect(effects, test):
+    """The first effect of a block (inside `if` and `for` too) for which `test` holds, or None."""
     for e in effects:
         if test(e):
-            return True
-        if isinstance(e, IfEffect) and (any_effect(e.then, test) or any_effect(e.else_, test)):
-            return True
-        if isinstance(e, ForEffect) and any_effect(e.body, test):
-            return True
-    return False
+            return e
+        inner = (e.then + e.else_) if isinstance(e, IfEffect) else e.body if isinstance(e, ForEffect) else ()
+        found = first_effect(inner, test)
+        if found is not None:
+            return found
+    return None

@@ -5,13 +5,18 @@ A compiled game whose spec declares either rule gets states of the class made he
 tuple `(position, seen, moves, end)` around the generated state:
 
     position  the generated state (board, variables, player to move: the position)
-    seen      frozenset of (position, k) pairs: the position occurred a k-th time on this
+    seen      frozenset of (key, k) pairs: the position occurred a k-th time on this
               line (k = 1..n, so "occurred n times" is one set look-up); empty without a
-              repetition rule
+              repetition rule.  The key is the position itself, or with `over` the fields
+              it names (all the board's, a variable's, the mover's; and the pending
+              chance action in a game with chance), so a counter or a clock left out does
+              not hide a repetition
     moves     the players' moves made so far (chance outcomes are not moves); 0 without
               `max_moves`
     end       (), or the returns when a rule ended the game (a draw: every player 0;
-              a loss: -1 for the player whose move triggered the rule, +1 for the other);
+              a loss: -1 for the player whose move triggered the rule, +1 for the other;
+              a scored rule: the generated `_score_repetition` / `_score_max_moves` of
+              the final position, for each player);
               never None, which CPython 3.11 hashes by its address: every part of a
               state hashes the same in every process, so node counts repeat
 
@@ -26,10 +31,11 @@ The rules, applied after every move of a player to the position it reaches (chan
 outcomes are recorded in `seen` but never trigger a rule):
 - a position the game's own rules make terminal ends the game by those rules;
 - repetition with count c: reaching a position for the c-th time on the line (the initial
-  position counts once) is a draw, a loss for the mover, or, with `forbidden`, not a legal
-  move; a player whose every move is forbidden ends the game in a draw (tested when asked,
+  position counts once) is a draw, a loss for the mover, the score of `winner: EXPR` /
+  `utility: EXPR` on the position reached, or, with `forbidden`, not a legal move; a player whose every move is forbidden ends the game in a draw (tested when asked,
   stopping at the first move that does not repeat);
-- max_moves N: the N-th move ends the game (draw, or a loss for the player who made it).
+- max_moves N: the N-th move ends the game (draw, a loss for the player who made it, or
+  scored).
 
 The reference interpreter implements the same rules on its own (a tuple of the earlier
 positions, counted), and `compiled_agrees_with_interpreter` compares the two.
@@ -37,25 +43,41 @@ positions, counted), and `compiled_agrees_with_interpreter` compares the two.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
 from framework.game import illegal_action, player_index
+from framework.history_kernel import history_kernel
 
 
 @dataclass(frozen=True)
 class Rules:
     players: int
-    repetition: str | None = None     # draw | loss | forbidden
+    repetition: str | None = None     # draw | loss | forbidden | winner | utility
     count: int = 2                    # the occurrence that triggers it
     limit: int | None = None          # max_moves
-    limit_result: str = "draw"
+    limit_result: str = "draw"        # draw | loss | winner | utility
+    over: tuple | None = None         # the indices of the fields that make a position (None: all)
+    nfields: int = 0                  # how many fields the position has (for the scores)
 
 
-def with_history(game, checked):
-    """`game` (a compiled Game) playing by the spec's repetition and move-limit rules."""
+def with_history(game, checked, fields):
+    """`game` (a compiled Game, `fields` its State's field names) playing by the spec's
+    repetition and move-limit rules."""
     result, count = checked.repetition or (None, 2)
     limit, limit_result = checked.max_moves or (None, "draw")
-    state_class = ruled_class(Rules(len(checked.players), result, count, limit, limit_result))
+    over = None
+    if checked.repetition_over:
+        names = {"board": [f for f in fields if f.startswith("b_")], "mover": ["mover"]}
+        over = tuple(fields.index(f) for name in checked.repetition_over for f in names.get(name, ["v_" + name]))
+        over += (len(fields),) if game.chance else ()           # the pending chance action
+    rules = Rules(len(checked.players), result, count, limit, limit_result, over, len(fields))
+    state_class, kernel = ruled_class(rules), None
+    if game.kernel is not None and game.kernel.outcomes is None:      # the kernel's fast path, history kept
+        state_class = type("RuledState", (state_class,), {"__slots__": ()})   # this game's: it holds the kernel
+        state_class._kernel = kernel = history_kernel(game.kernel, rules, state_class.key, state_class,
+                                                      game.state_class._namespace)
+        game.state_class._namespace["RULED_CLASS"] = state_class          # for unpickling (_restore)
     inner_initial, inner_evaluate = game._initial, game._evaluate
     inner_noisy, inner_outcome_text = game._is_noisy, game._outcome_text
     return replace(
@@ -64,7 +86,7 @@ def with_history(game, checked):
         _is_noisy=None if inner_noisy is None else lambda s, a: inner_noisy(s[0], a),
         _outcome_text=None if inner_outcome_text is None else lambda s, o: inner_outcome_text(s[0], o),
         _symmetries=None,       # a symmetry would have to map the whole history: not used
-        kernel=None)            # the kernel plays the positions without their history
+        kernel=kernel)          # framework.history_kernel, or None (a game with chance, or no kernel)
 
 
 @lru_cache(maxsize=None)
@@ -73,9 +95,15 @@ def ruled_class(rules: Rules):
     draw = (0,) * rules.players
     forbidden = rules.repetition == "forbidden"
     count, limit = rules.count, rules.limit
+    key = (lambda position: position) if rules.over is None else itemgetter(*rules.over)
 
-    def ended(result, mover):
-        return draw if result == "draw" else tuple(-1 if p == mover else 1 for p in range(rules.players))
+    def ended(result, mover, position, rule):
+        if result == "draw":
+            return draw
+        if result == "loss":
+            return tuple(-1 if p == mover else 1 for p in range(rules.players))
+        score, fields = type(position)._namespace["_score_" + rule], position[:rules.nfields]
+        return tuple(score(*fields, p) for p in range(rules.players))
 
     class RuledState(tuple):
         """A position with its history (see framework.history)."""
@@ -83,23 +111,23 @@ def ruled_class(rules: Rules):
 
         @classmethod
         def start(cls, position):
-            seen = frozenset({(position, 1)}) if rules.repetition else frozenset()
+            seen = frozenset({(key(position), 1)}) if rules.repetition else frozenset()
             return cls._make(position, seen, 0, False)
 
         @classmethod
         def _make(cls, position, seen, moves, by_player, mover=None):
             end = ()
             if by_player and not position.terminal_test():
-                repeats = rules.repetition is not None and (position, count) in seen
+                repeats = rules.repetition is not None and (key(position), count) in seen
                 if repeats and not forbidden:
-                    end = ended(rules.repetition, mover)
+                    end = ended(rules.repetition, mover, position, "repetition")
                 elif limit is not None and moves >= limit:
-                    end = ended(rules.limit_result, mover)
+                    end = ended(rules.limit_result, mover, position, "max_moves")
             return tuple.__new__(cls, (position, seen, moves, end))
 
         def _repeats(self, child) -> bool:
             """Whether reaching `child` by a move makes its count-th occurrence."""
-            return (child, count - 1) in self[1] and not child.terminal_test()
+            return (key(child), count - 1) in self[1] and not child.terminal_test()
 
         def _stuck(self) -> bool:
             """With `forbidden`: every move of the player to move would repeat (asked when
@@ -147,10 +175,10 @@ def ruled_class(rules: Rules):
             child = position._result(action)
             by_player = not position.is_chance()
             if rules.repetition is not None:
-                k = 1
-                while (child, k) in seen:
+                k, known = 1, key(child)
+                while (known, k) in seen:
                     k += 1
-                seen = seen | {(child, k)}
+                seen = seen | {(known, k)}
             if by_player and limit is not None:
                 moves += 1
             return self._make(child, seen, moves, by_player, position.player())
@@ -172,12 +200,13 @@ def ruled_class(rules: Rules):
         def __str__(self):
             if not self[3]:
                 return str(self[0])
-            repeated = rules.repetition is not None and (self[0], count) in self[1]
+            repeated = rules.repetition is not None and (key(self[0]), count) in self[1]
             return f"{self[0]}\n(ended by the {'repetition rule' if repeated else 'move limit'})"
 
         def __repr__(self):
             return f"<state {self[0]!r}, {len(self[1])} position(s) seen, {self[2]} move(s)>"
 
+    RuledState.key = staticmethod(key)
     RuledState.__qualname__ = RuledState.__name__ = "RuledState"
     return RuledState
 
@@ -189,4 +218,6 @@ def position(state):
 
 
 def _restore(rules, values):
-    return tuple.__new__(ruled_class(rules), values)
+    """Unpickling: the state of the game its position belongs to (its class holds the kernel)."""
+    namespace = getattr(type(values[0]), "_namespace", {})
+    return tuple.__new__(namespace.get("RULED_CLASS") or ruled_class(rules), values)

@@ -1,6 +1,6 @@
 """The function-level kernel of a compiled game, as the searchers reach it.
 
-A game compiled without chance or compound moves carries, under its State class, the same
+Every compiled game carries, under its State class, the same
 rules as functions over plain tuples and raw actions (framework/compiler/kernel.py writes
 them).  `Kernel` gathers them (`game.kernel`); `kernel_of(state)` gives it to a searcher
 when the state is a compiled state (else None: the searcher runs on the course
@@ -30,6 +30,8 @@ class Kernel:
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
                  "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children",
                  "successors")
+    INDEXED = True      # a packed state is the State's fields (terminal last): searchers may read them
+                        # by index (not so framework.history_kernel's)
 
     def __init__(self, namespace: dict, nfields: int, evaluate=None):
         self.actions, self.count, self.apply = namespace["k_actions"], namespace.get("k_count"), namespace["k_apply"]

@@ -151,7 +151,7 @@ def _compile_spec(spec, options=None) -> Game:
     state_class._namespace = namespace
     enforce_contract(state_class, game)          # the checked course interface (framework.game)
     if checked.repetition or checked.max_moves:
-        game = with_history(game, checked)
+        game = with_history(game, checked, compiler.fields)
     _build_initial_state(game, spec)
     return game
 

@@ -10,7 +10,7 @@ import framework
 from framework.conformance.discover import shipped_specs, spec_kind
 from framework.kernel import kernel_of
 from framework.perft import perft
-from tests.conftest import SPECS
+from tests.conftest import SPECS, by_cost
 
 GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
 
@@ -45,14 +45,13 @@ def _agree(kernel, state, packed):
     return raw
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", by_cost("kernel", GAMES), ids=lambda p: p.stem)
 def test_kernel_agrees_with_the_course_interface_on_random_playouts(path):
     game = framework.load(path)
     kernel = game.kernel
     if kernel is None:
-        ruled = game.spec.repetition is not None or game.spec.max_moves is not None   # (history: framework.history)
-        assert ruled or "def _walk" in game.python_source or game.spec.prefer, \
-            f"{path}: no kernel, yet no history rule, compound moves or move preference"
+        assert "def _walk" in game.python_source or game.spec.prefer, \
+            f"{path}: no kernel, yet no compound moves or move preference"
         return
     rng = random.Random(path.stem)
     for _ in range(4):
@@ -91,12 +90,13 @@ def test_states_of_other_kinds_keep_the_course_path():
 
 
 def _without_kernel(monkeypatch, game):
-    monkeypatch.setattr(game.state_class, "_kernel", None)
+    """The game's states leave the kernel (a game with history rules: its RuledState class)."""
+    monkeypatch.setattr(type(game.initial_state()), "_kernel", None)
 
 
 @pytest.mark.parametrize("spec, depth, moves", [
     ("tictactoe.yaml", None, 0), ("connect_four.yaml", 5, 2), ("othello.yaml", 3, 3), ("kalah.yaml", 4, 1),
-    ("nim.yaml", None, 0)])
+    ("nim.yaml", None, 0), ("northcott.yaml", 7, 1), ("oware.yaml", 4, 2), ("go5.yaml", 2, 3)])
 def test_searchers_on_the_kernel_give_the_course_interface_results(monkeypatch, spec, depth, moves):
     """Alpha-beta (every enhancement on, then off) and minimax: the same value, principal
     line and statistics with the kernel as without it."""
@@ -120,7 +120,7 @@ def test_searchers_on_the_kernel_give_the_course_interface_results(monkeypatch, 
             (slow.stats.nodes, slow.stats.evaluations, slow.stats.cutoffs, slow.stats.tt_hits)
 
 
-@pytest.mark.parametrize("spec", ["connect_four.yaml", "othello.yaml", "nim.yaml"])
+@pytest.mark.parametrize("spec", ["connect_four.yaml", "othello.yaml", "nim.yaml", "northcott.yaml"])
 def test_mcts_playouts_on_the_kernel_make_the_same_tree(monkeypatch, spec):
     """The same seed gives the same tree with kernel playouts as with State playouts."""
     from framework.search import mcts

@@ -1,5 +1,6 @@
-"""Connectivity: `connected(board, A, B, dirs, v)`, `group(board, c, dirs)` and
-`liberties(board, c, dirs)` (Hex's win test, Go's captures), lowered to bitboard flood fill.
+"""Connectivity: `connected(board, A, B, dirs, v)`, `group(board, c, dirs)`,
+`liberties(board, c, dirs)` (Hex's win test, Go's captures) and `region(A, dirs, S)` (the
+cells of any set S joined to A inside S: rings, territories), lowered to bitboard flood fill.
 
 A flood grows a set of cells by one step in every direction of `dirs` at once and keeps
 the cells that may be crossed, until it stops growing.  For direction sets whose steps move
@@ -38,6 +39,11 @@ def group(c: int, masks: tuple, flood) -> int:
         if mask >> c & 1:
             return flood(1 << c, mask, 0)
     return 0
+
+
+def cell_bits(c: int) -> int:
+    """Run-time helper: the set holding cell c alone (empty when c is none)."""
+    return 1 << c if c >= 0 else 0
 
 
 def liberties(c: int, masks: tuple, flood, step, empty: int) -> int:
@@ -100,6 +106,15 @@ def _lower_group(compiler, node, env):
     return f"group({compiler.expr(c, env)}, {_value_masks(compiler)}, {flood})"
 
 
+def _lower_region(compiler, node, env):
+    seeds, dirs, through = node.args
+    _, flood = _helpers(compiler, _dirs(compiler, dirs))
+    start = compiler.expr(seeds, env)
+    if compiler.types.get(id(seeds)) != "cellset":           # one cell (or none)
+        start = f"cell_bits({start})"
+    return f"{flood}({start}, {compiler.expr(through, env)}, 0)"
+
+
 def _lower_liberties(compiler, node, env):
     _, c, dirs = node.args
     step, flood = _helpers(compiler, _dirs(compiler, dirs))
@@ -109,14 +124,19 @@ def _lower_liberties(compiler, node, env):
 
 # ------------------------------------------------------------------ the interpreter's meaning
 def _reach(ev, s, seeds, dirs, value):
-    """Breadth-first search: the cells holding `value` joined to a seed holding it."""
-    todo = [c for c in seeds if ev.read(s, c) == value]
+    """The cells holding `value` joined to a seed holding it."""
+    return _search(seeds, dirs, lambda c: ev.on_board(c) and ev.read(s, c) == value)
+
+
+def _search(seeds, dirs, inside) -> frozenset:
+    """Breadth-first search: the cells for which `inside` holds joined to a seed it holds for."""
+    todo = [c for c in seeds if inside(c)]
     seen = set(todo)
     while todo:
         x, y = todo.pop(0)
         for dx, dy in dirs:
             n = (x + dx, y + dy)
-            if n not in seen and ev.on_board(n) and ev.read(s, n) == value:
+            if n not in seen and inside(n):
                 seen.add(n)
                 todo.append(n)
     return frozenset(seen)
@@ -130,6 +150,12 @@ def _interpret_connected(ev, node, args, s):
 def _interpret_group(ev, node, args, s):
     _, c, dirs = args
     return _reach(ev, s, [c], dirs, ev.read(s, c)) if ev.on_board(c) else frozenset()
+
+
+def _interpret_region(ev, node, args, s):
+    seeds, dirs, through = args
+    return _search([] if seeds is None else [seeds] if isinstance(seeds, tuple) else seeds, dirs,
+                   through.__contains__)
 
 
 def _interpret_liberties(ev, node, args, s):
@@ -150,4 +176,8 @@ BUILTINS = (
             "the cells holding the initial value one dirs step from c's group (its liberties)",
             _lower_liberties, runtime={"liberties": liberties, "group": group, "step_by_table": step_by_table},
             interpret=_interpret_liberties),
+    Builtin("region", ("cellset", "dirs", "cellset"), "cellset",
+            "the cells of S joined to A (a set of cells, or one cell) by chains of dirs steps inside S",
+            _lower_region, runtime={"cell_bits": cell_bits, "step_by_table": step_by_table},
+            interpret=_interpret_region),
 )

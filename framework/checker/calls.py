@@ -79,6 +79,8 @@ class CallsMixin:
                       f"{name}({', '.join(sig)})")
         if name == "opponent" and len(self.out.players) != 2:
             raise err(node.pos, "`opponent` needs a two-player game", "use next(p)")
+        if name == "region" and types[0] in ("cell", "none"):
+            sig = ("cell",) + sig[1:]                # the region from one cell
         for a, t, want in zip(args, types, sig):
             if want == "*":
                 if t not in NUMERIC:

@@ -11,8 +11,10 @@ import math
 
 from framework import ast
 from framework.checker.model import BUILTINS, MAX_CELLS, Var, check_name, err
+from framework.checker.constants import NotConstant
 from framework.checker.symbols import Scope, Symbol
 from framework.errors import SpecError, did_you_mean
+from framework.frontend.expression_printer import expression_text
 
 
 class DeclarationsMixin:
@@ -45,14 +47,45 @@ class DeclarationsMixin:
                 raise SpecError(f"unknown option `{name}`", file=spec.file,
                                 hint=(f"{near} " if near else "") +
                                 (f"options (with their defaults): {listed}" if declared else "this spec has no options"))
-        for o in spec.options:
-            value = self.overrides.get(o.name, o.default)
-            value = self._option_value(o, value)
+        for i, o in enumerate(spec.options):
+            default = self._option_default(o, spec.options[i + 1:])
+            value = self._option_value(o, self.overrides.get(o.name, default), default)
             self.out.options[o.name] = value
             self._declare(o.name, "option", value, o.pos, "option")
 
-    def _option_value(self, o, value):
-        default = o.default
+    def _option_default(self, o, later):
+        """An option's default: its constant, or the value of its expression over the options
+        declared before it (with their `--set` values)."""
+        if isinstance(o.default, (bool, int, float, tuple)):
+            return o.default
+        node = self.resolve(o.default, Scope())
+        for name in (n for n in later if self.mentions(node, n.name)):
+            raise err(self._name_pos(node, name.name) or node.pos, f"option `{o.name}` uses option "
+                      f"`{name.name}`, which is declared after it",
+                      "an option's default may use the options declared before it; move it down")
+        try:
+            value = self.fold(node)
+        except NotConstant as nc:
+            raise err(nc.pos or node.pos, f"the default of option `{o.name}` must be a constant",
+                      "use numbers and the options declared before it") from None
+        if isinstance(value, tuple) and not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise err(node.pos, f"the default of option `{o.name}` must be a number, true, false "
+                      "or a list of whole numbers")
+        return value
+
+    @staticmethod
+    def _name_pos(node, name):
+        """The position of the first `Name` spelled `name` in `node`."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Name) and n.id == name:
+                return n.pos
+            stack.extend(c for f in getattr(n, "__dataclass_fields__", {}) if f != "pos"
+                         for c in (getattr(n, f) if isinstance(getattr(n, f), tuple) else (getattr(n, f),)))
+        return None
+
+    def _option_value(self, o, value, default):
         def bad(kind):
             return SpecError(f"option `{o.name}` must be {kind}, got {value!r}", file=self.spec.file,
                              line=o.pos.line, col=o.pos.col, source_line=o.pos.source_line,
@@ -117,6 +150,10 @@ class DeclarationsMixin:
                 raise err(d.pos, f"definition `{d.name}` repeats a parameter name")
             for p in d.params:
                 check_name(p, d.pos, "parameter")
+            at = ast.first_effect(d.effects or (), lambda e: isinstance(e, ast.ContinueEffect))
+            if at is not None:
+                raise err(at.pos, f"`continue` cannot go in effect definition `{d.name}`",
+                          "write the `continue` in the action or step that runs it")
             self.defines[d.name] = d
 
     def _variables(self):
@@ -160,7 +197,7 @@ class DeclarationsMixin:
                 raise err(v.pos, f"state variable `{v.name}` needs an `initial` value")
             if isinstance(default, ast.Num):
                 return ("const", default.value)
-            return self.expect(default, Scope(), var.type, f"initial value of `{v.name}`")
+            return ("scalar", self.expect(default, Scope(), var.type, f"initial value of `{v.name}`"))
         init = self.resolve(v.initial, Scope())
         if var.is_array and isinstance(init, ast.ListExpr):
             if len(init.items) != var.size:
@@ -181,7 +218,10 @@ class DeclarationsMixin:
 
 
 def _option_text(value) -> str:
-    """An option's default as it is written after --set (lists without spaces)."""
+    """An option's default as it is written after --set (lists without spaces); one computed
+    from earlier options as its expression."""
+    if not isinstance(value, (bool, int, float, tuple)):
+        return expression_text(value)
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, tuple):

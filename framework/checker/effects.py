@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from framework import ast
 from framework.checker.model import DIRECTION_SETS, NUMERIC, RESERVED_NAMES, check_name, describe, err
+from framework.checker.symbols import Scope, bound_name
 from framework.errors import did_you_mean
 
 LOCAL_WORDS = {"local": "a local variable", "quant": "a loop variable"}
@@ -25,7 +26,11 @@ class EffectsMixin:
     def effect_block(self, effects, scope, where) -> tuple:
         """Effects in order: a `let` puts its variable in scope for the rest of the block."""
         scope = scope.child()
-        return tuple(self.effects(e, scope, where) for e in effects)
+        out = []
+        for e in effects:
+            checked = self.effects(e, scope, where)
+            out.extend(checked) if isinstance(checked, list) else out.append(checked)
+        return tuple(out)
 
     def effects(self, e, scope, where):
         if isinstance(e, ast.Assign):
@@ -45,6 +50,8 @@ class EffectsMixin:
             return self._let(e, scope, where)
         if isinstance(e, ast.ContinueEffect):
             return self._continue(e, scope, where)
+        if isinstance(e, ast.Call):
+            return self._run_definition(e, scope, where)
         raise err(getattr(e, "pos", None), "unsupported effect")
 
     def _assign(self, e, scope, where):
@@ -68,7 +75,9 @@ class EffectsMixin:
                 if g is None and local is None:
                     raise err(target.pos, f"unknown state variable `{target.id}`",
                               did_you_mean(target.id, [k for k, v in self.globals.items() if v.kind == "var"]
-                                           + ["turn"]))
+                                           + ["turn"]) or ("an effect definition sees its parameters and the "
+                                                           "state, not the variables of the action that runs it"
+                                                           if scope.in_definition else None))
                 raise err(target.pos, f"cannot assign to `{target.id}`: it is {what}",
                           "only state variables, board cells and `turn` can be assigned")
             var = g.info
@@ -126,8 +135,45 @@ class EffectsMixin:
         if t in (None, "none", "board", "dirs", "array"):
             raise err(value.pos, f"`let {e.name}` needs a value of a known kind (a number, a condition, "
                       f"a player, a cell, a set of cells or a cell value), not {describe(t)}")
-        scope.declare(e.name, "local", t)
-        return replace(e, value=value)
+        code = None
+        if scope.in_definition:              # in an effect definition: a name of its own
+            self.quantifiers += 1
+            code = bound_name(e.name, self.quantifiers)
+        scope.declare(e.name, "local", t, code=code)
+        return replace(e, name=code or e.name, value=value)
+
+    def _run_definition(self, e: ast.Call, scope, where) -> list:
+        """`name(a, b)` runs an effect definition: each parameter becomes a local variable
+        holding its argument's value (a `let` of a name of its own), then the definition's
+        effects follow, checked in a scope that sees only the parameters and the globals."""
+        d = self.defines.get(e.func)
+        if d is None or d.effects is None:
+            effect_defs = [n for n, x in self.defines.items() if x.effects is not None]
+            if d is not None:
+                raise err(e.pos, f"`{e.func}` is a definition of a value, not of effects",
+                          "an effect is an assignment, `if`, `for`, `let`, `continue` or a call of an "
+                          "effect definition (`name(p): {then: EFFECTS}`)")
+            raise err(e.pos, f"unknown effect definition `{e.func}`", did_you_mean(e.func, effect_defs)
+                      or "declare it under `define:` as `name(p): {then: EFFECTS}` (.game: "
+                      "`define name(p) then EFFECTS`)")
+        self.check_call_of(d, e)
+        inner = Scope(barrier=True)
+        out = []
+        for param, arg in zip(d.params, e.args):
+            value = self.resolve(arg, scope)
+            t = self.type(value, scope, where)
+            if t in (None, "none", "board", "dirs", "array"):
+                raise err(value.pos, f"`{d.name}`'s parameter `{param}` needs a value of a known kind (a number, "
+                          f"a condition, a player, a cell, a set of cells or a cell value), not {describe(t)}")
+            self.quantifiers += 1
+            sym = inner.declare(param, "local", t, code=bound_name(param, self.quantifiers))
+            out.append(ast.LetEffect(sym.code, value, arg.pos))
+        self.inlining.append(d.name)
+        try:
+            out.extend(self.effect_block(d.effects, inner, where))
+        finally:
+            self.inlining.pop()
+        return out
 
     def _assign_local(self, e: ast.Assign, scope, where):
         target = self.resolve(e.target, scope)

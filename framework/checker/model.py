@@ -59,6 +59,7 @@ class CheckedAction:
     noisy: object
     pos: ast.Pos
     step: bool = False       # a step of compound moves only (reached by `continue`)
+    legal_after: object = None   # condition on the position the move leaves (mover: who moved)
 
 
 @dataclass
@@ -92,8 +93,10 @@ class Checked:
     winner: object = None
     features: list = field(default_factory=list)   # (name, weight, expr, per_player)
     max_length: int | None = None
-    repetition: tuple | None = None                # (draw | loss | forbidden, count): checker/endings.py
-    max_moves: tuple | None = None                 # (limit, draw | loss): checker/endings.py
+    repetition: tuple | None = None                # (draw | loss | forbidden | winner | utility, count)
+    max_moves: tuple | None = None                 # (limit, draw | loss | winner | utility): checker/endings.py
+    repetition_over: tuple | None = None           # names of the parts a repetition compares: checker/endings.py
+    end_scores: dict = field(default_factory=dict)  # repetition | max_moves -> (form, expr): checker/endings.py
     types: dict = field(default_factory=dict)      # id(expr node) -> type
     kinds: dict = field(default_factory=dict)      # id(Name node) -> resolution
     utility_bounds: tuple = (-math.inf, math.inf)
@@ -105,6 +108,10 @@ class Checked:
     enums: dict = field(default_factory=dict)      # value name -> (var type name, index)
     prefer: str | None = None                      # "longest": only the moves with the most steps
     directions: dict = field(default_factory=lambda: dict(DIRECTION_SETS))   # name -> (dx, dy) steps
+    # id(node) -> (node, definition name, argument nodes): a definition's body as inlined at a call;
+    # each argument node stands for its parameter wherever it occurs in the body (the same
+    # object), so the compiler can emit a large body once as a function (compiler/outline.py)
+    expansions: dict = field(default_factory=dict)
 
     @property
     def has_board(self):

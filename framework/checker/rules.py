@@ -25,9 +25,7 @@ class RulesMixin:
         if spec.utility is not None and spec.winner is not None:
             raise err(spec.positions.get("winner"), "give either `utility` or `winner`, not both")
         if spec.winner is not None:
-            w = self.resolve(spec.winner, Scope())
-            out.winner = self.expect(w, Scope(), "player", "winner", where="utility", allow_none=True)
-            out.utility_bounds = (-1, 1) if n == 2 else (0, 1)
+            _, out.winner, out.utility_bounds = self.scoring("winner", spec.winner, "winner")
             out.zero_sum = n == 2
             out.constant_sum = 0 if n == 2 else None
         elif isinstance(spec.utility, dict):
@@ -45,15 +43,8 @@ class RulesMixin:
             out.utility = ("each", u)
             out.utility_bounds = _join_bounds([self.bounds(e) for e in u.values()])
         elif spec.utility is not None:
-            uses_me = self.mentions(spec.utility, "me")
-            if not uses_me and n != 2:
-                raise err(spec.utility.pos, "a single utility without `me` is the first player's "
-                          "payoff in a two-player zero-sum game",
-                          "use `me` for the player whose payoff it is, or give one per player")
-            e = self.expect(spec.utility, Scope(), "num", "utility", where="utility")
-            out.utility = ("me" if uses_me else "zero_sum", e)
-            lo, hi = self.bounds(e)
-            out.utility_bounds = (min(lo, -hi), max(hi, -lo)) if not uses_me else (lo, hi)
+            form, e, out.utility_bounds = self.scoring("utility", spec.utility, "utility")
+            out.utility, uses_me = (form, e), form == "me"
             out.zero_sum = not uses_me
             out.constant_sum = 0 if not uses_me else None
         elif spec.goal is not None:
@@ -72,6 +63,23 @@ class RulesMixin:
         if spec.constant_sum is not None:
             self._declared_constant_sum(spec.constant_sum, n)
         out.max_utility_sum = self._max_utility_sum(n)
+
+    def scoring(self, kind, expr, what):
+        """A `winner` (a player or none) or single `utility` (zero-sum, or with `me`)
+        expression checked: (form, checked expression, utility bounds), the form `winner`,
+        `zero_sum` or `me` (as framework.compiler writes utilities)."""
+        n = len(self.out.players)
+        if kind == "winner":
+            w = self.expect(self.resolve(expr, Scope()), Scope(), "player", what, where="utility", allow_none=True)
+            return "winner", w, (-1, 1) if n == 2 else (0, 1)
+        uses_me = self.mentions(expr, "me")
+        if not uses_me and n != 2:
+            raise err(expr.pos, "a single utility without `me` is the first player's "
+                      "payoff in a two-player zero-sum game",
+                      "use `me` for the player whose payoff it is, or give one per player")
+        e = self.expect(expr, Scope(), "num", what, where="utility")
+        lo, hi = self.bounds(e)
+        return ("me", e, (lo, hi)) if uses_me else ("zero_sum", e, (min(lo, -hi), max(hi, -lo)))
 
     def _declared_constant_sum(self, total, n):
         """`constant_sum: S`: every terminal state's utilities add up to S."""

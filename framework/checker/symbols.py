@@ -207,21 +207,33 @@ class ResolverMixin:
         known = set(self.globals) | sym.info.names() | set(self.directions) | {"mover", "none", "true", "false"}
         return err(node.pos, f"unknown name `{name}`", did_you_mean(name, known))
 
-    def _expand(self, d: ast.Define, args, at, scope):
+    def check_call_of(self, d: ast.Define, at):
+        """A use of definition `d` at `at` (a `Call` or a `Name`): as many arguments as it has
+        parameters, no recursion, not nested too deeply."""
+        args = at.args if isinstance(at, ast.Call) else ()
         if len(args) != len(d.params):
             raise err(at.pos, f"`{d.name}` takes {len(d.params)} argument(s), got {len(args)}",
                       f"write {d.name}({', '.join(d.params)})" if d.params else f"write {d.name}")
         if d.name in self.inlining:
             raise err(at.pos, f"definition `{d.name}` uses itself",
-                      "definitions cannot be recursive; use a quantifier instead")
+                      "definitions cannot be recursive; use a quantifier (or a `for`) instead")
         if len(self.inlining) > 50:
             raise err(at.pos, "definitions nested too deeply")
+
+    def _expand(self, d: ast.Define, args, at, scope):
+        if d.effects is not None:
+            raise err(at.pos, f"`{d.name}` is an effect definition, not a value",
+                      f"run it as an effect: `{d.name}({', '.join(d.params)})` on a line of its own")
+        self.check_call_of(d, at)
         self.inlining.append(d.name)
         try:
             inner = scope.child(barrier=True)
             for param, arg in zip(d.params, args):
                 inner.declare(param, "arg", info=arg)
-            return self.resolve(d.body, inner)
+            body = self.resolve(d.body, inner)
+            if not isinstance(body, (ast.Name, ast.Num)) and all(body is not a for a in args):
+                self.out.expansions[id(body)] = (body, d.name, tuple(args))   # compiler/outline.py
+            return body
         finally:
             self.inlining.pop()
 

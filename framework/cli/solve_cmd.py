@@ -119,7 +119,8 @@ def default_algorithm(game) -> str:
     if game.chance:
         return "expectimax"
     rule = getattr(game.spec, "repetition", None)
-    if game.num_players == 2 and rule is not None and rule.result == "draw" and game.spec.max_moves is None:
+    if game.num_players == 2 and rule is not None and rule.result == "draw" and not rule.over \
+            and game.spec.max_moves is None:
         return "retrograde"          # exact over the positions (see framework.search.retrograde)
     if game.num_players == 1:
         return "bfs"

@@ -33,18 +33,11 @@ class RuleFunctionsMixin:
             out(f"def _utility({self.sig}, me):")
             out.indent()
         if c.winner is not None:
-            out(f"winner = {self.expr(c.winner, {})}")
-            if self.n == 2:
-                out("return 0 if winner < 0 else 1 if winner == me else -1")
-            else:
-                out("return 1 if winner == me else 0")
+            self.score_body(out, "winner", c.winner)
         elif c.utility is not None:
             form, e = c.utility
-            if form == "zero_sum":
-                out(f"value = {self.expr(e, {})}")
-                out("return value if me == 0 else -value")
-            elif form == "me":
-                out(f"return {self.expr(e, {})}")
+            if form != "each":
+                self.score_body(out, form, e)
             else:
                 for i, expr in e.items():
                     out(f"if me == {i}:")
@@ -54,6 +47,31 @@ class RuleFunctionsMixin:
             out(f"return 1 if _goal({self.sig}) else 0")
         out.dedent()
         out()
+
+    def score_body(self, out: _Source, form: str, e):
+        """The lines that return player `me`'s score by a `winner` expression or a single
+        utility (`zero_sum`, or with `me`)."""
+        if form == "winner":
+            out(f"winner = {self.expr(e, {})}")
+            if self.n == 2:
+                out("return 0 if winner < 0 else 1 if winner == me else -1")
+            else:
+                out("return 1 if winner == me else 0")
+        elif form == "zero_sum":
+            out(f"value = {self.expr(e, {})}")
+            out("return value if me == 0 else -value")
+        else:
+            out(f"return {self.expr(e, {})}")
+
+    def end_score_functions(self, out: _Source):
+        """_score_repetition / _score_max_moves(fields, me): a history rule's score of the
+        final position (framework.history calls them)."""
+        for key, (form, e) in self.c.end_scores.items():
+            out(f"def _score_{key}({self.sig}, me):")
+            out.indent()
+            self.score_body(out, form, e)
+            out.dedent()
+            out()
 
     def evaluation_function(self, out: _Source):
         if not self.c.features:

@@ -1,11 +1,13 @@
 """Random well-typed game specs, for testing the compiler against the interpreter at scale.
 
+`check_one(text)` compares the compiled game with the interpreter, and the compiled game's
+kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
 `spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
 board with a non-player cell value, an integer, a flag, a list and a per-player variable,
 an option, a chance action of one or two outcome variables with uniform, joint or
 per-variable probabilities, a compound move (`continue` into a step that fills a
 neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
-connectivity (`connected`, `group`, `liberties` over every direction set, `hex`, the
+connectivity (`connected`, `group`, `liberties`, `region` over every direction set, `hex`, the
 table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
 as sets),
 an enumeration variable (compared, assigned, a quantifier's and a parameter's domain),
@@ -13,8 +15,11 @@ rules that may fail during play (a store to a cell that may be `none`: `drop` on
 or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index that
 may be off a list; `max` over a domain that may be empty), so that the two games must
 fail alike (the same positioned SpecRuntimeError),
+`legal_after` conditions on the position a move leaves, a definition large enough to be
+written as a function (compiler/outline.py) and called with various arguments,
 definitions whose bound variables reuse the names of the callers' parameters (the capture
-trap), quantifiers that shadow parameters, nested conditionals, conditional stores of a
+trap), an effect definition run from effects (its local named like the callers', a parameter
+assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
 campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
 in lockstep with the reference interpreter (`differential.find_difference`).
@@ -40,6 +45,7 @@ class _Gen:
         self.h = draw(st.integers(1, 3))
         self.size = draw(st.integers(1, 3))
         self.calls = False          # definitions may be called (not inside their own bodies)
+        self.runs = False           # the effect definition `e` may be run (not inside its body)
         self.locals = 0             # `let` variables made so far (each gets a new name)
         steps = st.tuples(st.integers(-2, 2), st.integers(-2, 2)).filter(lambda s: s != (0, 0))
         self.own_dirs = draw(st.lists(steps, max_size=3, unique=True))   # a `directions:` set, if any
@@ -52,7 +58,7 @@ class _Gen:
 
     # --------------------------------------------------------------- expressions
     def int_(self, scope, depth=2) -> str:
-        leaves = ["0", "1", "2", "k", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
+        leaves = ["0", "1", "2", "k", "m", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
                   "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]",
                   f"size({self.pick(['group', 'liberties'])}(board, {self.cell(scope)}, {self.dirs()}))"]
         leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
@@ -70,9 +76,13 @@ class _Gen:
             return f"({a} - {b})"
         if form == 2:
             return f"({a} if {self.bool_(scope, depth - 1)} else {b})"
-        if form == 3:
+        if form == 3 and self.draw(st.booleans()):
             var = self.pick(BOUND)
             return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+        if form == 3:                     # a range chosen by a condition
+            var = self.pick(BOUND)
+            domain = f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)"
+            return f"(sum {var} in {domain}: {self.int_({**scope, var: 'int'}, depth - 1)})"
         if form == 4 and self.calls:
             return f"f({a})"
         if form == 5:
@@ -109,8 +119,10 @@ class _Gen:
     def cells(self, scope) -> str:
         """A set of cells: a row, a column, a value's cells or a group."""
         k = self.draw(st.integers(-1, 3))
+        through = f"(cells(board, {self.value(scope, 0)}) | {self.pick([f'row_cells({k})', 'cells(board, empty)'])})"
         return self.pick([f"row_cells({k})", f"column_cells({k})", f"cells(board, {self.value(scope, 0)})",
-                          f"group(board, {self.cell(scope)}, {self.dirs()})"])
+                          f"group(board, {self.cell(scope)}, {self.dirs()})",
+                          f"region({self.pick([self.cell(scope), f'column_cells({k})'])}, {self.dirs()}, {through})"])
 
     def player(self, scope) -> str:
         return self.pick(["mover", "next(mover)", "prev(mover)"] + self.players
@@ -149,7 +161,9 @@ class _Gen:
 
     # --------------------------------------------------------------- effects
     def effect(self, scope, depth=2) -> str:
-        form = self.draw(st.integers(0, 8 if depth > 0 else 3))
+        form = self.draw(st.integers(0, 9 if depth > 0 else 3))
+        if form == 9 and self.runs:
+            return f"e({self.cell(scope)}, {self.player(scope)})"
         if form == 8:
             return f"hue = {self.enum_value(scope)}"
         if form == 7:
@@ -184,7 +198,7 @@ class _Gen:
         lines = [
             "game: Generated",
             f"players: [{', '.join(players)}]",
-            f"options: {{k: {self.draw(st.integers(1, 3))}}}",
+            f"options: {{k: {self.draw(st.integers(1, 3))}, m: '{self.pick(['k + 1', 'k * 2 - 1', 'max(k, 2)'])}'}}",
             f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(players)}, Z]}}",
         ] + ([f"directions: {{mine: {[list(s) for s in self.own_dirs]}}}"] if self.own_dirs else []) + [
             "state:",
@@ -196,19 +210,21 @@ class _Gen:
             "define:",
             f"  f(x): '{self._q(self._trap_f())}'",
             f"  g(c, p): '{self._q(self._trap_g())}'",
-            "actions:",
+            "  big(c, p): 'g(c, p) or (f(n) > 1 and not g(c, next(p)))'",   # large: written as a function
         ]
         self.calls = True
+        lines += [f"  e(c, p): {{then: '{self._q(self._effect_definition())}'}}", "actions:"]
+        self.runs = True
         c = self.pick(BOUND)
         extra = self.pick(["", f" and {self.bool_({c: 'cell'}, 1)}", f" and not g({c}, {self.player({})})"])
         lines += [f"  put({c} in cell):",
                   f"    if: '{self._q(f'board[{c}] == empty' + extra)}'",
-                  f"    then: '{self._q(self._effects({c: 'cell'}))}'"]
+                  f"    then: '{self._q(self._effects({c: 'cell'}))}'"] + self._legal_after({c: 'cell'})
         i = self.pick(BOUND)
         guard = "n < 8 and " + self.pick([f"({self.bool_({i: 'int'}, 1)} or h[0] < 3)", f"f({i}) > 0"])
         lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
                   f"    if: '{self._q(guard)}'",
-                  f"    then: '{self._q(self._effects({i: 'int'}))}'"]
+                  f"    then: '{self._q(self._effects({i: 'int'}))}'"] + self._legal_after({i: 'int'})
         v = self.pick(BOUND)
         lines += [f"  tint({v} in hue):",
                   f"    if: '{self._q(f'n < 8 and {v} != hue and ' + self.bool_({v: 'enum'}, 0))}'",
@@ -220,18 +236,32 @@ class _Gen:
         if winner:
             cases = " else ".join(f"{p} if line(board, 2, {p})" for p in players)
             lines.append(f"winner: '{cases} else none'")
+            score = f"winner: '{self._q(self.player({}))} if {self._q(self.bool_({}, 1))} else none'"
         else:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
-        return "\n".join(lines + self._history_rules(winner and len(players) == 2)) + "\n"
+            score = f"utility: '{self._q(self.int_({}, 1))}'"
+        return "\n".join(lines + self._history_rules(winner and len(players) == 2, score)) + "\n"
 
-    def _history_rules(self, can_lose) -> list[str]:
+    def _history_rules(self, can_lose, score) -> list[str]:
         """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
-        framework.history and in the interpreter)."""
+        framework.history and in the interpreter); `score` scores the final position
+        (`winner: EXPR` or `utility: EXPR`); `over` compares part of the state."""
+        over = self.pick(["board", "board, mover", "n, hue", "board, s, mover"])
         rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
-                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"]]
+                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"],
+                 [f"repetition: {{result: draw, over: [{over}]}}"], [f"repetition: {{result: forbidden, over: [{over}]}}"],
+                 [f"repetition: {{{score}, count: 2, over: [{over}]}}"], [f"max_moves: {{limit: 5, {score}}}"],
+                 [f"repetition: {{{score}}}", f"max_moves: {{limit: 6, {score}}}"]]
         if can_lose:
             rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
         return self.pick(rules)
+
+    def _legal_after(self, scope) -> list[str]:
+        """Maybe `legal_after`: a condition on the position the move leaves (with the
+        action's parameter, and `big`, a definition large enough to be written as a function)."""
+        test = self.pick(["", self.bool_(scope, 1), f"not big({self.cell(scope)}, {self.player(scope)})",
+                          f"big({self.cell(scope)}, mover) and n < 6"])
+        return [f"    legal_after: '{self._q(test)}'"] if test else []
 
     def _chance(self) -> list[str]:
         """Maybe a chance action `roll`: d in 1..m (and maybe e in 0..1), uniform (no
@@ -277,6 +307,18 @@ class _Gen:
         dirs = self.pick(["orthogonal", "diagonal", "queen"])
         return f"exists {var} in cell: {var} in neighbors(c, {dirs}) and board[{var}] == p"
 
+    def _effect_definition(self) -> str:
+        """e(c, p): effects over a cell and a player, with a local named like the callers'
+        first local (`u1`: hygiene) and an assignment to a parameter (parameters are locals
+        holding the arguments' values)."""
+        scope = {"c": "cell", "p": "player"}
+        self.locals = 1                   # the body's own locals from u2; the callers' from u1
+        body = [f"let u1 = {self.int_(scope, 1)}", self.effect({**scope, "u1": "int"}, 1),
+                self.pick(["p = next(p)", "c = (0, 0)", f"u1 += {self.int_(scope, 0)}"]),
+                f"s[p] = min(abs(u1), 9)", f"board[c] = {self.value(scope, 0)}"]
+        self.locals = 0
+        return "; ".join(body)
+
     def _effects(self, scope) -> str:
         return "; ".join(self.effect(scope) for _ in range(self.draw(st.integers(1, 3))))
 
@@ -291,6 +333,7 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     from framework import load_text
     from framework.checker import check
     from framework.conformance.differential import Difference, _both, find_difference
+    from framework.conformance.kernel_check import walk_difference
     from framework.errors import SpecError, SpecRuntimeError
     from framework.interpreter import InterpretedGame, interpret_text
     try:
@@ -311,7 +354,10 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
         return ("refused", str(err), [])
     difference = find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=bfs_states,
                                  playouts=playouts, plies=plies)
-    return None if difference is None else ("differs", difference.message, difference.path)
+    if difference is not None:
+        return "differs", difference.message, difference.path
+    found = walk_difference(game, bfs_states=bfs_states // 2, playouts=1, plies=plies)   # (half the cost)
+    return None if found is None else ("differs", f"kernel and course interface: {found[0]}", found[1])
 
 
 def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:

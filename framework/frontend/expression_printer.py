@@ -107,6 +107,8 @@ def effect_text(effect) -> str:
             return f"let {name} = {_at(value, EXPR)}"
         case ast.ContinueEffect(step=step, args=args):
             return f"continue {step}({_items(args)})" if args else f"continue {step}"
+        case ast.Call(func=func, args=args):                # runs an effect definition
+            return f"{func}({_items(args)})"
     raise ValueError(f"cannot print {effect!r} as an effect")
 
 

@@ -126,7 +126,15 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def cond(self, meta, children):
         then, test, else_ = children
-        return ast.Cond(test, then, else_, self._pos(meta))
+        pos = self._pos(meta)
+        ranges = [isinstance(branch, ast.Range) for branch in (then, else_)]
+        if all(ranges):            # a domain chosen by a condition: the range of chosen bounds
+            return ast.Range(ast.Cond(test, then.lo, else_.lo, pos), ast.Cond(test, then.hi, else_.hi, pos), pos)
+        if any(ranges):
+            other = else_ if ranges[0] else then
+            raise SpecError.at(other.pos, "the other branch of this `if` is a range, so this one must be a "
+                               "range too", "write a..b in both branches (a domain chosen by a condition)")
+        return ast.Cond(test, then, else_, pos)
 
     @v_args(meta=True)
     def range(self, meta, children):

@@ -26,8 +26,13 @@ class _Section(NamedTuple):
     item_positions: dict | None = None      # extra spec.positions entries (players_items, ...)
 
 
+class _Over(tuple):
+    """The names of a repetition rule's `over` clause (told apart from its count)."""
+    __slots__ = ()
+
+
 class _Clause(NamedTuple):
-    keyword: str                            # if | chance | noisy | then
+    keyword: str                            # if | chance | noisy | legal_after | then
     pos: ast.Pos
     value: object
 
@@ -81,7 +86,7 @@ class _GameToAst(_ToAst):
 
     def option_item(self, children):
         name, value = children
-        return ast.Option(str(name), value, self._tok(name))
+        return ast.Option(str(name), _constant_value(value), self._tok(name))
 
     @v_args(meta=True)
     def board(self, meta, children):
@@ -133,6 +138,13 @@ class _GameToAst(_ToAst):
         params = rest[0] if len(rest) == 2 else ()
         return self._keyword(meta, "define", ast.Define(str(name), params, rest[-1], self._tok(name)))
 
+    @v_args(meta=True)
+    def define_effects(self, meta, children):
+        name, *rest = children
+        params = rest[0] if len(rest) == 2 else ()
+        return self._keyword(meta, "define", ast.Define(str(name), params, None, self._tok(name),
+                                                        tuple(rest[-1])))
+
     def define_params(self, children):
         return tuple(str(t) for t in children)
 
@@ -154,7 +166,7 @@ class _GameToAst(_ToAst):
             clauses[clause.keyword] = clause.value
         return self._keyword(meta, keyword, ast.Action(
             str(name), params, clauses.get("if"), clauses.get("then", ()), clauses.get("chance"),
-            clauses.get("noisy"), pos=self._tok(name)))
+            clauses.get("noisy"), legal_after=clauses.get("legal_after"), pos=self._tok(name)))
 
     def action_params(self, children):
         return tuple(children)
@@ -180,6 +192,10 @@ class _GameToAst(_ToAst):
     @v_args(meta=True)
     def noisy(self, meta, children):
         return _Clause("noisy", self._pos(meta), children[0])
+
+    @v_args(meta=True)
+    def legal_after(self, meta, children):
+        return _Clause("legal_after", self._pos(meta), children[0])
 
     @v_args(meta=True)
     def then(self, meta, children):
@@ -258,15 +274,28 @@ class _GameToAst(_ToAst):
 
     @v_args(meta=True)
     def repetition(self, meta, children):
-        name, *count = children
         pos = self._keyword_pos(meta, "repetition")
-        return self._keyword(meta, "repetition", ast.EndRule(str(name), count[0] if count else None, pos))
+        over = children.pop() if children and isinstance(children[-1], _Over) else ()
+        first, *count = children
+        result, outcome = first if isinstance(first, tuple) else (str(first), None)
+        return self._keyword(meta, "repetition", ast.EndRule(result, count[0] if count else None, pos, tuple(over), outcome))
 
     @v_args(meta=True)
     def max_moves(self, meta, children):
         limit, *result = children
         pos = self._keyword_pos(meta, "max_moves")
-        return self._keyword(meta, "max_moves", ast.EndRule(str(result[0]) if result else "draw", limit, pos))
+        result, outcome = (result[0] if isinstance(result[0], tuple) else (str(result[0]), None)) if result \
+            else ("draw", None)
+        return self._keyword(meta, "max_moves", ast.EndRule(result, limit, pos, outcome=outcome))
+
+    def scored_winner(self, children):
+        return "winner", children[0]
+
+    def scored_utility(self, children):
+        return "utility", children[0]
+
+    def over(self, children):
+        return _Over(ast.Name(str(tok), self._tok(tok)) for tok in children)
 
     # ---- constants
     def positive(self, children):
@@ -294,3 +323,15 @@ def _string(tok: Token, pos: ast.Pos) -> str:
     except ValueError:
         raise _error(pos, f"cannot read the string {tok}",
                      'write "text", with \\" for a quote and \\\\ for a backslash') from None
+
+
+def _constant_value(node):
+    """An option's default as the value it spells (a number, true, false, a list of numbers),
+    or the expression itself when it is one over earlier options (the checker computes it)."""
+    if isinstance(node, ast.Num):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ("true", "false"):
+        return node.id == "true"
+    if isinstance(node, ast.ListExpr) and all(isinstance(i, ast.Num) for i in node.items):
+        return tuple(i.value for i in node.items)
+    return node

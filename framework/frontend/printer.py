@@ -51,7 +51,8 @@ def to_yaml(spec: ast.GameSpec) -> str:
     """The spec as YAML that `load_yaml_spec` reads back to an equal spec."""
     doc = {"game": spec.name, "players": _FlowList(spec.players)}
     if spec.options:
-        doc["options"] = _FlowMap({o.name: _yaml_constant(o.default) for o in spec.options})
+        doc["options"] = _FlowMap({o.name: _yaml_constant(o.default) if _is_constant(o.default)
+                                   else expression_text(o.default) for o in spec.options})
     if spec.board:
         board = spec.board
         doc["board"] = _FlowMap(width=_yaml_expr(board.width), height=_yaml_expr(board.height),
@@ -65,7 +66,8 @@ def to_yaml(spec: ast.GameSpec) -> str:
     if spec.variables:
         doc["state"] = {v.name: _yaml_variable(v) for v in spec.variables}
     if spec.defines:
-        doc["define"] = {_signature(d.name, d.params): expression_text(d.body) for d in spec.defines}
+        doc["define"] = {_signature(d.name, d.params): expression_text(d.body) if d.effects is None
+                         else {"then": _yaml_effects(d.effects)} for d in spec.defines}
     for key, step in (("actions", False), ("steps", True)):
         schemas = {_signature(a.name, [f"{p.name} in {domain_text(p.domain)}" for p in a.params]):
                    _yaml_action(a) for a in spec.actions if a.step == step}
@@ -104,14 +106,20 @@ def to_yaml(spec: ast.GameSpec) -> str:
         doc["symmetries"] = _FlowList(spec.symmetries)
     if spec.max_length is not None:
         doc["max_length"] = _yaml_expr(spec.max_length)
-    if spec.repetition is not None:
-        rule = spec.repetition
-        doc["repetition"] = rule.result if rule.count is None else \
-            _FlowMap(result=rule.result, count=_yaml_expr(rule.count))
-    if spec.max_moves is not None:
-        rule = spec.max_moves
-        doc["max_moves"] = _yaml_expr(rule.count) if rule.result == "draw" else \
-            _FlowMap(limit=_yaml_expr(rule.count), result=rule.result)
+    for key, number in (("repetition", "count"), ("max_moves", "limit")):
+        rule = getattr(spec, key)
+        if rule is None:
+            continue
+        parts = _FlowMap({number: _yaml_expr(rule.count)} if key == "max_moves" else {})
+        parts.update({rule.result: _yaml_expr(rule.outcome)} if rule.outcome is not None else {"result": rule.result})
+        parts.update({number: _yaml_expr(rule.count)} if rule.count is not None and key == "repetition" else {})
+        parts.update({"over": _FlowList(n.id for n in rule.over)} if rule.over else {})
+        if key == "repetition" and list(parts) == ["result"]:
+            doc[key] = rule.result                          # repetition: draw
+        elif key == "max_moves" and parts == {number: parts[number], "result": "draw"}:
+            doc[key] = parts[number]                        # max_moves: 100
+        else:
+            doc[key] = parts
     return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=math.inf)
 
@@ -150,7 +158,8 @@ def _yaml_variable(variable: ast.Variable):
 
 
 def _yaml_action(action: ast.Action):
-    if action.precondition is None and action.chance is None and action.noisy is None and action.effects:
+    if action.precondition is None and action.chance is None and action.noisy is None \
+            and action.legal_after is None and action.effects:
         return _yaml_effects(action.effects)
     entry = {}
     if action.precondition is not None:
@@ -161,6 +170,8 @@ def _yaml_action(action: ast.Action):
             entry["probability"] = ", ".join(expression_text(p) for p in action.chance.probability)
     if action.noisy is not None:
         entry["noisy"] = _yaml_expr(action.noisy)
+    if action.legal_after is not None:
+        entry["legal_after"] = _yaml_expr(action.legal_after)
     if action.effects:
         entry["then"] = _yaml_effects(action.effects)
     return entry or _FlowMap()
@@ -195,7 +206,8 @@ def to_game(spec: ast.GameSpec) -> str:
     lines = [f"game {json.dumps(spec.name, ensure_ascii=False)}",
              f"players {names(spec.players, 'player')}"]
     if spec.options:
-        lines.append("option " + ", ".join(f"{_name(o.name, 'option')} = {_game_constant(o.default)}"
+        lines.append("option " + ", ".join(f"{_name(o.name, 'option')} = "
+                                           f"{_game_constant(o.default) if _is_constant(o.default) else expression_text(o.default)}"
                                            for o in spec.options))
     if spec.board:
         board = spec.board
@@ -218,7 +230,9 @@ def to_game(spec: ast.GameSpec) -> str:
         lines.append(line)
     for define in spec.defines:
         params = f"({names(define.params, 'parameter')})" if define.params else ""
-        lines.append(_wrapped(f"define {_name(define.name, 'definition')}{params} = ", define.body))
+        head = f"define {_name(define.name, 'definition')}{params}"
+        lines.extend(_game_effects(head + " then", define.effects, "") if define.effects is not None
+                     else [_wrapped(head + " = ", define.body)])
     for action in spec.actions:
         lines.extend(_game_action(action))
     if spec.init:
@@ -256,13 +270,21 @@ def to_game(spec: ast.GameSpec) -> str:
     if spec.max_length is not None:
         lines.append(f"max_length {expression_text(spec.max_length)}")
     if spec.repetition is not None:
-        count = spec.repetition.count
-        lines.append(f"repetition {_name(spec.repetition.result, 'repetition rule')}"
-                     + ("" if count is None else f" {expression_text(count)}"))
+        rule = spec.repetition
+        count = "" if rule.count is None else f" {expression_text(rule.count)}"
+        lines.append(f"repetition {_end_result(rule)}" + (f" count{count}" if rule.outcome and count else count)
+                     + (f" over {names(tuple(n.id for n in rule.over), 'state variable')}" if rule.over else ""))
     if spec.max_moves is not None:
-        lines.append(f"max_moves {expression_text(spec.max_moves.count)} "
-                     f"{_name(spec.max_moves.result, 'move-limit result')}")
+        lines.append(f"max_moves {expression_text(spec.max_moves.count)} {_end_result(spec.max_moves)}")
     return "\n".join(lines) + "\n"
+
+
+def _end_result(rule) -> str:
+    """A history rule's result in `.game`: `draw` / `loss` / `forbidden`, or `winner EXPR` /
+    `utility EXPR`."""
+    if rule.outcome is None:
+        return _name(rule.result, "end rule result")
+    return f"{rule.result} {expression_text(rule.outcome)}"
 
 
 def _wrapped(head: str, expr, indent: str = "") -> str:
@@ -302,6 +324,8 @@ def _game_action(action: ast.Action) -> list:
         lines.append(f"    chance {_chance_text(chance)}" + (f" probability {probability}" if probability else ""))
     if action.noisy is not None:
         lines.append(f"    noisy {expression_text(action.noisy)}")
+    if action.legal_after is not None:
+        lines.append(_wrapped("    legal_after ", action.legal_after, "    "))
     if action.effects:
         lines.extend(_game_effects("then", action.effects, "    "))
     return lines
@@ -312,6 +336,11 @@ def _game_effects(keyword: str, effects, indent: str) -> list:
     if len(effects) == 1:
         return [f"{indent}{keyword} {effect_text(effects[0])}"]
     return [indent + keyword] + [f"{indent}    {effect_text(e)}" for e in effects]
+
+
+def _is_constant(value) -> bool:
+    """An option's default is a value, or an expression over earlier options."""
+    return isinstance(value, (bool, int, float, tuple))
 
 
 def _game_constant(value) -> str:

@@ -142,6 +142,13 @@ class YamlReader:
         raise self.error(node, f"{what} must be a number, a boolean or a list of numbers, "
                          f"not {shorten(node.value)!r}")
 
+    def option_default(self, node, what):
+        """An option's default: a constant, or an expression over earlier options written as
+        a string (`wall_count: n * n // 8`), which the checker computes."""
+        if isinstance(node, ScalarNode) and node.tag.endswith(":str"):
+            return self.expr(node, what)
+        return self.constant(node, what)
+
     def expr(self, node, what):
         if isinstance(node, ScalarNode) and node.tag.endswith((":int", ":float", ":bool", ":null")):
             if node.tag.endswith(":null"):

@@ -34,7 +34,7 @@ SECTIONS = {
     "max_length": "bound on a game's length", "repetition": "what a repeated position means",
     "max_moves": "the game ends after this many moves", "prefer": "`longest`: only the moves with the most steps",
 }
-ACTION_KEYS = {"if", "then", "chance", "probability", "noisy"}
+ACTION_KEYS = {"if", "then", "legal_after", "chance", "probability", "noisy"}
 # the planning format's (and PDDL's) words for a game action's keys
 ACTION_KEY_SYNONYMS = {"pre": "if", "precondition": "if", "preconditions": "if",
                        "requires": "if", "when": "if", "effect": "then", "effects": "then",
@@ -77,7 +77,7 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
     spec.positions["players_items"] = tuple(R.pos(n) for n in pnodes)
 
     if "options" in sections:
-        spec.options = tuple(ast.Option(R.name(kn, "option"), R.constant(v, f"option `{k}`"), R.pos(kn))
+        spec.options = tuple(ast.Option(R.name(kn, "option"), R.option_default(v, f"option `{k}`"), R.pos(kn))
                              for k, kn, v in R.mapping(sections["options"][1], "options"))
     if "board" in sections:
         bnode = sections["board"][1]
@@ -107,7 +107,7 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         defines = []
         for _, kn, v in R.mapping(sections["define"][1], "define"):
             name, params = R.signature(kn, "definition", typed=False)
-            defines.append(ast.Define(name, params, R.expr(v, f"definition of `{name}`"), R.pos(kn)))
+            defines.append(_define(R, name, params, kn, v))
         spec.defines = tuple(defines)
     spec.actions = tuple(_action(R, kn, v) for _, kn, v in R.mapping(sections["actions"][1], "actions"))
     if "steps" in sections:
@@ -165,22 +165,54 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
     return spec
 
 
+def _define(R: YamlReader, name, params, key_node, node) -> ast.Define:
+    """`name(p): EXPR`, or an effect definition `name(p): {then: EFFECTS}`."""
+    if not isinstance(node, MappingNode):
+        return ast.Define(name, params, R.expr(node, f"definition of `{name}`"), R.pos(key_node))
+    items = {k: (kn, v) for k, kn, v in R.mapping(node, f"definition `{name}`")}
+    for k, (kn, _) in items.items():
+        if k != "then":
+            raise R.error(kn, f"unknown key `{k}` in definition `{name}`",
+                          "an effect definition is `name(p): {then: EFFECTS}`")
+    if "then" not in items:
+        raise R.error(node, f"definition `{name}` needs `then`", "an effect definition is `name(p): {then: EFFECTS}`")
+    return ast.Define(name, params, None, R.pos(key_node), R.effects(items["then"][1], f"effects of `{name}`"))
+
+
 def _end_rule(R: YamlReader, key_node, node, key, number) -> ast.EndRule:
-    """`repetition: draw` / `{result: draw, count: 3}`; `max_moves: 100` / `{limit: 100,
-    result: loss}` (the checker checks the names and the numbers)."""
+    """`repetition: draw` / `{result: draw, count: 3, over: [board, mover]}` / `{winner:
+    EXPR}`; `max_moves: 100` / `{limit: 100, result: loss}` / `{limit: 100, utility: EXPR}`
+    (the checker checks the names and the numbers)."""
     if not isinstance(node, MappingNode):
         if key == "repetition":
             return ast.EndRule(R.name(node, "repetition rule"), None, R.pos(node))
         return ast.EndRule("draw", R.expr(node, "move limit"), R.pos(node))
-    items = {k: v for k, kn, v in R.mapping(node, key)}
-    for k, kn, _ in R.mapping(node, key):
-        if k not in ("result", number):
-            raise R.error(kn, f"unknown key `{k}` in {key}", f"keys: result, {number}")
+    keys = ("result", number, "winner", "utility") + (("over",) if key == "repetition" else ())
+    items = {}
+    for k, kn, v in R.mapping(node, key):
+        if k not in keys:
+            raise R.error(kn, f"unknown key `{k}` in {key}", did_you_mean(k, keys) or f"keys: {', '.join(keys)}")
+        items[k] = (kn, v)
     if key == "max_moves" and number not in items:
         raise R.error(node, "max_moves needs a `limit`", "e.g. max_moves: {limit: 100, result: draw}")
-    result = R.name(items["result"], f"{key} result") if "result" in items else "draw"
-    count = R.expr(items[number], f"{key} {number}") if number in items else None
-    return ast.EndRule(result, count, R.pos(key_node))
+    given = [k for k in items if k in ("result", "winner", "utility")]
+    if len(given) > 1:
+        raise R.error(items[given[1]][0], f"{key} takes one of `result`, `winner` and `utility`, not both "
+                      f"`{given[0]}` and `{given[1]}`", "`winner: EXPR` or `utility: EXPR` scores the final position")
+    result, outcome = "draw", None
+    if "result" in items:
+        result = R.name(items["result"][1], f"{key} result")
+    elif given:
+        result = given[0]
+        outcome = R.expr(items[result][1], f"{key} {result}")
+    count = R.expr(items[number][1], f"{key} {number}") if number in items else None
+    over = ()
+    if "over" in items:
+        over = tuple(ast.Name(R.name(n, "state variable"), R.pos(n)) for n in R.sequence(items["over"][1], "over"))
+        if not over:
+            raise R.error(items["over"][1], "`over` names no part of the state",
+                          "e.g. over: [board, mover]; leave `over` out to compare whole positions")
+    return ast.EndRule(result, count, R.pos(key_node), over, outcome)
 
 
 def _variable(R: YamlReader, name, key_node, node) -> ast.Variable:
@@ -232,9 +264,9 @@ def _action(R: YamlReader, key_node, node, what="action") -> ast.Action:
                 synonym = ACTION_KEY_SYNONYMS.get(k.lower())
                 raise R.error(kn, f"unknown key `{k}` in {what} `{name}`",
                               f"a game action writes its {'precondition' if synonym == 'if' else 'effects'} "
-                              f"under `{synonym}:` (keys: if, then, chance, probability, noisy)"
+                              f"under `{synonym}:` (keys: if, then, legal_after, chance, probability, noisy)"
                               if synonym else
-                              did_you_mean(k, ACTION_KEYS) or "keys: if, then, chance, probability, noisy")
+                              did_you_mean(k, ACTION_KEYS) or "keys: if, then, legal_after, chance, probability, noisy")
         pre = R.expr(items["if"][1], f"precondition of `{name}`") if "if" in items else None
         effects = R.effects(items["then"][1], f"effects of `{name}`") if "then" in items else ()
         chance = None
@@ -244,7 +276,8 @@ def _action(R: YamlReader, key_node, node, what="action") -> ast.Action:
             raise R.error(items["probability"][0], "`probability` without `chance`",
                           "add `chance: d in DOMAIN` naming the outcomes")
         noisy = R.expr(items["noisy"][1], "noisy") if "noisy" in items else None
-        return ast.Action(name, params, pre, effects, chance, noisy, pos=pos)
+        after = R.expr(items["legal_after"][1], f"legal_after of `{name}`") if "legal_after" in items else None
+        return ast.Action(name, params, pre, effects, chance, noisy, legal_after=after, pos=pos)
     return ast.Action(name, params, None, R.effects(node, f"effects of `{name}`"), None, None, pos=pos)
 
 

@@ -1,6 +1,6 @@
 """The interpreter's effects: a move's effects run in order on a `Snapshot`, with blocks,
-conditionals, loops, `let` locals, `continue`, and assignments checked against the declared
-ranges."""
+conditionals, loops, `let` locals, `continue`, effect definitions run by name, and assignments
+checked against the declared ranges."""
 from __future__ import annotations
 
 import math
@@ -50,6 +50,10 @@ class EffectsMixin:
         if isinstance(e, ast.ContinueEffect):
             turn[1] = (e.step, tuple(self.eval(a, s, env) for a in e.args))
             return s
+        if isinstance(e, ast.Call):          # an effect definition: its effects see its parameters only
+            define = self.defines[e.func]
+            args = [self.eval(a, s, env) for a in e.args]
+            return self.block(define.effects, s, dict(zip(define.params, args)), turn)
         if isinstance(e.target, ast.Name) and e.target.id in env:         # a local variable
             env[e.target.id] = self._combine(e, env[e.target.id], self.eval(e.value, s, env))
             return s

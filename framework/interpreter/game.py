@@ -79,13 +79,16 @@ class InterpretedGame:
         return out
 
     def _moves(self, s: Snapshot):
-        """The legal moves of `_legal`, one by one, before any `prefer`."""
+        """The legal moves of `_legal`, one by one, before any `prefer`; a move whose action
+        has `legal_after` only when that holds in the position its effects leave (`mover`
+        still the player who moved: the next player is chosen after)."""
         for ai, (a, types) in enumerate(self.actions):
             if a.step:
                 continue
             for args in self._choices(a, a.params, s, {}):
                 if not self.compound[ai]:
-                    yield self._text(a, types, args), ai, args, None
+                    if a.legal_after is None or self.ev.eval(a.legal_after, self.ev.run(a.effects, s, args, [None, None]), args):
+                        yield self._text(a, types, args), ai, args, None
                     continue
                 for values, steps, after, turn in self._paths(a, types, s, args, None, 1):
                     yield self._text(a, types, args, values), ai, args, (steps, after, turn)
@@ -194,22 +197,28 @@ class InterpretedGame:
 
     def utility(self, s: Snapshot, me: int):
         c, ev, spec = self.c, self.ev, self.spec
-        me = PlayerId(me)
         if spec.winner is not None:
-            winner = ev.eval(spec.winner, s, {})
+            return self.score(s, me, "winner", spec.winner)
+        if c.utility is not None:
+            if c.utility[0] != "each":
+                return self.score(s, me, c.utility[0], spec.utility)
+            by_player = {self.player_names.index(p): e for p, e in spec.utility.items()}
+            return ev.eval(by_player[me], s, {"me": PlayerId(me)}) if me in by_player else 0
+        return 1 if ev.eval(spec.goal, s, {}) else 0
+
+    def score(self, s: Snapshot, me: int, form: str, expr):
+        """Player me's score on the position s by a `winner` expression or a single
+        utility (`form` zero_sum, or me)."""
+        me = PlayerId(me)
+        if form == "winner":
+            winner = self.ev.eval(expr, s, {})
             if self.num_players == 2:
                 return 0 if winner is None or winner < 0 else 1 if winner == me else -1
             return 1 if winner == me else 0
-        if c.utility is not None:
-            form = c.utility[0]
-            if form == "zero_sum":
-                value = ev.eval(spec.utility, s, {})
-                return value if me == 0 else -value
-            if form == "me":
-                return ev.eval(spec.utility, s, {"me": me})
-            by_player = {self.player_names.index(p): e for p, e in spec.utility.items()}
-            return ev.eval(by_player[me], s, {"me": me}) if me in by_player else 0
-        return 1 if ev.eval(spec.goal, s, {}) else 0
+        if form == "me":
+            return self.ev.eval(expr, s, {"me": me})
+        value = self.ev.eval(expr, s, {})
+        return value if me == 0 else -value
 
     def evaluate(self, state, player):
         player = player_index(self.player_names, player)

@@ -5,8 +5,10 @@ positions) so that `compiled_agrees_with_interpreter` compares two readings of t
 
 - after a player's move (not a chance outcome) to a position the game's own rules do not
   end: if the position now occurs `count` times or more on the line (the initial position
-  counts once), `draw` ends the game with 0 for everyone and `loss` with -1 for the mover
-  and +1 for the other player; `forbidden` makes that move illegal;
+  counts once; with `over`, two positions are the same when the parts it names are equal,
+  and the pending chance action), `draw` ends the game with 0 for everyone, `loss` with -1
+  for the mover and +1 for the other player, `winner: EXPR` / `utility: EXPR` with that
+  expression's scores on the position reached; `forbidden` makes that move illegal;
 - otherwise, when the players have made `max_moves` moves, the game ends the same way;
 - a player whose moves would all repeat (with `forbidden`) ends the game in a draw (a move
   whose rules fail counts as not repeating: the failure is reported where it is made).
@@ -44,9 +46,22 @@ class LineState:
         c = self.position.game.c
         return c.repetition or (None, 0), c.max_moves or (None, None)
 
+    def _key(self, position):
+        """What a repetition compares of `position`: all of it, or the parts `over` names."""
+        over = position.game.c.repetition_over
+        if over is None:
+            return position
+        s = position.s
+        return tuple(s.board if name == "board" else s.mover if name == "mover" else s.get(name)
+                     for name in over) + (position.pending,)
+
+    def _occurrences(self, child) -> int:
+        key = self._key(child)
+        return sum(1 for earlier in self.line if self._key(earlier) == key)
+
     def _would_repeat(self, child) -> bool:
         (rule, count), _ = self._rules()
-        return rule is not None and not child.terminal_test() and self.line.count(child) + 1 >= count
+        return rule is not None and not child.terminal_test() and self._occurrences(child) + 1 >= count
 
     def _stuck(self) -> bool:
         """With `forbidden`: the player to move has moves, but every one repeats."""
@@ -91,15 +106,18 @@ class LineState:
             raise illegal_action(p.game, self, action, " (it repeats a position, which the rules forbid)")
         line, moves, end = self.line + (child,), self.moves + by_player, None
         if by_player and not child.terminal_test():
-            if rule in ("draw", "loss") and line.count(child) >= count:
-                end = self._ended(rule, p.player())
+            if rule not in (None, "forbidden") and self._occurrences(child) + 1 >= count:
+                end = self._ended(rule, p.player(), child, "repetition")
             elif limit is not None and moves >= limit:
-                end = self._ended(limit_result, p.player())
+                end = self._ended(limit_result, p.player(), child, "max_moves")
         return LineState(child, line, moves, end)
 
-    def _ended(self, result, mover):
-        n = self.position.game.num_players
-        return tuple(0 if result == "draw" else -1 if q == mover else 1 for q in range(n))
+    def _ended(self, result, mover, child, key):
+        game = self.position.game
+        if result in ("winner", "utility"):
+            form, outcome = game.c.end_scores[key][0], getattr(game.c.spec, key).outcome
+            return tuple(game.score(child.s, q, form, outcome) for q in range(game.num_players))
+        return tuple(0 if result == "draw" else -1 if q == mover else 1 for q in range(game.num_players))
 
     def utility(self, player):
         return self.returns()[player_index(self.position.game.player_names, player)]

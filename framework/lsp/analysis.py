@@ -188,13 +188,14 @@ def _analyse_game(path, text, result):
 
 # --------------------------------------------------------------------- the name index
 def _index(spec, result: Analysis) -> None:
-    from framework.frontend.printer import domain_text, expression_text
+    from framework.frontend.printer import domain_text, effects_text, expression_text
     add = result.symbols.append
     for name, pos in zip(spec.players, spec.positions.get("players_items", ())):
         add(Symbol(name, "player", pos.line, pos.col, f"player `{name}`"))
     for option in spec.options:
         add(Symbol(option.name, "option", option.pos.line, option.pos.col,
-                   f"option `{option.name}` (default {option.default!r}; override with --set {option.name}=...)"))
+                   f"option `{option.name}` (default {_option_default(option.default)}; override with --set "
+                   f"{option.name}=...)"))
     if spec.board is not None:
         b = spec.board
         add(_named(b.pos, b.name, "board", f"board `{b.name}`: {expression_text(b.width)} x "
@@ -211,8 +212,10 @@ def _index(spec, result: Analysis) -> None:
         add(Symbol(v.name, "variable", v.pos.line, v.pos.col, detail))
     for d in spec.defines:
         params = f"({', '.join(d.params)})" if d.params else ""
-        add(Symbol(d.name, "define", d.pos.line, d.pos.col, f"define {d.name}{params} = {expression_text(d.body)}"))
-        _uses(d.body, result, d.name)
+        text = f"define {d.name}{params} = {expression_text(d.body)}" if d.effects is None else \
+            f"effect definition {d.name}{params}: {effects_text(d.effects)}"
+        add(Symbol(d.name, "define", d.pos.line, d.pos.col, text))
+        _uses(d.body if d.effects is None else d.effects, result, d.name)
     for a in spec.actions:
         params = ", ".join(f"{p.name} in {domain_text(p.domain)}" for p in a.params)
         add(Symbol(a.name, "action", a.pos.line, a.pos.col, f"action {a.name}({params})"))
@@ -227,6 +230,12 @@ def _index(spec, result: Analysis) -> None:
         _uses(getattr(spec, section), result, None)
     result.sections = {name: pos.line for name, pos in spec.positions.items()     # sections start a line;
                        if hasattr(pos, "line") and pos.line and pos.col == 1}    # not `board_initial`
+
+
+def _option_default(value) -> str:
+    """An option's default for a hover: its value, or the expression over earlier options."""
+    from framework.frontend.printer import expression_text
+    return repr(value) if isinstance(value, (bool, int, float, tuple)) else expression_text(value)
 
 
 def _type_name(t) -> str:

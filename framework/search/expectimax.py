@@ -127,7 +127,7 @@ class _Expectimax(StarPruningMixin, DepthFirstSearch):
             except _OutsideBounds as err:
                 self.pruning = f"off: {err}"
         if self.table is None:
-            if self.rules.kernel is not None:
+            if self.rules.kernel is not None and self.rules.kernel.INDEXED:
                 return self._kernel_search(root, player, limit)
             return self._exact_search(root, player, limit)
         return self._plain_search()(root, player, limit)

@@ -19,7 +19,7 @@ draw, which is what the graph-history interaction needs:
   need to pass a position the history has already used up;
 - without a rule (`--algo retrograde` asked for by name) the answer is the value of the
   game in which endless play is a draw, the usual convention;
-- with `loss` or `forbidden`, or with `max_moves`, the history changes the game and the
+- with `loss`, `forbidden`, a scored result, `over` or `max_moves`, the history changes the game and the
   search is refused (alpha-beta searches the states, history included).
 
 Utilities must be a win (+1), a draw (0) or a loss (-1).  The best action at a won
@@ -71,9 +71,10 @@ def _position_of(game, root):
     repetition, limit = getattr(spec, "repetition", None), getattr(spec, "max_moves", None)
     if repetition is None and limit is None:
         return lambda s: s
-    if limit is not None or repetition.result != "draw":
-        raise ValueError(f"{NAME} cannot search {game.name!r}: its "
-                         f"{'move limit' if limit is not None else 'repetition rule ' + repetition.result!r} "
+    if limit is not None or repetition.result != "draw" or repetition.over:
+        rule = "move limit" if limit is not None else "repetition rule " + repr(repetition.result) + \
+            (" over part of the state" if repetition.over else "")
+        raise ValueError(f"{NAME} cannot search {game.name!r}: its {rule} "
                          "makes the history part of the game; use alphabeta")
     if len(root[1]) != 1:
         raise ValueError(f"{NAME} gives the value of a position without history; this state has "

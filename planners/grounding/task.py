@@ -3,8 +3,9 @@ facts that hold, an operator is four masks (required, required absent, added, de
 a cost and its conditional effects (each four masks: conditions, absent conditions,
 adds, deletes; all tested on the state before the operator, deletes before adds).
 Derived facts are bits too: `axioms` (per stratum, (head bit, body mask, absent body
-mask)) recompute them after each operator (`planners.grounding.axioms`).  A `Task` is a `framework.search.problem.SearchProblem`, so every shared
-single-agent searcher runs on it; its actions are operator indices.
+mask)) recompute them after each operator (`planners.grounding.axioms`).  A `Task` is a
+`framework.search.problem.SearchProblem`, so every shared single-agent searcher runs on
+it; its actions are operator indices.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The landmark-cut heuristic (Helmert & Domshlak 2009), computed bit-parallel over
 operators.
 
-The relaxed operators (from `heuristics.Relaxation`) get an artificial START fact (the
+The relaxed operators (from `relaxation.Relaxation`) get an artificial START fact (the
 precondition of operators that have none) and an artificial GOAL fact (added by a
 zero-cost operator needing every goal).  Sets of relaxed operators are Python ints (bit k:
 operator k), precomputed once per fact: the operators it is a precondition of (`needs`)

@@ -3,8 +3,8 @@ landmark-count heuristic `planners.landmarks.lmcount` reads).
 
 A fact is a *landmark* when every plan makes it true at some point (a fact true in the
 initial state counts when every plan needs it).  The landmarks found here are those of
-the relaxed task (`heuristics.Relaxation`: delete effects ignored, a negative condition
-a fact of its own), which are landmarks of the task itself:
+the relaxed task (`planners.heuristics.relaxation.Relaxation`: delete effects ignored, a
+negative condition a fact of its own), which are landmarks of the task itself:
 
 * **Generation** (Zhu & Givan's label propagation, whose fixpoint is exactly the set of
   relaxed landmarks, Keyder, Richter & Helmert 2010): every fact p gets the set L(p) of
