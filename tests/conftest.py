@@ -26,6 +26,9 @@ COSTLY = {
     "draughts": {"conformance"},                # ~35 s per syntax
     "amazons": {"conformance"},                 # ~25 s per syntax
     "atari_go": {"conformance"},                # ~20 s per syntax
+    "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
+                                                # hundreds of plies, each move tested by `legal_after`);
+                                                # kernel playouts: perft 2 at 480 states
 }
 
 
