@@ -1,4 +1,5 @@
-"""Chess (game_specs/chess.yaml, written with `legal_after`) against published perft counts.
+"""Chess (game_specs/chess.yaml, written with `legal_after`, its threefold repetition with
+`repetition: {..., over: [...]}`) against published perft counts.
 
 The counts are those of the Chess Programming Wiki's "Perft Results" page
 (https://www.chessprogramming.org/Perft_Results): the initial position and the standard
@@ -100,6 +101,17 @@ def test_checkmate_stalemate_and_the_fifty_move_rule():
     assert drawn.terminal_test() and drawn.returns() == (0, 0)
     mate = play(clock, "orthogonal_move(0,7,0,0)")                # mate on that ply: mate stands
     assert mate.terminal_test() and mate.returns() == (1, -1)
+
+
+def test_threefold_repetition_is_a_draw_whatever_the_clock():
+    shuffle = ["knight_move(6,7,5,5)", "knight_move(6,0,5,2)", "knight_move(5,5,6,7)", "knight_move(5,2,6,0)"]
+    game = framework.load(CHESS)
+    twice = play(game.initial_state(), *shuffle)          # the start, a second time (the clock at 4)
+    assert not twice.terminal_test()
+    thrice = play(twice, *shuffle[:3])
+    assert not thrice.terminal_test()
+    thrice = play(thrice, shuffle[3])                      # the third time
+    assert thrice.terminal_test() and thrice.returns() == (0, 0)
 
 
 def test_castling_en_passant_and_promotion_are_moves():

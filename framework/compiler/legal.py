@@ -20,6 +20,9 @@ class LegalMixin:
         self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
 
     def legal_schemas(self, out: _Source, mode, ret):
+        counted = mode == "count" and self.c.prefer is not None    # a preference needs the moves
+        if counted:
+            mode = "list"
         started = mode == "any"
         longest = self.c.prefer == "longest" and mode == "list"
         if longest:
@@ -77,7 +80,7 @@ class LegalMixin:
                 else:
                     self.emit_values(out, "acts += {}", mask, values)
             elif compound and mode != "any":
-                walk = f"_walk{ai}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
+                walk = f"{self.compound_name('walk', ai)}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
                 if mode == "count":
                     out(f"n += len({walk})")
                 else:
@@ -98,6 +101,9 @@ class LegalMixin:
             out("if _long:")
             out("    _best = max(steps for steps, _ in _long)")
             out("    acts = [m for steps, m in _long if steps == _best] if _best > 1 else acts + [m for _, m in _long]")
+        if counted:
+            out("n = len(acts)")
+            mode = "count"
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
 
     def param_loop(self, pname, domain, ptype, conds, env):
