@@ -4,8 +4,9 @@ code over plain tuples and raw parameter values, for the searchers' inner loops.
 The packed state is the plain tuple of the State's fields (`tuple(state)`; its hash is the
 state's hash, and `_new(State, packed)` is the course-interface view of it).  A raw action
 names a cell parameter by its bit index and an enum by its index (ints as they are), so
-that applying it decodes nothing.  Written for games without compound moves (or a move
-preference):
+that applying it decodes nothing; a compound move is one raw action, its first step's raw
+values followed by the later steps' (framework.compiler.compound), and `prefer` is applied
+as State.actions() applies it (k_count counts the preferred moves).  Written for every game:
 
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
@@ -48,7 +49,7 @@ class KernelMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def has_kernel(self) -> bool:
-        return not self.c.prefer and not any(a.step or self.is_compound(a) for a in self.c.actions)
+        return True
 
     def packed_names(self) -> list:
         """The names a packed state unpacks to: the fields, `pending` (chance), `terminal`."""
@@ -105,9 +106,18 @@ class KernelMixin:
         out(f"{unpack} = s")
         out("if terminal:")
         out("    return 0")
-        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        self.legal(out, "count", self.counted_moves())
         out.dedent()
         out()
+
+    def counted_moves(self) -> str:
+        """What the move count returns: `n`, 1 for a pass, or the error of a state that is
+        not terminal and has no move (as k_actions and State.actions raise it)."""
+        if self.c.spec.pass_rule:
+            return "n or 1"
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        return f"n or no_actions(POSITIONS[{len(self.positions) - 1}])"
 
     def leaves_function(self, out: _Source, unpack: str, level: int = 1):
         """k_leaves(s, acts=None): the successors' move counts summed in one loop over the
@@ -194,8 +204,7 @@ class KernelMixin:
         out(f"if {terminal}:")
         out("    return 0")
         saved, self.mover_const = self.mover_const, next_player
-        if next_player is None:
-            out("mover = turn")
+        out("mover = turn")                     # (a compound move's walk reads it)
         out(f"_c = ({self.sig_with_mover('turn')}, False)")
         spec = self.c.spec
         self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
@@ -227,7 +236,7 @@ class KernelMixin:
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
-        self.legal(count, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        self.legal(count, "count", self.counted_moves())
         self.mover_const = saved
         if "mover" in _IDENT.findall(count.text()):
             out("mover = turn")
@@ -260,7 +269,17 @@ class KernelMixin:
             out("    return a")
         for ai, a in enumerate(self.c.actions):
             types = [p[2] for p in a.params]
-            if self.single:
+            if a.step:
+                continue
+            if a.chance is None and self.is_compound(a):    # the first step's values, then the later steps'
+                first = 0 if self.single else 1
+                code = [self.external(t, f"a[{k + first}]") for k, t in enumerate(types)]
+                name = "" if self.single else "a[0], "
+                move = f"({name}{''.join(x + ', ' for x in code)}) + {self.raw_tail(f'a[{len(types) + first}:]')}"
+                if not self.single:
+                    out(f"if a[0] == ACTION_NAMES[{ai}]:")
+                out(f"{'' if self.single else '    '}return {move}")
+            elif self.single:
                 values = ["a"] if len(types) == 1 else [f"a[{k}]" for k in range(len(types))]
                 code = [self.external(t, v) for t, v in zip(types, values)]
                 out(f"return {code[0]}" if len(types) == 1 else f"return ({''.join(x + ', ' for x in code)})")

@@ -1,5 +1,7 @@
 """Random well-typed game specs, for testing the compiler against the interpreter at scale.
 
+`check_one(text)` compares the compiled game with the interpreter, and the compiled game's
+kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
 `spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
 board with a non-player cell value, an integer, a flag, a list and a per-player variable,
 an option, a chance action of one or two outcome variables with uniform, joint or
@@ -138,7 +140,11 @@ class _Gen:
                   f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
-        form = self.draw(st.integers(0, 7))
+        form = self.draw(st.integers(0, 8))
+        if form == 8:              # a neighbourhood quantifier (compiled to masks inside a quantifier over cells)
+            var = self.pick(BOUND)
+            return f"(exists {var} in neighbors({self.cell(scope)}, {self.dirs()}): " \
+                   f"{self.bool_({**scope, var: 'cell'}, depth - 1)})"
         if form == 7:
             return f"connected(board, {self.cells(scope)}, {self.cells(scope)}, {self.dirs()}, {self.value(scope, 0)})"
         if form == 0:
@@ -331,6 +337,7 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     from framework import load_text
     from framework.checker import check
     from framework.conformance.differential import Difference, _both, find_difference
+    from framework.conformance.kernel_check import walk_difference
     from framework.errors import SpecError, SpecRuntimeError
     from framework.interpreter import InterpretedGame, interpret_text
     try:
@@ -351,7 +358,10 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
         return ("refused", str(err), [])
     difference = find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=bfs_states,
                                  playouts=playouts, plies=plies)
-    return None if difference is None else ("differs", difference.message, difference.path)
+    if difference is not None:
+        return "differs", difference.message, difference.path
+    found = walk_difference(game, bfs_states=bfs_states // 2, playouts=1, plies=plies)   # (half the cost)
+    return None if found is None else ("differs", f"kernel and course interface: {found[0]}", found[1])
 
 
 def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:
