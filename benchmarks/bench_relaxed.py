@@ -6,7 +6,10 @@ are the first `--states` of a breadth-first exploration of each task and as many
 random walks (with `--lama`: the states lama-first's search evaluates first, in its
 order: consecutive states are mostly siblings, which the exploration exploits); each
 round times the baseline then the current code on every heuristic,
-and the median ratio over `--repeat` rounds is printed.  `--unit` counts every operator
+and the median ratio over `--repeat` rounds is printed (times are the process's CPU time:
+on a loaded machine a fast heuristic's few milliseconds per round are otherwise swamped by
+waits for a core).  The C accelerator (`_plyspec_relax`) is used where it is importable
+(the baseline's code too, if it has one); PLYSPEC_PURE=1 times the pure code.  `--unit` counts every operator
 as 1, as lama-first does.
 
     python benchmarks/bench_relaxed.py                 # depot, blocks, logistics, elevators
@@ -84,9 +87,11 @@ def lama_states(task, count: int) -> list[int]:
 
 
 def timed(function, states) -> tuple[float, list]:
-    start = time.perf_counter()
+    """Microseconds of this process's CPU time per state (time spent waiting for a core on
+    a loaded machine does not count), and the values."""
+    start = time.process_time()
     values = [function(s) for s in states]
-    return (time.perf_counter() - start) * 1e6 / len(states), values
+    return (time.process_time() - start) * 1e6 / len(states), values
 
 
 def main(argv=None) -> int:

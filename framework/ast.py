@@ -250,6 +250,7 @@ class Action:
     chance: ChanceSpec | None = None
     noisy: Any = None       # expression: quiescence search extends these moves
     step: bool = False      # a step of compound moves only (`continue NAME(...)`), not a move
+    legal_after: Any = None  # expression: the move is legal only if it holds in the position it leaves
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
 
 

@@ -1,6 +1,6 @@
 """The function-level kernel of a compiled game, as the searchers reach it.
 
-A game compiled without chance or compound moves carries, under its State class, the same
+Every compiled game carries, under its State class, the same
 rules as functions over plain tuples and raw actions (framework/compiler/kernel.py writes
 them).  `Kernel` gathers them (`game.kernel`); `kernel_of(state)` gives it to a searcher
 when the state is a compiled state (else None: the searcher runs on the course

@@ -1,7 +1,43 @@
+"""Shared by the tests: the repository root on sys.path, and the cost list of the shipped
+games.
+
+The default run (`python -m pytest -q`) leaves out the tests marked `slow` (pyproject.toml's
+addopts); `python -m pytest -q -m slow` runs them, `python -m pytest -q -m ""` runs
+everything (docs/conformance.md, "Tests and their cost").  A shipped game whose full-size
+check of some kind costs more than a few seconds is listed in COSTLY with those kinds:
+`by_cost(kind, specs)` marks its parametrisation of that kind slow, and the default run
+checks it on a smaller budget instead (for "conformance":
+tests/test_conformance.py::test_costly_spec_conforms_on_a_smaller_budget).  So a new
+shipped game that is slow to check needs one line here, and no test loses a game."""
 import pathlib
 import sys
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPECS = ROOT / "game_specs"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# game (file stem, both syntaxes) -> the kinds of check whose full size runs only under
+# `-m slow`; CPU seconds of the full-size check on an idle machine in the comment
+COSTLY = {
+    "brazilian_draughts": {"conformance"},      # ~80 s: the interpreter's compound captures
+    "draughts": {"conformance"},                # ~35 s per syntax
+    "amazons": {"conformance"},                 # ~25 s per syntax
+    "atari_go": {"conformance"},                # ~20 s per syntax
+    "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
+                                                # hundreds of plies, each move tested by `legal_after`);
+                                                # kernel playouts: perft 2 at 480 states
+}
+
+
+def costly(kind, spec) -> bool:
+    """Whether the full-size `kind` check of `spec` (a path or a name) runs only under `-m slow`."""
+    return kind in COSTLY.get(pathlib.Path(str(spec)).stem, ())
+
+
+def by_cost(kind, specs) -> list:
+    """`specs` as pytest parameters, those whose full-size `kind` check is costly marked slow:
+    `@pytest.mark.parametrize("spec", by_cost("conformance", SPECS), ids=...)`."""
+    return [pytest.param(s, marks=pytest.mark.slow) if costly(kind, s) else s for s in specs]

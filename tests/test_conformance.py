@@ -8,11 +8,11 @@ import json
 import pytest
 
 from framework.cli import main
-from framework.conformance import FAILED, NOT_APPLICABLE, PASSED, check_spec, check_text
+from framework.conformance import FAILED, NOT_APPLICABLE, PASSED, SpecReport, check_spec, check_text
 from framework.conformance.discover import shipped_specs, spec_kind
 from framework.conformance.games import PROPERTIES
 from framework.conformance.golden import golden_path, read_golden
-from tests.conftest import ROOT
+from tests.conftest import ROOT, by_cost, costly
 
 EXAMPLES = 50
 SPECS = [p if p.is_absolute() else ROOT / p for p in shipped_specs()]
@@ -28,8 +28,9 @@ def test_discovery_finds_both_spec_directories_and_both_syntaxes():
     assert any(p.suffix == ".game" for p in SPECS) and any(p.suffix == ".plan" for p in SPECS)
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize("spec", by_cost("conformance", SPECS), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_shipped_spec_conforms(spec):
+    """Every property at full size (the costly games' under `-m slow`, tests/conftest.py)."""
     report = check_spec(spec, examples=EXAMPLES)
     assert not report.failed, report.text()
     assert report.outcome("loads").status == PASSED
@@ -40,6 +41,24 @@ def test_shipped_spec_conforms(spec):
             assert report.outcome("maxn_pruning_is_exact").status == pruning[spec.stem], report.text()
     else:
         assert report.outcome("plan_replays_to_goal").status == PASSED, report.text()
+
+
+COSTLY_GAMES = [p for p in GAMES if costly("conformance", p)]
+
+
+@pytest.mark.parametrize("spec", COSTLY_GAMES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_costly_spec_conforms_on_a_smaller_budget(spec, monkeypatch):
+    """The default run's check of the games whose full-size check is in the slow group: every
+    property, on fewer states (breadth-first, exhaustive, lockstep with the interpreter) and
+    fewer playouts."""
+    from framework.conformance import differential, games
+    monkeypatch.setattr(games, "SWEEP_STATES", 200)
+    monkeypatch.setattr(differential, "BFS_STATES", 20)
+    monkeypatch.setattr(differential, "PLAYOUTS", 2)
+    name, outcomes = games.check_game(spec, examples=10, exhaustive=2_000)
+    report = SpecReport(str(spec), "game", name, outcomes)
+    assert not report.failed and [o.name for o in outcomes] == list(PROPERTIES), report.text()
+    assert "20 states nearest the start and 2 random" in report.outcome(differential.NAME).detail
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -10,7 +10,7 @@ import framework
 from framework.conformance.discover import shipped_specs, spec_kind
 from framework.kernel import kernel_of
 from framework.perft import perft
-from tests.conftest import SPECS
+from tests.conftest import SPECS, by_cost
 
 GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
 
@@ -45,7 +45,7 @@ def _agree(kernel, state, packed):
     return raw
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", by_cost("kernel", GAMES), ids=lambda p: p.stem)
 def test_kernel_agrees_with_the_course_interface_on_random_playouts(path):
     game = framework.load(path)
     kernel = game.kernel

@@ -66,6 +66,17 @@ async def test_hover_definition_references(client):
     assert len(refs) >= 3 and refs[0].range.start.line == 1          # declared in `players:`
 
 
+async def test_hover_on_legal_after_explains_it(client):
+    path = SPECS / "chess.yaml"
+    uri = open_doc(client, path)
+    await diagnostics(client, uri)
+    lines = path.read_text().splitlines()
+    row = next(i for i, x in enumerate(lines) if x.strip().startswith("legal_after:"))
+    hover = await client.text_document_hover_async(t.HoverParams(text_document=t.TextDocumentIdentifier(
+        uri=uri), position=t.Position(line=row, character=lines[row].index("legal_after") + 3)))
+    assert "position it leaves" in hover.contents.value and hover.range.start.line == row
+
+
 async def test_completion_offers_sections_builtins_and_names_in_scope(client):
     path = SPECS / "tictactoe.yaml"
     uri = open_doc(client, path)

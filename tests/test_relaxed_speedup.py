@@ -4,7 +4,8 @@ operator, the state's preconditions counted in one sweep, a bucket queue, the he
 breadth-first and random-walk states of every shipped sample (STRIPS, ADL with
 conditional effects, negative conditions, derived predicates, action costs) and of
 random small tasks (zero and fractional costs among them), every fact's cost and
-supporter, h_max, h_add, h_FF, the relaxed plan and the preferred operators agree."""
+supporter, h_max, h_add, h_FF, the relaxed plan and the preferred operators agree.  The
+pure-Python code runs here, also where the C accelerator is installed."""
 from __future__ import annotations
 
 import random
@@ -14,10 +15,17 @@ import pytest
 import planners
 import relaxation_reference as reference
 from conftest import ROOT
+from planners.heuristics import relaxation as module
 from planners.heuristics.relaxation import INF, Relaxation
 
 SAMPLES = ROOT / "planners" / "data" / "pddl"
 TASKS = sorted(f"{p.parent.name}/{p.stem}" for p in SAMPLES.glob("*/task*.pddl"))
+
+
+@pytest.fixture(autouse=True)
+def _pure(monkeypatch):
+    """The pure-Python code (the C accelerator is held to it by test_relaxed_accelerator)."""
+    monkeypatch.setattr(module, "ACCELERATOR", None)
 
 
 def _states(task, count: int, seed: int = 0) -> list[int]:
@@ -101,14 +109,20 @@ def _random_pddl(rng: random.Random, costs) -> tuple[str, str]:
     return domain, problem
 
 
+def random_tasks(folder, costs, seed: int, count: int = 40):
+    """`count` random tasks (`_random_pddl`) written to and read from `folder`."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        domain, problem = _random_pddl(rng, costs)
+        (folder / "d.pddl").write_text(domain)
+        (folder / "p.pddl").write_text(problem)
+        yield planners.ground(planners.load(folder / "d.pddl", folder / "p.pddl"))
+
+
 @pytest.mark.parametrize("costs", [(1,), (1, 2, 5), (0, 1, 2), (1, 2.5)])
 def test_random_tasks_agree_with_the_reference(tmp_path, costs):
-    rng, reached = random.Random(7), 0
-    for n in range(40):
-        domain, problem = _random_pddl(rng, costs)
-        (tmp_path / "d.pddl").write_text(domain)
-        (tmp_path / "p.pddl").write_text(problem)
-        task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl"))
+    reached = 0
+    for n, task in enumerate(random_tasks(tmp_path, costs, 7)):
         for unit in (False, True):
             reached += _agree(Relaxation(task, unit=unit), _states(task, 8, seed=n))
     assert reached > 40

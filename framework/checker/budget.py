@@ -30,7 +30,7 @@ def check_nested_work(checker, out) -> None:
         for name, domain in outer:
             factor *= sizes.of(domain)
             sizes.within(factor, getattr(domain, "pos", action.pos), f"the parameters of `{action.name}`")
-        sizes.walk((action.precondition, action.effects, action.noisy), 1)
+        sizes.walk((action.precondition, action.effects, action.noisy, action.legal_after), 1)
     utility = out.utility[1] if isinstance(out.utility, tuple) else out.utility
     sizes.walk((out.init, out.turn, out.terminal, out.goal, out.winner, utility,
                 [feature[2] for feature in out.features]), 1)

@@ -59,6 +59,7 @@ class CheckedAction:
     noisy: object
     pos: ast.Pos
     step: bool = False       # a step of compound moves only (reached by `continue`)
+    legal_after: object = None   # condition on the position the move leaves (mover: who moved)
 
 
 @dataclass
@@ -107,6 +108,10 @@ class Checked:
     enums: dict = field(default_factory=dict)      # value name -> (var type name, index)
     prefer: str | None = None                      # "longest": only the moves with the most steps
     directions: dict = field(default_factory=lambda: dict(DIRECTION_SETS))   # name -> (dx, dy) steps
+    # id(node) -> (node, definition name, argument nodes): a definition's body as inlined at a call;
+    # each argument node stands for its parameter wherever it occurs in the body (the same
+    # object), so the compiler can emit a large body once as a function (compiler/outline.py)
+    expansions: dict = field(default_factory=dict)
 
     @property
     def has_board(self):

@@ -3,7 +3,7 @@
 Each action is checked on its own (an error in one does not hide the next): its name, its
 parameters (a scope of their own, each domain seeing the parameters before it), its
 precondition, its chance variables and their probabilities (`chance: a in A, b in B`), its
-effects and its `noisy` test.  Then the `continue` effects are matched to the steps they
+effects, its `noisy` test and its `legal_after` condition (on the position the move leaves).  Then the `continue` effects are matched to the steps they
 name, and `prefer` is checked.  `continues(effects)` tells the compiler and the interpreter
 which actions start compound moves.
 """
@@ -60,7 +60,21 @@ class MovesMixin:
         chance, escope = self._chance(a, scope) if a.chance is not None else (None, scope)
         effects = self.effect_block(a.effects, escope, "action")
         noisy = self.expect(a.noisy, scope, "bool", "noisy", where="action") if a.noisy is not None else None
-        self.out.actions.append(CheckedAction(a.name, params, pre, effects, chance, noisy, a.pos, a.step))
+        after = self._legal_after(a, scope) if a.legal_after is not None else None
+        self.out.actions.append(CheckedAction(a.name, params, pre, effects, chance, noisy, a.pos, a.step, after))
+
+    def _legal_after(self, a: ast.Action, scope):
+        """`legal_after: C`: a condition on the position the move leaves, seeing the
+        action's parameters and `mover` (the player who moved); a single step that draws
+        no chance outcome (the successor of a chance action depends on the outcome)."""
+        where = a.legal_after.pos
+        if a.chance is not None:
+            raise err(where, f"`legal_after` on `{a.name}`, which draws a chance outcome",
+                      "the position it leaves depends on the outcome: test the rule in the action that follows")
+        if a.step or continues(a.effects):
+            raise err(where, f"`legal_after` on `{a.name}`, which is part of a compound move",
+                      "`legal_after` tests single-step moves; a compound move's steps test their `if`")
+        return self.expect(a.legal_after, scope, "bool", f"legal_after of `{a.name}`", where="action")
 
     def _chance(self, a: ast.Action, scope):
         """`chance: a in A, b in B` with no probability (each uniform), one (the joint
@@ -105,6 +119,10 @@ class MovesMixin:
             if target is None:
                 raise err(e.pos, f"`continue {e.step}`: no action or step is called `{e.step}`",
                           did_you_mean(e.step, schemas) or "declare it under `steps:`")
+            if target.legal_after is not None:
+                raise err(target.legal_after.pos, f"`legal_after` on `{target.name}`, which is part of a compound "
+                          f"move (`continue {e.step}`)", "`legal_after` tests single-step moves; a compound "
+                          "move's steps test their `if`")
             if len(e.args) > len(target.params):
                 raise err(e.pos, f"`{e.step}` has {len(target.params)} parameter(s), `continue` gives "
                           f"{len(e.args)}", "the arguments fix the step's first parameters; "

@@ -230,7 +230,10 @@ class ResolverMixin:
             inner = scope.child(barrier=True)
             for param, arg in zip(d.params, args):
                 inner.declare(param, "arg", info=arg)
-            return self.resolve(d.body, inner)
+            body = self.resolve(d.body, inner)
+            if not isinstance(body, (ast.Name, ast.Num)) and all(body is not a for a in args):
+                self.out.expansions[id(body)] = (body, d.name, tuple(args))   # compiler/outline.py
+            return body
         finally:
             self.inlining.pop()
 

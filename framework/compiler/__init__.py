@@ -26,8 +26,9 @@ The package's modules follow what the compiler emits (each says what it owns):
 expressions, quantifiers (quantifiers and domains), board (vocabulary: lines, rays,
 tables), effects, legal (move generation), compound (moves of several steps), kernel (the
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
-class), apply (a move's successor), functions (terminal, utility, initial, chance) and
-common (the source writer and AST questions).  `Compiler` is their union; builtin calls are
+class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
+(large definitions written once as functions) and common (the source writer and AST
+questions).  `Compiler` is their union; builtin calls are
 lowered by their own modules in framework.builtins.
 """
 from __future__ import annotations
@@ -45,6 +46,7 @@ from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
 from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
+from framework.compiler.outline import OutlineMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.state_class import StateClassMixin
 
@@ -53,7 +55,8 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
-               StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin):
+               StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
+               OutlineMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -68,6 +71,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.tmp = 0
         self.param_ranges = {}
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
+        self.position_index = {}            # a position -> its index there (expressions.position)
         self.single = sum(not a.step for a in c.actions) == 1     # steps are not moves
         self.vars = {v.name: v for v in c.variables}
         self.mover_const = None       # the player to move, while writing code for one mover
@@ -76,6 +80,13 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.walrus_ok = True         # `:=` allowed in the expression being written (see domain)
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
+        self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
+        self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
+        self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None
+        self.outlined_at = {}         # its name -> the definition's position
+        self.outlined_source = []     # their (name, parameters, body), in the order written
+        self.outlining = True         # calls may be outlined (until the module is written)
+        self.node_sizes = {}
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)

@@ -1,6 +1,7 @@
 """The successor of a move, as generated code: the action's dispatch and parameter decoding
 (`apply_dispatch`), its effects, the next player and the successor's terminal test
-(`apply_body`, `child_terminal`), and the `_apply<i>` functions chance actions resolve to.
+(`apply_body`, `child_terminal`), the `_apply<i>` functions chance actions resolve to, and
+the `_after<i>` tests of `legal_after` (an action's condition on the position it leaves).
 """
 from __future__ import annotations
 
@@ -89,6 +90,28 @@ class ApplyMixin:
             out.indent()
             env = {n: f"p_{n}" for n in names}
             self.apply_body(out, a, env, frame=False)
+            out.dedent()
+            out()
+
+    def legal_after_functions(self, out: _Source):
+        """_after<i>(fields, params): whether action i's `legal_after` holds in the position
+        its effects leave (run on the function's own copies of the fields; `mover` stays the
+        player who moved).  Legal-move generation calls it for each candidate move."""
+        for ai, a in enumerate(self.c.actions):
+            if a.legal_after is None:
+                continue
+            env = {p[0]: f"p_{p[0]}" for p in a.params}
+            out(f"def _after{ai}({', '.join([self.sig] + list(env.values()))}):")
+            out.indent()
+
+            def emit(o, a=a, env=env):
+                self.note_param_ranges(a)
+                self.written = {"mover"}
+                if _assigns_turn(a.effects):
+                    o(f"turn = {UNSET_TURN}")
+                self.effects(a.effects, env, o)
+                o(f"return {self.expr(a.legal_after, env)}")
+            self.per_mover(out, emit)
             out.dedent()
             out()
 

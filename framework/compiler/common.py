@@ -16,6 +16,13 @@ TABLE_BITS = 12
 CHUNK_BITS = 8
 # chunks cut from one word of a wider mask (3 x 8 bits: within one 30-bit digit of a Python int)
 WORD_CHUNKS = 3
+# the kernel's k_leaves2 (moves applied inside moves generated inside moves) is written only
+# when k_leaves's loop is at most this long (Kalah's: 8.5 KB, its k_leaves2 25 KB; chess's
+# 170 KB would give 2 MB), perft being as exact without it
+MAX_FUSED_CHARS = 20_000
+# the generated module's largest size (chess: 0.47 MB; Python compiles a 2 MB module in
+# seconds, in a few hundred MB)
+MAX_SOURCE_CHARS = 2_000_000
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

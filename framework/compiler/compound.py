@@ -10,6 +10,13 @@ several steps.  For each such schema (and each step) two functions are emitted:
 
 Legal-move generation (framework.compiler.legal) appends each walk's values to the first
 step's; State.result decodes the first step's values and follows the rest.
+
+The kernel (framework.compiler.kernel) makes a compound move one raw action: the first
+step's raw values and then the later steps' values.  When those later values are all of
+one type whose raw form differs (cells: bit indices; enums: their index), the walk and
+follow functions are written a second time over raw values (`_walk_raw<i>`,
+`_follow_raw<i>`); otherwise the kernel's later values are the course interface's and it
+calls the same functions.
 """
 from __future__ import annotations
 
@@ -30,10 +37,39 @@ class CompoundMixin:
                                                       for e in _continue_effects(b.effects))
 
     def compound_functions(self, out: _Source):
-        for ai, a in enumerate(self.c.actions):
-            if a.chance is None and self.is_compound(a):
-                self.walk_function(out, ai, a)
-                self.follow_function(out, ai, a)
+        for raw in (False, True) if self.raw_tail_type() else (False,):
+            self.raw = raw
+            for ai, a in enumerate(self.c.actions):
+                if a.chance is None and self.is_compound(a):
+                    self.walk_function(out, ai, a)
+                    self.follow_function(out, ai, a)
+        self.raw = False
+
+    def tail_types(self) -> set:
+        """The types of the values a compound move's later steps choose."""
+        return {t for a in self.c.actions for bi, nfixed in self._targets(a)
+                for _, _, t in self.c.actions[bi].params[nfixed:]}
+
+    def raw_tail_type(self):
+        """The one type of every later step's value when the kernel writes those values
+        raw (a cell or an enum), else None (the kernel's later values are the course's)."""
+        types = self.tail_types()
+        kind = next(iter(types)) if len(types) == 1 else None
+        return kind if kind == "cell" or (kind or "").startswith("enum:") else None
+
+    def compound_name(self, kind: str, ai: int) -> str:
+        """`_walk<i>` / `_follow<i>`, or their raw versions while writing the kernel."""
+        return f"_{kind}_raw{ai}" if self.raw and self.raw_tail_type() else f"_{kind}{ai}"
+
+    def raw_tail(self, values: str) -> str:
+        """The course-interface values of the raw later-step values `values` (a tuple)."""
+        kind = self.raw_tail_type()
+        if kind is None:
+            return values
+        raw, self.raw = self.raw, False
+        code = self.external(kind, "v")
+        self.raw = raw
+        return f"tuple([{code} for v in {values}])"
 
     def _targets(self, a) -> list:
         """(schema index, number of fixed arguments) of each `continue` in `a`'s effects."""
@@ -61,7 +97,7 @@ class CompoundMixin:
     def walk_function(self, out: _Source, ai, a):
         params = [f"p_{p[0]}" for p in a.params]
         self.helpers.setdefault("ONE_STEP", "ONE_STEP = (((), 1),)   # a move that ends after this step\n")
-        out(f"def _walk{ai}({', '.join([self.sig] + params + ['_depth'])}):")
+        out(f"def {self.compound_name('walk', ai)}({', '.join([self.sig] + params + ['_depth'])}):")
         out.indent()
         out(f"if _depth > {MAX_MOVE_STEPS}:")
         out(f"    endless_move(POSITIONS[{self.position(a)}])")
@@ -80,7 +116,7 @@ class CompoundMixin:
             env = {p[0]: f"p_{p[0]}" for p in b.params[:nfixed]}
             self._choice_loops(out, b, nfixed, env)
             chosen = "".join(self.external(t, f"p_{n}") + ", " for n, _, t in b.params[nfixed:])
-            out(f"for _tail, _n in _walk{bi}({', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])}):")
+            out(f"for _tail, _n in {self.compound_name('walk', bi)}({', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])}):")
             out(f"    out.append((({chosen}) + _tail, _n + 1))")
             out.depth = base
         out("return out or ONE_STEP" if targets else "return ONE_STEP")
@@ -108,7 +144,7 @@ class CompoundMixin:
 
     def follow_function(self, out: _Source, ai, a):
         params = [f"p_{p[0]}" for p in a.params]
-        out(f"def _follow{ai}({', '.join([self.sig] + params + ['_rest', '_turn'])}):")
+        out(f"def {self.compound_name('follow', ai)}({', '.join([self.sig] + params + ['_rest', '_turn'])}):")
         out.indent()
         self._step_head(out, ai, a)
         out(f"if turn == {UNSET_TURN}:")
@@ -127,7 +163,7 @@ class CompoundMixin:
             if b.precondition is not None:
                 out(f"if {self.expr(b.precondition, {p[0]: f'p_{p[0]}' for p in b.params})}:")
                 out.indent()
-            out(f"return _follow{bi}({', '.join([self.sig] + args + [f'_rest[{len(chosen)}:]', 'turn'])})")
+            out(f"return {self.compound_name('follow', bi)}({', '.join([self.sig] + args + [f'_rest[{len(chosen)}:]', 'turn'])})")
             out.depth = base
         out(f"return ({''.join(f + ', ' for f in self.fields[:-1])}turn,)")
         out.dedent()
@@ -138,13 +174,16 @@ class CompoundMixin:
         `env` and whose later values are `rest`."""
         fields = self.fields[:-1]
         args = [env[p[0]] for p in a.params]
-        out(f"{''.join(f + ', ' for f in fields)}turn, = _follow{ai}({', '.join([self.sig] + args + [rest, str(UNSET_TURN)])})")
+        out(f"{''.join(f + ', ' for f in fields)}turn, = {self.compound_name('follow', ai)}({', '.join([self.sig] + args + [rest, str(UNSET_TURN)])})")
         if self.c.turn is not None:
             rule = self.expr(self.c.turn, {})
         else:
             rule = f"(mover + 1) % {self.n}" if self.n > 1 else "0"
         out(f"if turn == {UNSET_TURN}:")
         out(f"    turn = {rule}")
+        if self.leaf_count:                    # k_leaves: the successor's moves counted, not built
+            self.count_after(out, f"_terminal({self.sig_with_mover('turn')})", None)
+            return
         out(f"return {self.make_call(self.sig_with_mover('turn'))}")
 
 

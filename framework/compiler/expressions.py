@@ -87,6 +87,12 @@ class ExpressionsMixin:
         return True
 
     def expr(self, node, env) -> str:
+        if self.subst and id(node) in self.subst:         # an argument of the body being outlined
+            return self.subst[id(node)]
+        if self.outlining and id(node) in self.c.expansions:
+            code = self.outline(node, env)                # a large definition: called (outline.py)
+            if code is not None:
+                return code
         m = getattr(self, "x_" + type(node).__name__)
         return m(node, env)
 
@@ -263,8 +269,11 @@ class ExpressionsMixin:
 
     def position(self, node) -> int:
         """The index in POSITIONS of `node`'s place in the spec, for run-time errors."""
-        self.positions.append(node.pos)
-        return len(self.positions) - 1
+        known = self.position_index.get(node.pos)
+        if known is None:
+            self.positions.append(node.pos)
+            known = self.position_index[node.pos] = len(self.positions) - 1
+        return known
 
     def x_Call(self, node, env):
         """A builtin call, lowered by its registry module (framework.builtins)."""

@@ -4,8 +4,9 @@ code over plain tuples and raw parameter values, for the searchers' inner loops.
 The packed state is the plain tuple of the State's fields (`tuple(state)`; its hash is the
 state's hash, and `_new(State, packed)` is the course-interface view of it).  A raw action
 names a cell parameter by its bit index and an enum by its index (ints as they are), so
-that applying it decodes nothing.  Written for games without compound moves (or a move
-preference):
+that applying it decodes nothing; a compound move is one raw action, its first step's raw
+values followed by the later steps' (framework.compiler.compound), and `prefer` is applied
+as State.actions() applies it (k_count counts the preferred moves).  Written for every game:
 
     k_actions(s)  the raw actions, in the order of State.actions()
     k_count(s)    how many there are (a bit count where move generation is a mask)
@@ -14,7 +15,9 @@ preference):
                   given, are k_actions(s)), in one loop that builds no successor (perft's last ply)
     k_leaves2(s, acts)  (the sum of k_count, the sum of k_leaves) over the children of s,
                   in two loops that build no child (perft's last two plies; not in a game
-                  with a pass rule)
+                  with a pass rule, nor where k_leaves's loop is over MAX_FUSED_CHARS long:
+                  it holds the apply code of every schema inside the legal-move code of
+                  every schema, which grows with the square of the rules)
     k_children(s) [(a, k_apply(s, a))] over the moves of the non-terminal s, in one call
                   (the moves generated and applied inline: the searchers' loops;
                   framework/compiler/children.py writes it)
@@ -35,7 +38,7 @@ from __future__ import annotations
 import ast as pyast
 import re
 
-from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source
+from framework.compiler.common import MAX_FUSED_CHARS, MAX_SPECIALISED_PLAYERS, _IDENT, _Source
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
@@ -46,7 +49,7 @@ class KernelMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def has_kernel(self) -> bool:
-        return not self.c.prefer and not any(a.step or self.is_compound(a) for a in self.c.actions)
+        return True
 
     def packed_names(self) -> list:
         """The names a packed state unpacks to: the fields, `pending` (chance), `terminal`."""
@@ -103,9 +106,18 @@ class KernelMixin:
         out(f"{unpack} = s")
         out("if terminal:")
         out("    return 0")
-        self.legal(out, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        self.legal(out, "count", self.counted_moves())
         out.dedent()
         out()
+
+    def counted_moves(self) -> str:
+        """What the move count returns: `n`, 1 for a pass, or the error of a state that is
+        not terminal and has no move (as k_actions and State.actions raise it)."""
+        if self.c.spec.pass_rule:
+            return "n or 1"
+        spec = self.c.spec
+        self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
+        return f"n or no_actions(POSITIONS[{len(self.positions) - 1}])"
 
     def leaves_function(self, out: _Source, unpack: str, level: int = 1):
         """k_leaves(s, acts=None): the successors' move counts summed in one loop over the
@@ -114,7 +126,8 @@ class KernelMixin:
         player to move when that code names the mover (no test of the mover per move).
         Level 2, k_leaves2(s, acts): (the children's move counts, the grandchildren's) in
         two nested loops that build only the children (`grand_after`); not written for a
-        game with a pass rule (its passes are moves made by another path)."""
+        game with a pass rule (its passes are moves made by another path), nor when the
+        loop of k_leaves is over MAX_FUSED_CHARS long (its size is about the square's)."""
         if level == 1:
             out("def k_leaves(s, acts=None):")
             out("    if acts is None:")
@@ -138,7 +151,7 @@ class KernelMixin:
                 self.mover_const = None
         self.leaf_count = 0
         out()
-        if level == 1 and not self.c.spec.pass_rule:
+        if level == 1 and not self.c.spec.pass_rule and len("\n".join(body)) <= MAX_FUSED_CHARS:
             self.leaves_function(out, unpack, 2)
 
     def leaves_loop(self, unpack: str, acts: str, source: str, total: str, result, depth: int) -> list:
@@ -191,8 +204,7 @@ class KernelMixin:
         out(f"if {terminal}:")
         out("    return 0")
         saved, self.mover_const = self.mover_const, next_player
-        if next_player is None:
-            out("mover = turn")
+        out("mover = turn")                     # (a compound move's walk reads it)
         out(f"_c = ({self.sig_with_mover('turn')}, False)")
         spec = self.c.spec
         self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
@@ -224,7 +236,7 @@ class KernelMixin:
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
-        self.legal(count, "count", "n or 1" if self.c.spec.pass_rule else "acts")
+        self.legal(count, "count", self.counted_moves())
         self.mover_const = saved
         if "mover" in _IDENT.findall(count.text()):
             out("mover = turn")
@@ -257,7 +269,17 @@ class KernelMixin:
             out("    return a")
         for ai, a in enumerate(self.c.actions):
             types = [p[2] for p in a.params]
-            if self.single:
+            if a.step:
+                continue
+            if a.chance is None and self.is_compound(a):    # the first step's values, then the later steps'
+                first = 0 if self.single else 1
+                code = [self.external(t, f"a[{k + first}]") for k, t in enumerate(types)]
+                name = "" if self.single else "a[0], "
+                move = f"({name}{''.join(x + ', ' for x in code)}) + {self.raw_tail(f'a[{len(types) + first}:]')}"
+                if not self.single:
+                    out(f"if a[0] == ACTION_NAMES[{ai}]:")
+                out(f"{'' if self.single else '    '}return {move}")
+            elif self.single:
                 values = ["a"] if len(types) == 1 else [f"a[{k}]" for k in range(len(types))]
                 code = [self.external(t, v) for t, v in zip(types, values)]
                 out(f"return {code[0]}" if len(types) == 1 else f"return ({''.join(x + ', ' for x in code)})")

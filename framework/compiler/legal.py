@@ -20,6 +20,9 @@ class LegalMixin:
         self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
 
     def legal_schemas(self, out: _Source, mode, ret):
+        counted = mode == "count" and self.c.prefer is not None    # a preference needs the moves
+        if counted:
+            mode = "list"
         started = mode == "any"
         longest = self.c.prefer == "longest" and mode == "list"
         if longest:
@@ -44,6 +47,7 @@ class LegalMixin:
                 header, rest = self.param_loop(pname, domain, ptype, here, env)
                 env[pname] = var
                 if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
+                        and a.legal_after is None \
                         and (mode != "list" or (self.single and len(a.params) == 1)):
                     whole = header[1:]
                 else:
@@ -76,7 +80,7 @@ class LegalMixin:
                 else:
                     self.emit_values(out, "acts += {}", mask, values)
             elif compound and mode != "any":
-                walk = f"_walk{ai}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
+                walk = f"{self.compound_name('walk', ai)}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
                 if mode == "count":
                     out(f"n += len({walk})")
                 else:
@@ -84,6 +88,10 @@ class LegalMixin:
                     move = f"{self.encode_action(ai, a, env, compound=True)} + _tail"
                     out(f"    _long.append((_n, {move}))" if longest else f"    acts.append({move})")
             else:
+                if a.legal_after is not None:         # tested on the successor: legal_after_functions
+                    mover = self.mover_code if self.mover_const is None else str(self.mover_const)
+                    out(f"if _after{ai}({', '.join(self.fields[:-1] + [mover] + [env[p[0]] for p in a.params])}):")
+                    out.indent()
                 out({"any": "return True", "count": "n += 1"}.get(mode) or
                     f"acts.append({self.encode_action(ai, a, env)})")
             out.depth = base
@@ -93,6 +101,9 @@ class LegalMixin:
             out("if _long:")
             out("    _best = max(steps for steps, _ in _long)")
             out("    acts = [m for steps, m in _long if steps == _best] if _best > 1 else acts + [m for _, m in _long]")
+        if counted:
+            out("n = len(acts)")
+            mode = "count"
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
 
     def param_loop(self, pname, domain, ptype, conds, env):

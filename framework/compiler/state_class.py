@@ -8,7 +8,8 @@ import re
 
 from framework.game import CHANCE
 from framework.compiler.guards import guard_overflow
-from framework.compiler.common import MAX_SPECIALISED_PLAYERS, _IDENT, _Source, _calls_of
+from framework.compiler.common import MAX_SOURCE_CHARS, MAX_SPECIALISED_PLAYERS, _IDENT, _Source, _calls_of
+from framework.errors import SpecError
 
 
 class StateClassMixin:
@@ -23,6 +24,7 @@ class StateClassMixin:
         self.legal_helpers = set(_calls_of(c, ("moves", "can_move")))
         body = _Source()
         self.apply_functions(body)
+        self.legal_after_functions(body)
         self.compound_functions(body)
         self.terminal_function(body)
         self.utility_function(body)
@@ -47,15 +49,24 @@ class StateClassMixin:
             out(src)
         out.lines.extend(body.lines)
         out.lines.extend(state.lines)
+        out.lines.extend(self.outlined_lines("\n".join(out.lines)))
+        self.outlining = False                # code written after the module cannot call new ones
         out.lines = guard_overflow(out.lines, self.rule_position)
-        return out.text()
+        text = out.text()
+        if len(text) > MAX_SOURCE_CHARS:
+            raise SpecError.at(c.spec.pos, f"the rules compile to {len(text):,} characters of Python, "
+                               f"more than {MAX_SOURCE_CHARS:,}", "name a large condition repeated in "
+                               "many rules as a definition (it is then written once), or simplify the rules")
+        return text
 
     def rule_position(self, function: str) -> int:
         """The index in POSITIONS of the rule a generated function implements (an action's
         effects or moves, terminal, goal, winner, evaluation; else the spec's start)."""
         c, where = self.c, self.c.spec.positions
         number = re.search(r"\d+$", function)
-        if number and function.startswith(("_apply", "_walk", "_follow")) and int(number.group()) < len(c.actions):
+        if function in self.outlined_at:
+            pos = self.outlined_at[function] or c.spec.pos
+        elif number and function.startswith(("_apply", "_after", "_walk", "_follow")) and int(number.group()) < len(c.actions):
             pos = c.actions[int(number.group())].pos
         else:
             key = {"_terminal": "terminal", "_goal": "goal", "_utility": "winner",

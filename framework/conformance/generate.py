@@ -1,5 +1,7 @@
 """Random well-typed game specs, for testing the compiler against the interpreter at scale.
 
+`check_one(text)` compares the compiled game with the interpreter, and the compiled game's
+kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
 `spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
 board with a non-player cell value, an integer, a flag, a list and a per-player variable,
 an option, a chance action of one or two outcome variables with uniform, joint or
@@ -13,9 +15,11 @@ rules that may fail during play (a store to a cell that may be `none`: `drop` on
 or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index that
 may be off a list; `max` over a domain that may be empty), so that the two games must
 fail alike (the same positioned SpecRuntimeError),
+`legal_after` conditions on the position a move leaves, a definition large enough to be
+written as a function (compiler/outline.py) and called with various arguments,
 definitions whose bound variables reuse the names of the callers' parameters (the capture
 trap), an effect definition run from effects (its local named like the callers', a parameter
-assigned), an option whose default is computed from another, quantifiers that shadow parameters, nested conditionals, conditional stores of a
+assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
 player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
 campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
 in lockstep with the reference interpreter (`differential.find_difference`).
@@ -72,9 +76,13 @@ class _Gen:
             return f"({a} - {b})"
         if form == 2:
             return f"({a} if {self.bool_(scope, depth - 1)} else {b})"
-        if form == 3:
+        if form == 3 and self.draw(st.booleans()):
             var = self.pick(BOUND)
             return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+        if form == 3:                     # a range chosen by a condition
+            var = self.pick(BOUND)
+            domain = f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)"
+            return f"(sum {var} in {domain}: {self.int_({**scope, var: 'int'}, depth - 1)})"
         if form == 4 and self.calls:
             return f"f({a})"
         if form == 5:
@@ -202,6 +210,7 @@ class _Gen:
             "define:",
             f"  f(x): '{self._q(self._trap_f())}'",
             f"  g(c, p): '{self._q(self._trap_g())}'",
+            "  big(c, p): 'g(c, p) or (f(n) > 1 and not g(c, next(p)))'",   # large: written as a function
         ]
         self.calls = True
         lines += [f"  e(c, p): {{then: '{self._q(self._effect_definition())}'}}", "actions:"]
@@ -210,12 +219,12 @@ class _Gen:
         extra = self.pick(["", f" and {self.bool_({c: 'cell'}, 1)}", f" and not g({c}, {self.player({})})"])
         lines += [f"  put({c} in cell):",
                   f"    if: '{self._q(f'board[{c}] == empty' + extra)}'",
-                  f"    then: '{self._q(self._effects({c: 'cell'}))}'"]
+                  f"    then: '{self._q(self._effects({c: 'cell'}))}'"] + self._legal_after({c: 'cell'})
         i = self.pick(BOUND)
         guard = "n < 8 and " + self.pick([f"({self.bool_({i: 'int'}, 1)} or h[0] < 3)", f"f({i}) > 0"])
         lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
                   f"    if: '{self._q(guard)}'",
-                  f"    then: '{self._q(self._effects({i: 'int'}))}'"]
+                  f"    then: '{self._q(self._effects({i: 'int'}))}'"] + self._legal_after({i: 'int'})
         v = self.pick(BOUND)
         lines += [f"  tint({v} in hue):",
                   f"    if: '{self._q(f'n < 8 and {v} != hue and ' + self.bool_({v: 'enum'}, 0))}'",
@@ -246,6 +255,13 @@ class _Gen:
         if can_lose:
             rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
         return self.pick(rules)
+
+    def _legal_after(self, scope) -> list[str]:
+        """Maybe `legal_after`: a condition on the position the move leaves (with the
+        action's parameter, and `big`, a definition large enough to be written as a function)."""
+        test = self.pick(["", self.bool_(scope, 1), f"not big({self.cell(scope)}, {self.player(scope)})",
+                          f"big({self.cell(scope)}, mover) and n < 6"])
+        return [f"    legal_after: '{self._q(test)}'"] if test else []
 
     def _chance(self) -> list[str]:
         """Maybe a chance action `roll`: d in 1..m (and maybe e in 0..1), uniform (no
@@ -317,6 +333,7 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     from framework import load_text
     from framework.checker import check
     from framework.conformance.differential import Difference, _both, find_difference
+    from framework.conformance.kernel_check import walk_difference
     from framework.errors import SpecError, SpecRuntimeError
     from framework.interpreter import InterpretedGame, interpret_text
     try:
@@ -337,7 +354,10 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
         return ("refused", str(err), [])
     difference = find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=bfs_states,
                                  playouts=playouts, plies=plies)
-    return None if difference is None else ("differs", difference.message, difference.path)
+    if difference is not None:
+        return "differs", difference.message, difference.path
+    found = walk_difference(game, bfs_states=bfs_states // 2, playouts=1, plies=plies)   # (half the cost)
+    return None if found is None else ("differs", f"kernel and course interface: {found[0]}", found[1])
 
 
 def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:

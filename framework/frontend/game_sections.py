@@ -32,7 +32,7 @@ class _Over(tuple):
 
 
 class _Clause(NamedTuple):
-    keyword: str                            # if | chance | noisy | then
+    keyword: str                            # if | chance | noisy | legal_after | then
     pos: ast.Pos
     value: object
 
@@ -166,7 +166,7 @@ class _GameToAst(_ToAst):
             clauses[clause.keyword] = clause.value
         return self._keyword(meta, keyword, ast.Action(
             str(name), params, clauses.get("if"), clauses.get("then", ()), clauses.get("chance"),
-            clauses.get("noisy"), pos=self._tok(name)))
+            clauses.get("noisy"), legal_after=clauses.get("legal_after"), pos=self._tok(name)))
 
     def action_params(self, children):
         return tuple(children)
@@ -192,6 +192,10 @@ class _GameToAst(_ToAst):
     @v_args(meta=True)
     def noisy(self, meta, children):
         return _Clause("noisy", self._pos(meta), children[0])
+
+    @v_args(meta=True)
+    def legal_after(self, meta, children):
+        return _Clause("legal_after", self._pos(meta), children[0])
 
     @v_args(meta=True)
     def then(self, meta, children):

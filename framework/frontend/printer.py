@@ -158,7 +158,8 @@ def _yaml_variable(variable: ast.Variable):
 
 
 def _yaml_action(action: ast.Action):
-    if action.precondition is None and action.chance is None and action.noisy is None and action.effects:
+    if action.precondition is None and action.chance is None and action.noisy is None \
+            and action.legal_after is None and action.effects:
         return _yaml_effects(action.effects)
     entry = {}
     if action.precondition is not None:
@@ -169,6 +170,8 @@ def _yaml_action(action: ast.Action):
             entry["probability"] = ", ".join(expression_text(p) for p in action.chance.probability)
     if action.noisy is not None:
         entry["noisy"] = _yaml_expr(action.noisy)
+    if action.legal_after is not None:
+        entry["legal_after"] = _yaml_expr(action.legal_after)
     if action.effects:
         entry["then"] = _yaml_effects(action.effects)
     return entry or _FlowMap()
@@ -321,6 +324,8 @@ def _game_action(action: ast.Action) -> list:
         lines.append(f"    chance {_chance_text(chance)}" + (f" probability {probability}" if probability else ""))
     if action.noisy is not None:
         lines.append(f"    noisy {expression_text(action.noisy)}")
+    if action.legal_after is not None:
+        lines.append(_wrapped("    legal_after ", action.legal_after, "    "))
     if action.effects:
         lines.extend(_game_effects("then", action.effects, "    "))
     return lines

@@ -34,7 +34,7 @@ SECTIONS = {
     "max_length": "bound on a game's length", "repetition": "what a repeated position means",
     "max_moves": "the game ends after this many moves", "prefer": "`longest`: only the moves with the most steps",
 }
-ACTION_KEYS = {"if", "then", "chance", "probability", "noisy"}
+ACTION_KEYS = {"if", "then", "legal_after", "chance", "probability", "noisy"}
 # the planning format's (and PDDL's) words for a game action's keys
 ACTION_KEY_SYNONYMS = {"pre": "if", "precondition": "if", "preconditions": "if",
                        "requires": "if", "when": "if", "effect": "then", "effects": "then",
@@ -264,9 +264,9 @@ def _action(R: YamlReader, key_node, node, what="action") -> ast.Action:
                 synonym = ACTION_KEY_SYNONYMS.get(k.lower())
                 raise R.error(kn, f"unknown key `{k}` in {what} `{name}`",
                               f"a game action writes its {'precondition' if synonym == 'if' else 'effects'} "
-                              f"under `{synonym}:` (keys: if, then, chance, probability, noisy)"
+                              f"under `{synonym}:` (keys: if, then, legal_after, chance, probability, noisy)"
                               if synonym else
-                              did_you_mean(k, ACTION_KEYS) or "keys: if, then, chance, probability, noisy")
+                              did_you_mean(k, ACTION_KEYS) or "keys: if, then, legal_after, chance, probability, noisy")
         pre = R.expr(items["if"][1], f"precondition of `{name}`") if "if" in items else None
         effects = R.effects(items["then"][1], f"effects of `{name}`") if "then" in items else ()
         chance = None
@@ -276,7 +276,8 @@ def _action(R: YamlReader, key_node, node, what="action") -> ast.Action:
             raise R.error(items["probability"][0], "`probability` without `chance`",
                           "add `chance: d in DOMAIN` naming the outcomes")
         noisy = R.expr(items["noisy"][1], "noisy") if "noisy" in items else None
-        return ast.Action(name, params, pre, effects, chance, noisy, pos=pos)
+        after = R.expr(items["legal_after"][1], f"legal_after of `{name}`") if "legal_after" in items else None
+        return ast.Action(name, params, pre, effects, chance, noisy, legal_after=after, pos=pos)
     return ast.Action(name, params, None, R.effects(node, f"effects of `{name}`"), None, None, pos=pos)
 
 

@@ -79,13 +79,16 @@ class InterpretedGame:
         return out
 
     def _moves(self, s: Snapshot):
-        """The legal moves of `_legal`, one by one, before any `prefer`."""
+        """The legal moves of `_legal`, one by one, before any `prefer`; a move whose action
+        has `legal_after` only when that holds in the position its effects leave (`mover`
+        still the player who moved: the next player is chosen after)."""
         for ai, (a, types) in enumerate(self.actions):
             if a.step:
                 continue
             for args in self._choices(a, a.params, s, {}):
                 if not self.compound[ai]:
-                    yield self._text(a, types, args), ai, args, None
+                    if a.legal_after is None or self.ev.eval(a.legal_after, self.ev.run(a.effects, s, args, [None, None]), args):
+                        yield self._text(a, types, args), ai, args, None
                     continue
                 for values, steps, after, turn in self._paths(a, types, s, args, None, 1):
                     yield self._text(a, types, args, values), ai, args, (steps, after, turn)

@@ -198,11 +198,16 @@ async def _under(ls, params):
     result = await ls.analysis_of(params.text_document.uri)
     if result is None:
         return None, None
+    line, col = _cursor(ls, params, result)
+    return result, result.at(line + 1, col + 1)
+
+
+def _cursor(ls, params, result):
+    """(line, column) of the request's position in the document's text, 0-based."""
     line = params.position.line
     text = result.lines[line] if line < len(result.lines) else ""
-    col = ls.workspace.position_codec.position_from_client_units([text], t.Position(
+    return line, ls.workspace.position_codec.position_from_client_units([text], t.Position(
         line=0, character=params.position.character)).character
-    return result, result.at(line + 1, col + 1)
 
 
 def _scope_at(result, line: int):
@@ -216,10 +221,10 @@ def _scope_at(result, line: int):
 
 @server.feature(t.TEXT_DOCUMENT_HOVER)
 async def hover(ls: PlyspecServer, params: t.HoverParams):
-    from framework.lsp.vocabulary import builtin_help
+    from framework.lsp.vocabulary import KEYWORD_HELP, builtin_help
     result, thing = await _under(ls, params)
     if thing is None:
-        return None
+        return _keyword_hover(ls, params, result, KEYWORD_HELP)
     if isinstance(thing, analysis.Symbol):
         text, where = thing.detail, (thing.col, thing.col + len(thing.name))
     else:
@@ -230,6 +235,18 @@ async def hover(ls: PlyspecServer, params: t.HoverParams):
         where = (thing.col, thing.end_col)
     return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
                    range=ls.range(result.lines, thing.line, *where))
+
+
+def _keyword_hover(ls, params, result, helps: dict):
+    """The hover of a game spec's keyword under the position (`legal_after`), or None."""
+    if result is None or result.kind != analysis.GAME or params.position.line >= len(result.lines):
+        return None
+    line, col = _cursor(ls, params, result)
+    for word in re.finditer(r"\w+", result.lines[line]):
+        if word.start() <= col < word.end() and word.group() in helps:
+            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=helps[word.group()]),
+                           range=ls.range(result.lines, line + 1, word.start() + 1, word.end() + 1))
+    return None
 
 
 def _unknown(kind: str, what: str | None) -> str:

@@ -13,6 +13,14 @@ EXPRESSION_WORDS = ("and", "or", "not", "in", "if", "else", "exists", "forall", 
                     "min", "max", "mover", "me", "none", "true", "false", "let", "continue")
 
 
+# hovers of the keywords of an action that are not names a rule can mention
+KEYWORD_HELP = {
+    "legal_after": "`legal_after: CONDITION`: the move is legal only if CONDITION holds in the position "
+                   "it leaves (its effects applied; `mover` is still the player who moved, the action's "
+                   "parameters keep their values). Chess: `legal_after: not in_check(mover)`.",
+}
+
+
 def builtin_help(name: str, call: bool = True) -> str | None:
     """Markdown for a builtin's hover (a function when `call`, a special name such as
     `mover` when not, a direction set), or None if `name` is none of them."""

@@ -19,15 +19,26 @@ it, the sweep itself corrected from the previous state's when that is cheaper (i
 search, consecutive states are mostly siblings); tests/test_relaxed_speedup.py holds it
 to the plain exploration.  Lists indexed by
 fact and operator are copied with one C-level call per evaluation.
+
+When the optional C accelerator `_plyspec_relax` (planners/heuristics/_plyspec_relax.c,
+built by `pip install .` where a C compiler is present) is importable and every cost is
+an integer, the same exploration, the relaxed plan and the preferred operators run there
+on flat arrays built once per task, with the same values, supporters and sets;
+`PLYSPEC_PURE=1` in the environment (or no accelerator) keeps the Python code below.
 """
 from __future__ import annotations
 
+import os
 from heapq import heappop, heappush
 
 from framework.runtime import bits
 from planners.heuristics.lmcut import LandmarkCut
 
 INF = float("inf")
+try:
+    ACCELERATOR = None if os.environ.get("PLYSPEC_PURE") else __import__("_plyspec_relax")
+except ImportError:
+    ACCELERATOR = None
 
 
 class Relaxation:
@@ -119,6 +130,10 @@ class Relaxation:
         for k, add in enumerate(self.add):
             for fact in add:
                 self.achievers[fact].append(k)
+        whole = all(type(c) is int and 0 <= c < 1 << 40 for c in self.cost + self.op_cost)
+        self.fast = ACCELERATOR.Graph(self.facts, self.pre, self.add, self.cost, self.goal,
+                                      self.owner, self.op_cost) if ACCELERATOR and whole else None
+        self.width = (self.facts + 7) // 8
 
     def complemented(self, facts: int, absent: int) -> int:
         """The relaxed mask of `facts` true and `absent` false."""
@@ -127,6 +142,10 @@ class Relaxation:
     def relaxed(self, state: int) -> int:
         """`state` with the complements of its false negated facts."""
         return state | (~state & self.negated) << self.n
+
+    def _bytes(self, state: int) -> bytes:
+        """The relaxed `state` as the accelerator reads it (fact bits, little-endian)."""
+        return self.relaxed(state).to_bytes(self.width, "little")
 
     def _relaxed(self, pre: int, add: int, cost, owner: int):
         self.pre_mask.append(pre)
@@ -144,6 +163,8 @@ class Relaxation:
         otherwise (zero-cost rules of derived predicates, fractional costs) from a heap.  Both settle facts in the same order (by cost, then by
         index), so both pick the same supporters."""
         if cost is None:
+            if self.fast:
+                return self.fast.explore(self._bytes(state), use_max, until_goals)
             if self.integral:
                 return self._explore_buckets(state, use_max, until_goals)
             cost = self.cost
@@ -245,10 +266,14 @@ class Relaxation:
         return dist, supporter, not goals_left
 
     def h_max(self, state: int) -> float:
+        if self.fast:
+            return self.fast.value(self._bytes(state), True)
         dist, _, reached = self.explore(state, use_max=True)
         return max((dist[g] for g in self.goal), default=0) if reached else INF
 
     def h_add(self, state: int) -> float:
+        if self.fast:
+            return self.fast.value(self._bytes(state), False)
         dist, _, reached = self.explore(state, use_max=False)
         return sum(dist[g] for g in self.goal) if reached else INF
 
@@ -259,6 +284,8 @@ class Relaxation:
         """(h_FF, the relaxed operators of the relaxed plan): supporters are followed
         backwards from the open goals (a reached fact has a supporter iff it is not true
         in the relaxed state)."""
+        if self.fast:
+            return self.fast.plan(self._bytes(state), False)
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
             return INF, set()
@@ -280,6 +307,8 @@ class Relaxation:
         """h_FF and its preferred operators (helpful actions): the operators of the relaxed
         plan whose relaxed operator is applicable in `state` (for a conditional effect:
         its conditions hold too)."""
+        if self.fast:
+            return self.fast.plan(self._bytes(state), True)
         value, chosen = self.relaxed_plan(state)
         state, owner, pre_mask = self.relaxed(state), self.owner, self.pre_mask
         return value, {owner[k] for k in chosen
