@@ -20,6 +20,13 @@ is faster; node counts are printed for both sides and must agree):
    Python `expectiminimax` on pyspiel's "pig" with the same win score, dice and horizon:
    benchmarks/pig_openspiel.yaml states OpenSpiel's rules, both trees have the same
    number of nodes (counted on the pyspiel side by a separate walk) and the same value;
+4c. compound moves on the kernel: English draughts perft(7) against pyspiel's checkers (time
+   per node; counts equal to ply 6), Brazilian draughts perft(6), Amazons 5x5 perft(2) and
+   alpha-beta depth 2 (nodes/s; pyspiel's 6x6 Amazons perft(3), a whole move, beside it);
+4d. `plyspec perft` on specs written from public rules in the styles a new user writes
+   (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
+   OpenSpiel's one-jump plies) against the same perft over pyspiel's games, counts equal
+   (tests/test_stranger_specs.py checks them to smaller depths);
 5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
    ±20% of the middle of their range)?
 
@@ -39,6 +46,12 @@ sys.path.insert(0, str(ROOT))
 from framework import load                          # noqa: E402
 from framework.perft import perft                   # noqa: E402
 from framework.search import alphabeta, expectimax, minimax     # noqa: E402
+
+STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"rows": 6, "columns": 6}, 4),
+             ("Kalah", "kalah.yaml", {}, "mancala", {}, 8),
+             ("Ultimate tic-tac-toe", "ultimate_tictactoe.yaml", {}, "ultimate_tic_tac_toe", {}, 5),
+             ("Y n=4", "y.yaml", {"n": 4}, "y", {"board_size": 4}, 6),
+             ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6))
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),
@@ -182,6 +195,23 @@ def expectimax_rows(repeat, quick):
     row(label + " kernel", result.stats.nodes, t_kernel, t_spiel, f"  (pyspiel {snodes:,} nodes){same}")
 
 
+def stranger_rows(repeat, quick):
+    """`plyspec perft` on the benchmarks/specs/ games against pyspiel's perft by `child()`
+    (as the issue measured them; Ultimate tic-tac-toe's undo does not restore the state),
+    counts equal."""
+    import pyspiel
+    for label, spec, options, spiel_name, params, depth in STRANGERS:
+        depth -= quick
+        game = load(ROOT / "benchmarks" / "specs" / spec, **options)
+        sgame = pyspiel.load_game(spiel_name, params)
+        (t_spiel, n_spiel), (t_cmd, counts) = best(
+            (lambda: spiel_perft(sgame.new_initial_state(), depth, False),
+             lambda: perft(game.initial_state(), depth)), repeat)
+        same = "" if sum(counts) == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
+        row(f"{label} perft({depth}) `plyspec perft`", sum(counts), t_cmd, t_spiel,
+            f"  (pyspiel child){same}")
+
+
 def flatness_rows(repeat):
     """Kernel perft nodes/s from depth 4 up (tic-tac-toe to 9, Connect Four to 7) and their
     spread around the middle of their range; a perft counts the last ply without building
@@ -207,6 +237,40 @@ def flatness_rows(repeat):
         print(f"{game.name} kernel perft, million nodes/s: " + ", ".join(f"d{d} {r:.1f}" for d, r, _ in rates) +
               f"  (±{spread:.0%}{', flat' if spread <= 0.2 else ''}; last-ply branching "
               f"{rates[0][2]:.1f} at d{rates[0][0]}, {rates[-1][2]:.1f} at d{rates[-1][0]})")
+
+
+def compound_rows(repeat, quick):
+    """Compound moves on the kernel: English draughts perft(7) against pyspiel's checkers
+    (child(); pyspiel agrees with the published counts to ply 6 and gives 179,255 at ply 7,
+    so the counts are compared to ply 6 and the times per node), Brazilian draughts perft(6)
+    (no pyspiel game), Amazons 5x5 perft(2) and alpha-beta at depth 2 (pyspiel's Amazons is
+    6x6 and splits a move into three plies: its perft(3), one whole move, is timed for
+    nodes/s only)."""
+    import pyspiel
+    depth = 7 - 2 * quick
+    draughts = load(ROOT / "game_specs" / "draughts.yaml")
+    checkers = pyspiel.load_game("checkers")
+    (t_spiel, n_spiel), (t_cmd, counts) = best(
+        (lambda: spiel_perft(checkers.new_initial_state(), depth, False),
+         lambda: perft(draughts.initial_state(), depth)), repeat)
+    to6 = spiel_perft(checkers.new_initial_state(), min(depth, 6), False)
+    same = "" if to6 == sum(counts[:6]) else f"  MISMATCH to ply 6: pyspiel {to6}"
+    per_node, spiel_per_node = t_cmd / sum(counts), t_spiel / n_spiel
+    row(f"English draughts perft({depth}) `plyspec perft`, per node", sum(counts), per_node * sum(counts),
+        spiel_per_node * sum(counts), f"  (pyspiel {n_spiel:,} nodes in {t_spiel:.3f} s){same}")
+    for label, spec, d in (("Brazilian draughts", "brazilian_draughts.yaml", 6 - 2 * quick),
+                           ("Amazons 5x5", "amazons.yaml", 2)):
+        game = load(ROOT / "game_specs" / spec)
+        (t, found), = best((lambda: perft(game.initial_state(), d),), repeat)
+        print(f"{label} perft({d}) `plyspec perft`: {sum(found):,} nodes in {t:.3f} s "
+              f"({sum(found) / t:,.0f} nodes/s), kernel")
+    amazons = load(ROOT / "game_specs" / "amazons.yaml")
+    (t_ab, result), = best((lambda: alphabeta.search(amazons, depth=2),), repeat)
+    spiel_amazons = pyspiel.load_game("amazons")
+    (t_sa, n_sa), = best((lambda: spiel_perft(spiel_amazons.new_initial_state(), 3, False),), repeat)
+    print(f"Amazons 5x5 alpha-beta depth 2: {result.stats.nodes:,} nodes in {t_ab:.3f} s "
+          f"({result.stats.nodes / t_ab:,.0f} nodes/s); pyspiel amazons (6x6) perft(3), one whole move: "
+          f"{n_sa:,} nodes in {t_sa:.3f} s ({n_sa / t_sa:,.0f} nodes/s)")
 
 
 def memory_rows():
@@ -255,6 +319,8 @@ def main(argv=None) -> int:
             row(work, n, t, t_spiel, f"  (pyspiel {how}){same}")
     search_rows(args.repeat, args.quick)
     expectimax_rows(args.repeat, args.quick)
+    compound_rows(args.repeat, args.quick)
+    stranger_rows(args.repeat, args.quick)
     flatness_rows(args.repeat)
     memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

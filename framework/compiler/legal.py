@@ -215,6 +215,9 @@ class LegalMixin:
             for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
                 if self.is_board_read(a) and _is_name(a.index, pname) and self.const_value(b) is not None:
                     return self.value_mask(b, env)
+        distance = self.distance_mask(cond, pname, env)
+        if distance:
+            return distance
         if isinstance(cond, ast.Binary) and cond.op == "in" and _is_name(cond.left, pname) \
                 and pname not in _names(cond.right):
             return self.expr(cond.right, env)
@@ -226,6 +229,29 @@ class LegalMixin:
             dirs = self.kinds[id(dirs)][1]
             if _is_name(origin, pname) and shifts(self.c.directions[dirs]) and pname not in _names(inner) | _names(outer):
                 return self.ray_ends(dirs, self.value_mask(inner, env), self.value_mask(outer, env))
+        return None
+
+    def distance_mask(self, cond, pname, env):
+        """For `abs(col(p) - col(q)) == K` (or rows; either order) with q a parameter bound
+        before p and K a constant: a table of the cells at that distance from each cell."""
+        if not (isinstance(cond, ast.Binary) and cond.op == "==" and self.tables is not None):
+            return None
+        for call, k in ((cond.left, cond.right), (cond.right, cond.left)):
+            if not (isinstance(k, ast.Num) and isinstance(k.value, int) and isinstance(call, ast.Call)
+                    and call.func == "abs" and isinstance(call.args[0], ast.Binary) and call.args[0].op == "-"):
+                continue
+            a, b = call.args[0].left, call.args[0].right
+            if not (isinstance(a, ast.Call) and isinstance(b, ast.Call) and a.func == b.func
+                    and a.func in ("col", "row") and len(a.args) == len(b.args) == 1):
+                continue
+            for mine, other in ((a.args[0], b.args[0]), (b.args[0], a.args[0])):
+                if _is_name(mine, pname) and isinstance(other, ast.Name) and other.id in env:
+                    part = "COL" if a.func == "col" else "ROW"
+                    table = f"_{part}S_AT_{k.value}"
+                    self.helpers.setdefault(table, f"# {table}[c]: the cells whose {a.func} is {k.value} away from c's\n"
+                                            f"{table} = tuple(sum(1 << j for j in ALL_CELLS if abs({part}[j] - {part}[i]) == "
+                                            f"{k.value}) for i in range(len({part})))\n")
+                    return f"{table}[{env[other.id]}]"
         return None
 
     def bound(self, cond, pname, env):
