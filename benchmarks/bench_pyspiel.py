@@ -23,6 +23,10 @@ is faster; node counts are printed for both sides and must agree):
 4c. compound moves on the kernel: English draughts perft(7) against pyspiel's checkers (time
    per node; counts equal to ply 6), Brazilian draughts perft(6), Amazons 5x5 perft(2) and
    alpha-beta depth 2 (nodes/s; pyspiel's 6x6 Amazons perft(3), a whole move, beside it);
+4d. `plyspec perft` on specs written from public rules in the styles a new user writes
+   (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
+   OpenSpiel's one-jump plies) against the same perft over pyspiel's games, counts equal
+   (tests/test_stranger_specs.py checks them to smaller depths);
 5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
    ±20% of the middle of their range)?
 
@@ -42,6 +46,12 @@ sys.path.insert(0, str(ROOT))
 from framework import load                          # noqa: E402
 from framework.perft import perft                   # noqa: E402
 from framework.search import alphabeta, expectimax, minimax     # noqa: E402
+
+STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"rows": 6, "columns": 6}, 4),
+             ("Kalah", "kalah.yaml", {}, "mancala", {}, 8),
+             ("Ultimate tic-tac-toe", "ultimate_tictactoe.yaml", {}, "ultimate_tic_tac_toe", {}, 5),
+             ("Y n=4", "y.yaml", {"n": 4}, "y", {"board_size": 4}, 6),
+             ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6))
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),
@@ -185,6 +195,23 @@ def expectimax_rows(repeat, quick):
     row(label + " kernel", result.stats.nodes, t_kernel, t_spiel, f"  (pyspiel {snodes:,} nodes){same}")
 
 
+def stranger_rows(repeat, quick):
+    """`plyspec perft` on the benchmarks/specs/ games against pyspiel's perft by `child()`
+    (as the issue measured them; Ultimate tic-tac-toe's undo does not restore the state),
+    counts equal."""
+    import pyspiel
+    for label, spec, options, spiel_name, params, depth in STRANGERS:
+        depth -= quick
+        game = load(ROOT / "benchmarks" / "specs" / spec, **options)
+        sgame = pyspiel.load_game(spiel_name, params)
+        (t_spiel, n_spiel), (t_cmd, counts) = best(
+            (lambda: spiel_perft(sgame.new_initial_state(), depth, False),
+             lambda: perft(game.initial_state(), depth)), repeat)
+        same = "" if sum(counts) == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
+        row(f"{label} perft({depth}) `plyspec perft`", sum(counts), t_cmd, t_spiel,
+            f"  (pyspiel child){same}")
+
+
 def flatness_rows(repeat):
     """Kernel perft nodes/s from depth 4 up (tic-tac-toe to 9, Connect Four to 7) and their
     spread around the middle of their range; a perft counts the last ply without building
@@ -293,6 +320,7 @@ def main(argv=None) -> int:
     search_rows(args.repeat, args.quick)
     expectimax_rows(args.repeat, args.quick)
     compound_rows(args.repeat, args.quick)
+    stranger_rows(args.repeat, args.quick)
     flatness_rows(args.repeat)
     memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -162,3 +162,27 @@ def test_a_memory_error_ends_the_search_like_the_bound(monkeypatch):
     assert not result.extra["solved"] and not result.complete
     assert result.extra["reason"] == "memory limit (MemoryError)"
     assert result.extra["closed"] > 0
+
+
+def test_memory_bound_is_refused_in_a_sweep():
+    out = _plan(str(SAMPLES / "gripper"), "--memory", "5")
+    assert out.returncode == 2 and "--memory applies to one task" in out.stderr
+
+
+
+@pytest.mark.parametrize("where,phase", [("planners.ground", "grounding"),
+                                         ("planners.configurations.lama.evaluators",
+                                          "preparing the heuristics")])
+def test_running_out_of_memory_before_the_search_is_a_clear_message(monkeypatch, capsys,
+                                                                    where, phase):
+    """A MemoryError while grounding or making the heuristics (the process's own address
+    space limit): a message, exit 0, no traceback."""
+    import importlib
+    from framework.cli import main
+    module, name = where.rsplit(".", 1)
+
+    def out_of_memory(*args, **kw):
+        raise MemoryError
+    monkeypatch.setattr(importlib.import_module(module), name, out_of_memory)
+    assert main(["plan", "gripper", "--config", "lama-first"]) == 0
+    assert f"no plan: memory limit (while {phase})" in capsys.readouterr().out

@@ -228,6 +228,9 @@ def run(args) -> int:
     if _is_sweep(args.files):
         if args.weight is not None:
             raise UsageError("--weight applies to one task; a sweep runs wastar with weight 2")
+        if args.memory is not None:
+            raise UsageError("--memory applies to one task; a sweep bounds each worker by "
+                             "--time and --nodes")
         return _sweep(args)
 
     from framework.search.result import BudgetExceeded, alarm
@@ -237,6 +240,8 @@ def run(args) -> int:
             target = _prepare(args, started)
     except BudgetExceeded:
         return out_of_time(args, time.perf_counter() - started, "grounding")
+    except MemoryError:                      # (the process's own limit, ulimit -v)
+        return out_of_time(args, time.perf_counter() - started, "grounding", "memory limit")
     if args.emit_pddl:
         return _emit_pddl(target["lifted"], Path(args.emit_pddl))
     problem, info = target["problem"], target["info"]
@@ -268,6 +273,9 @@ def run(args) -> int:
                                              progress=progress, **more)
         except BudgetExceeded:
             return out_of_time(args, time.perf_counter() - started, "preparing the heuristics")
+        except MemoryError:
+            return out_of_time(args, time.perf_counter() - started, "preparing the heuristics",
+                               "memory limit")
     if tty:
         from framework.terminal import beneath
         beneath(sys.stderr).write("\r\033[K")

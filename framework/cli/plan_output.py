@@ -78,10 +78,11 @@ def _memory(result) -> dict:
             if k in result.extra}
 
 
-def out_of_time(args, seconds: float, phase: str) -> int:
-    """What `plan` prints when --time runs out before the search starts (while grounding or
-    preparing the heuristics; exit status 0, as a search that runs out of time)."""
-    reason = f"time limit (while {phase})"
+def out_of_time(args, seconds: float, phase: str, limit: str = "time limit") -> int:
+    """What `plan` prints when --time (or the memory, `limit` "memory limit") runs out
+    before the search starts (while grounding or preparing the heuristics; exit status 0,
+    as a search that runs out of time)."""
+    reason = f"{limit} (while {phase})"
     if args.json:
         print_json({"problem": str(args.files[-1]), "plan": [], "length": None, "cost": None,
                     "solved": False, "valid": False, "complete": False,

@@ -46,6 +46,7 @@ from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
 from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
+from framework.compiler.masks import MasksMixin
 from framework.compiler.outline import OutlineMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.state_class import StateClassMixin
@@ -56,7 +57,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin):
+               OutlineMixin, MasksMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

@@ -12,6 +12,9 @@ class QuantifiersMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
     def x_Quant(self, node, env):
+        masked = self.mask_quantifier(node, env)        # over cells: bit operations (masks.py)
+        if masked is not None:
+            return masked
         var = self.fresh("q")
         inner = dict(env)
         inner[node.var] = var

@@ -140,7 +140,11 @@ class _Gen:
                   f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
-        form = self.draw(st.integers(0, 7))
+        form = self.draw(st.integers(0, 8))
+        if form == 8:              # a neighbourhood quantifier (compiled to masks inside a quantifier over cells)
+            var = self.pick(BOUND)
+            return f"(exists {var} in neighbors({self.cell(scope)}, {self.dirs()}): " \
+                   f"{self.bool_({**scope, var: 'cell'}, depth - 1)})"
         if form == 7:
             return f"connected(board, {self.cells(scope)}, {self.cells(scope)}, {self.dirs()}, {self.value(scope, 0)})"
         if form == 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from framework.search.result import BudgetExceeded, Result, Stats, search_resumed
+from framework.search.result import BudgetExceeded, Result, Stats, search_ended, search_resumed
 
 
 def search(problem, state=None, *, phases, time_limit=None, node_limit=None, progress=None,
@@ -52,6 +52,7 @@ def search(problem, state=None, *, phases, time_limit=None, node_limit=None, pro
         elif index >= len(phases) - 1:  # the last phase found nothing cheaper: none exists
             break
         index += 1
+    search_ended(resumed=True)          # the alarm no longer raises: the result is being made
     final = best or last
     stats = Stats(nodes=generated, expanded=expanded, time_s=time.perf_counter() - started)
     if final is None:                   # no phase ran: the budget was spent before

@@ -96,10 +96,11 @@ class _Alarm:
     search = None
 
 
-def search_ended() -> None:
+def search_ended(resumed: bool = False) -> None:
     """Called as a search makes its result: an alarm it took over no longer raises (freeing
-    a large search's memory may outlast the alarm's grace)."""
-    if _Alarm.search == "searching":
+    a large search's memory may outlast the alarm's grace); with `resumed`, also after
+    `search_resumed` (an anytime search ending between two phases)."""
+    if _Alarm.search == "searching" or (resumed and _Alarm.deadline is not None):
         _Alarm.search = "ended"
 
 

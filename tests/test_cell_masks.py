@@ -1,0 +1,82 @@
+"""Quantifiers over cells compiled to mask operations (framework/compiler/masks.py): the
+generated code has no loop where the body is made of cell tests, `and`/`or`/`not` and
+neighbourhood quantifiers, and the compiled game plays exactly as the reference
+interpreter does, on the hand-written flood fill, on Breakthrough's goal tests, and on
+forms the fast path must leave alone (a direction set without opposites, a part that may
+fail at run time).  tests/test_generated_specs.py draws neighbourhood quantifiers in
+random specs too."""
+from __future__ import annotations
+
+import pytest
+
+import framework
+from framework.conformance.generate import check_one
+from framework.perft import perft
+from tests.conftest import ROOT, SPECS
+
+FLOOD = (ROOT / "benchmarks" / "specs" / "hex_flood.yaml").read_text()
+
+SHAPES = """game: Shapes
+players: [A, B]
+options: {n: 4}
+board: {width: n, height: n, cells: [empty, A, B]}
+state:
+  k: {type: 0..3, initial: 0}
+  h: {type: 0..3, size: 2, initial: 1}
+directions:
+  up_right: [[1, -1], [0, -1]]
+define:
+  near(p, c): "exists d in neighbors(c, queen): board[d] == p and not (row(d) == k)"
+  odd: "exists c in cell: board[c] == A and exists d in neighbors(c, up_right): board[d] == B"
+  risky: "exists c in cell: board[c] == B and col(c) == h[k % 2]"
+actions:
+  place(c in cell):
+    if: board[c] == empty
+    then: |
+      board[c] = mover
+      k = (k + 1) % 4
+terminal: "(count c in cell: near(mover, c)) > 9 or (forall e in cells(board, empty): col(e) != 0)
+           or odd or risky or full(board)"
+winner: A if odd else B if risky else none
+"""
+
+
+@pytest.mark.parametrize("name,text", [("hex_flood", FLOOD), ("shapes", SHAPES),
+                                       ("breakthrough", (ROOT / "benchmarks" / "specs" / "breakthrough.yaml").read_text())])
+def test_masked_quantifiers_play_as_the_interpreter(name, text):
+    assert check_one(text, bfs_states=100, playouts=6, plies=40) is None
+
+
+def test_only_the_forms_listed_become_masks():
+    """In SHAPES, `near` and the `forall` over empty cells are masks; `odd` (a direction set
+    without opposites) and `risky` (an index, which may fail) stay loops."""
+    source = framework.load_text(SHAPES).python_source
+    assert "_step_queen(" in source and "bit_count()" in source and "& ~" in source
+    assert source.count("for _q") >= 2 and "NEIGHBORS_up_right" in source
+
+
+def test_a_flood_fill_by_hand_becomes_shifts_and_plays_as_the_builtin():
+    """Every quantifier of the flood fill is a mask (no generator left), each level's step
+    computed once, and its perft equals hex.yaml's (the builtin `connected`) to ply 4."""
+    flood = framework.load_text(FLOOD)
+    source = flood.python_source
+    assert "any(" not in source and "_step_hex(" in source
+    assert source.count(":= _step_hex(") == 8   # 4 levels, each player: `joined(p)` written once (outline.py)
+    builtin = framework.load(SPECS / "hex.yaml", n=4)
+    assert perft(flood.initial_state(), 4) == perft(builtin.initial_state(), 4)
+
+
+def test_lint_suggests_the_builtin_for_a_flood_fill_by_hand():
+    """`plyspec check` warns at the definition that starts a chain of three or more
+    definitions each calling the next on a neighbour quantified over `neighbors(...)`; no
+    shipped spec (chess's attack definitions quantify over cells), nor the other benchmark
+    specs, draws it."""
+    from framework import lint
+    from framework.loader import parse_spec as parse_file
+    found = [w for w in lint.warnings(parse_file(ROOT / "benchmarks" / "specs" / "hex_flood.yaml"))
+             if "by hand" in w.message]
+    assert len(found) == 1 and "`reach4`" in found[0].message and "connected(board" in found[0].hint
+    others = sorted(SPECS.glob("*.yaml")) + sorted((ROOT / "benchmarks" / "specs").glob("*.yaml"))
+    for path in others:
+        if path.name != "hex_flood.yaml":
+            assert not [w for w in lint.warnings(parse_file(path)) if "by hand" in w.message], path
