@@ -69,6 +69,9 @@ def test_perft_of_the_standard_positions(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", POSITIONS)
 def test_perft_of_the_standard_positions_to_the_last_published_ply(name):
+    """CPU seconds measured 2026-11-28 (one run each, a loaded 2-core machine): initial 5
+    plies 61.7, Kiwipete 4: 60.5, position 3 5: 8.4, 4: 7.5, 4 mirrored: 7.1, 5: 27.6,
+    6: 64.8."""
     fen, counts = POSITIONS[name]
     assert perft(start(fen), len(counts)) == counts
 

@@ -4,7 +4,8 @@ breadth-first and random-walk states of every shipped sample (STRIPS, ADL with
 conditional effects, negative conditions, derived predicates, action costs) and of random
 small tasks (zero costs among them), every fact's cost and supporter, h_max, h_add, h_FF,
 the relaxed plan and the preferred operators are equal, the sets in the same iteration
-order.  The pure code is itself held to tests/relaxation_reference.py by
+order, and so are the LM-cut values (both tie-breaking orders and the choice between
+them).  The pure code is itself held to tests/relaxation_reference.py by
 tests/test_relaxed_speedup.py.
 
 The accelerator is the installed one (`pip install .` builds it where a C compiler is);
@@ -26,6 +27,7 @@ import pytest
 import planners
 from conftest import ROOT
 from planners.heuristics import relaxation
+from planners.heuristics.lmcut import LandmarkCut
 from planners.heuristics.relaxation import Relaxation
 from test_relaxed_speedup import SAMPLES, TASKS, _states, random_tasks
 
@@ -119,13 +121,32 @@ def test_samples_agree_with_the_python_code(name, accelerator, monkeypatch):
         assert _same(pure, fast, _states(task, 30, seed=len(name))) > 0
 
 
+@pytest.mark.parametrize("name", TASKS)
+def test_lmcut_agrees_with_the_python_code(name, accelerator, monkeypatch):
+    """Both tie-breaking orders, and the choice between them on the first states."""
+    folder, stem = name.split("/")
+    task = planners.ground(planners.load(SAMPLES / folder / "domain.pddl",
+                                         SAMPLES / folder / f"{stem}.pddl"))
+    pure, fast = _pair(task, False, accelerator, monkeypatch)
+    states = _states(task, 15, seed=len(name))
+    for descending in (False, True, None):
+        slow, quick = LandmarkCut(pure, descending), LandmarkCut(fast, descending)
+        assert slow.fast is None and quick.fast is not None
+        for state in states:
+            value, expected = quick(state), slow(state)
+            assert value == expected and type(value) is type(expected)
+        assert quick.descending == slow.descending
+
+
 @pytest.mark.parametrize("costs", [(1,), (1, 2, 5), (0, 1, 2)])
 def test_random_tasks_agree_with_the_python_code(tmp_path, costs, accelerator, monkeypatch):
     reached = 0
     for n, task in enumerate(random_tasks(tmp_path, costs, 11)):
         for unit in (False, True):
-            reached += _same(*_pair(task, unit, accelerator, monkeypatch),
-                             _states(task, 8, seed=n))
+            pure, fast = _pair(task, unit, accelerator, monkeypatch)
+            reached += _same(pure, fast, _states(task, 8, seed=n))
+            for state in _states(task, 8, seed=n):
+                assert LandmarkCut(fast, False)(state) == LandmarkCut(pure, False)(state)
     assert reached > 40
 
 

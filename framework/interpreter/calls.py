@@ -27,7 +27,7 @@ class CallsMixin:
             return sum(1 for v in s.board if v == value)
         if f == "cells":
             value = self.as_value(args[1])
-            return frozenset(c for c in self.cells() if self.read(s, c) == value)
+            return frozenset(c for c, v in zip(self.board_cells, s.board) if v == value)
         if f == "neighbors":
             c, dirs = args
             if c is None:

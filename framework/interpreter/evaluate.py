@@ -37,16 +37,20 @@ class Evaluator(CallsMixin, EffectsMixin):
         self.legal_count = legal_count          # (snapshot, player, at_most) -> number of legal actions
         self.depth = 0
         self.memo = {}                          # (definition without parameters, snapshot) -> value
+        self.board_cells = tuple((x, y) for y in range(self.h) for x in range(self.w))   # board order
+        self.methods = {}                       # node type -> its e_ method
 
     # ----------------------------------------------------------------- cells and board
     def cells(self):
-        return [(x, y) for y in range(self.h) for x in range(self.w)]
+        return list(self.board_cells)
 
     def on_board(self, c) -> bool:
         return c is not None and 0 <= c[0] < self.w and 0 <= c[1] < self.h
 
     def read(self, s: Snapshot, c) -> CellValue:
-        return CellValue(s.board[c[1] * self.w + c[0]] if self.on_board(c) else -1)
+        if c is not None and 0 <= c[0] < self.w and 0 <= c[1] < self.h:     # on_board, inline: the hot path
+            return CellValue(s.board[c[1] * self.w + c[0]])
+        return CellValue(-1)
 
     def as_value(self, value):
         """A player used where a cell value is expected stands for the value of its name."""
@@ -56,7 +60,9 @@ class Evaluator(CallsMixin, EffectsMixin):
 
     # ----------------------------------------------------------------- expressions
     def eval(self, node, s: Snapshot, env: dict):
-        method = getattr(self, "e_" + type(node).__name__)
+        method = self.methods.get(type(node))
+        if method is None:
+            method = self.methods[type(node)] = getattr(self, "e_" + type(node).__name__)
         return method(node, s, env)
 
     def e_Num(self, node, s, env):

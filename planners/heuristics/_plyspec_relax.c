@@ -5,9 +5,10 @@
    settles; a fact's supporter is the first operator that reaches it at its cost) over flat
    arrays built once per task, and on top of it h_max, h_add, the relaxed plan (the chosen
    relaxed operators, inserted into a Python set in the same order as the Python code) and
-   h_FF's preferred operators.  Integer costs only (>= 0): Relaxation uses the Python code
-   for any other task.  With the same order of settling and of firing, every cost,
-   supporter, value and set equals the pure-Python code's (tests/test_relaxed_accelerator.py).
+   h_FF's preferred operators; and landmark-cut (`Cut`, for planners/heuristics/lmcut.py).
+   Integer costs only (>= 0): Relaxation uses the Python code for any other task.  With
+   the same order of settling and of firing, every cost, supporter, value and set equals
+   the pure-Python code's (tests/test_relaxed_accelerator.py).
 
    Nodes: node 0 is the start fact (Python's index -1), node f + 1 is fact f. */
 #define PY_SSIZE_T_CLEAN
@@ -18,23 +19,29 @@
 #define UNREACHED INT64_MAX
 
 typedef struct {
+    int64_t *d;
+    Py_ssize_t *f, len;
+} Heap;
+
+typedef struct {
     PyObject_HEAD
     Py_ssize_t facts, nodes, ops, owners, ngoals;
     int64_t *cost, *op_cost;
     Py_ssize_t *pre_at, *pre, *add_at, *add, *user_at, *user, *goal, *owner;
     char *is_goal;
     /* work space of one evaluation */
-    int64_t *dist, *so_far, *heap_d;
-    Py_ssize_t *supporter, *waiting, *heap_f, *stack;
+    int64_t *dist, *so_far;
+    Py_ssize_t *supporter, *waiting, *stack;
     unsigned char *in_state, *chosen, *owned;
-    Py_ssize_t heap_len, heap_cap, stack_cap;
+    Heap heap;
+    Py_ssize_t heap_cap, stack_cap;
 } Graph;
 
 static void graph_free_arrays(Graph *g)
 {
     void *arrays[] = {g->cost, g->op_cost, g->pre_at, g->pre, g->add_at, g->add, g->user_at,
-                      g->user, g->goal, g->owner, g->is_goal, g->dist, g->so_far, g->heap_d,
-                      g->supporter, g->waiting, g->heap_f, g->stack, g->in_state, g->chosen,
+                      g->user, g->goal, g->owner, g->is_goal, g->dist, g->so_far, g->heap.d,
+                      g->supporter, g->waiting, g->heap.f, g->stack, g->in_state, g->chosen,
                       g->owned};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
@@ -174,15 +181,15 @@ static PyObject *graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     g->stack_cap = g->ngoals + entries + 1;
     g->dist = PyMem_Calloc(g->nodes, sizeof(int64_t));
     g->so_far = PyMem_Calloc(g->ops + 1, sizeof(int64_t));
-    g->heap_d = PyMem_Calloc(g->heap_cap, sizeof(int64_t));
+    g->heap.d = PyMem_Calloc(g->heap_cap, sizeof(int64_t));
     g->supporter = PyMem_Calloc(g->nodes, sizeof(Py_ssize_t));
     g->waiting = PyMem_Calloc(g->ops + 1, sizeof(Py_ssize_t));
-    g->heap_f = PyMem_Calloc(g->heap_cap, sizeof(Py_ssize_t));
+    g->heap.f = PyMem_Calloc(g->heap_cap, sizeof(Py_ssize_t));
     g->stack = PyMem_Calloc(g->stack_cap, sizeof(Py_ssize_t));
     g->in_state = PyMem_Calloc(g->nodes, 1);
     g->chosen = PyMem_Calloc(g->ops + 1, 1);
     g->owned = PyMem_Calloc(g->owners + 1, 1);
-    if (g->dist && g->so_far && g->heap_d && g->supporter && g->waiting && g->heap_f &&
+    if (g->dist && g->so_far && g->heap.d && g->supporter && g->waiting && g->heap.f &&
         g->stack && g->in_state && g->chosen && g->owned)
         return (PyObject *)g;
 nomemory:
@@ -193,44 +200,44 @@ fail:
     return NULL;
 }
 
-/* the binary heap of (cost, node), least first; keys are never pushed twice */
-static inline int heap_less(Graph *g, Py_ssize_t a, Py_ssize_t b)
+/* a binary heap of (cost, node), least first; keys are never pushed twice */
+static inline int heap_less(Heap *h, Py_ssize_t a, Py_ssize_t b)
 {
-    return g->heap_d[a] < g->heap_d[b] || (g->heap_d[a] == g->heap_d[b] && g->heap_f[a] < g->heap_f[b]);
+    return h->d[a] < h->d[b] || (h->d[a] == h->d[b] && h->f[a] < h->f[b]);
 }
 
-static inline void heap_swap(Graph *g, Py_ssize_t a, Py_ssize_t b)
+static inline void heap_swap(Heap *h, Py_ssize_t a, Py_ssize_t b)
 {
-    int64_t d = g->heap_d[a];
-    Py_ssize_t f = g->heap_f[a];
-    g->heap_d[a] = g->heap_d[b], g->heap_f[a] = g->heap_f[b];
-    g->heap_d[b] = d, g->heap_f[b] = f;
+    int64_t d = h->d[a];
+    Py_ssize_t f = h->f[a];
+    h->d[a] = h->d[b], h->f[a] = h->f[b];
+    h->d[b] = d, h->f[b] = f;
 }
 
-static inline void heap_push(Graph *g, int64_t d, Py_ssize_t f)
+static inline void heap_push(Heap *h, int64_t d, Py_ssize_t f)
 {
-    Py_ssize_t i = g->heap_len++;
-    g->heap_d[i] = d, g->heap_f[i] = f;
-    while (i > 0 && heap_less(g, i, (i - 1) / 2)) {
-        heap_swap(g, i, (i - 1) / 2);
+    Py_ssize_t i = h->len++;
+    h->d[i] = d, h->f[i] = f;
+    while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
+        heap_swap(h, i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
 }
 
-static inline void heap_pop(Graph *g, int64_t *d, Py_ssize_t *f)
+static inline void heap_pop(Heap *h, int64_t *d, Py_ssize_t *f)
 {
-    *d = g->heap_d[0], *f = g->heap_f[0];
-    g->heap_len--;
-    g->heap_d[0] = g->heap_d[g->heap_len], g->heap_f[0] = g->heap_f[g->heap_len];
+    *d = h->d[0], *f = h->f[0];
+    h->len--;
+    h->d[0] = h->d[h->len], h->f[0] = h->f[h->len];
     for (Py_ssize_t i = 0;;) {
         Py_ssize_t least = i, left = 2 * i + 1, right = left + 1;
-        if (left < g->heap_len && heap_less(g, left, least))
+        if (left < h->len && heap_less(h, left, least))
             least = left;
-        if (right < g->heap_len && heap_less(g, right, least))
+        if (right < h->len && heap_less(h, right, least))
             least = right;
         if (least == i)
             break;
-        heap_swap(g, i, least);
+        heap_swap(h, i, least);
         i = least;
     }
 }
@@ -247,9 +254,9 @@ static int explore(Graph *g, PyObject *state, int use_max, int until_goals)
     memset(g->so_far, 0, g->ops * sizeof(int64_t));
     for (Py_ssize_t k = 0; k < g->ops; k++)
         g->waiting[k] = g->pre_at[k + 1] - g->pre_at[k];
-    g->heap_len = 0;
+    g->heap.len = 0;
     g->dist[0] = 0, g->in_state[0] = 1;
-    heap_push(g, 0, 0);
+    heap_push(&g->heap, 0, 0);
     for (Py_ssize_t i = 0; i < size; i++)
         for (int bit = 0; bit < 8 && bytes[i]; bit++)
             if (bytes[i] >> bit & 1) {
@@ -259,13 +266,13 @@ static int explore(Graph *g, PyObject *state, int use_max, int until_goals)
                     return -1;
                 }
                 g->dist[f] = 0, g->in_state[f] = 1;
-                heap_push(g, 0, f);
+                heap_push(&g->heap, 0, f);
             }
     Py_ssize_t goals_left = g->ngoals;
-    while (g->heap_len && (goals_left || !until_goals)) {
+    while (g->heap.len && (goals_left || !until_goals)) {
         int64_t d;
         Py_ssize_t f;
-        heap_pop(g, &d, &f);
+        heap_pop(&g->heap, &d, &f);
         if (d > g->dist[f])
             continue;                        /* an outdated entry */
         goals_left -= g->is_goal[f];
@@ -279,7 +286,7 @@ static int explore(Graph *g, PyObject *state, int use_max, int until_goals)
                 Py_ssize_t new = g->add[a];
                 if (reach < g->dist[new]) {
                     g->dist[new] = reach, g->supporter[new] = k;
-                    heap_push(g, reach, new);
+                    heap_push(&g->heap, reach, new);
                 }
             }
         }
@@ -427,6 +434,311 @@ static PyTypeObject GraphType = {
     .tp_methods = graph_methods,
 };
 
+
+/* ---- landmark-cut (planners/heuristics/lmcut.py), from its definition as in
+   tests/lmcut_reference.py: every round h_max from scratch (a Dijkstra), each reached
+   operator hung from its precondition of highest h_max (ties: the lowest fact index, the
+   highest with `descending`), the goal zone grown backwards through zero-cost operators,
+   the cut found forwards from the state, its cheapest cost charged to the cut's operators
+   and their conditional-effect copies.  Facts keep LM-cut's numbering: START is fact
+   `facts`, GOAL `facts + 1` (added by a zero-cost operator, the last, needing the goals). */
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t facts, size, ops;
+    int64_t *cost0, *cost, *h;
+    Py_ssize_t *pre_at, *pre, *add_at, *add, *user_at, *user, *ach_at, *ach, *copy_at, *copy;
+    Py_ssize_t *owner, *waiting, *supporter, *hang_head, *hang_next, *todo;
+    unsigned char *zone, *seen, *in_cut, *charged;
+    Heap heap;
+} Cut;
+
+static void cut_dealloc(Cut *c)
+{
+    void *arrays[] = {c->cost0, c->cost, c->h, c->heap.d, c->pre_at, c->pre, c->add_at, c->add,
+                      c->user_at, c->user, c->ach_at, c->ach, c->copy_at, c->copy, c->owner,
+                      c->waiting, c->supporter, c->hang_head, c->hang_next, c->todo, c->heap.f,
+                      c->zone, c->seen, c->in_cut, c->charged};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        PyMem_Free(arrays[i]);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* the inverse of CSR (at, items) over `count` rows: for each of `size` columns the rows
+   holding it, in row order */
+static int inverse(Py_ssize_t count, Py_ssize_t size, const Py_ssize_t *at, const Py_ssize_t *items,
+                   Py_ssize_t **inv_at, Py_ssize_t **inv)
+{
+    Py_ssize_t total = at[count];
+    *inv_at = PyMem_Calloc(size + 2, sizeof(Py_ssize_t));
+    *inv = PyMem_Calloc(total + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *fill = PyMem_Calloc(size + 1, sizeof(Py_ssize_t));
+    if (!*inv_at || !*inv || !fill) {
+        PyMem_Free(fill);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < total; i++)
+        (*inv_at)[items[i] + 1]++;
+    for (Py_ssize_t f = 0; f < size; f++)
+        (*inv_at)[f + 1] += (*inv_at)[f];
+    memcpy(fill, *inv_at, size * sizeof(Py_ssize_t));
+    for (Py_ssize_t k = 0; k < count; k++)
+        for (Py_ssize_t i = at[k]; i < at[k + 1]; i++)
+            (*inv)[fill[items[i]]++] = k;
+    PyMem_Free(fill);
+    return 0;
+}
+
+static PyObject *cut_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"facts", "pre", "add", "cost", "goal", "owner", NULL};
+    Py_ssize_t facts, n, m;
+    PyObject *pre, *add, *cost, *goal, *owner;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOO", names, &facts, &pre, &add, &cost,
+                                     &goal, &owner))
+        return NULL;
+    Cut *c = (Cut *)type->tp_alloc(type, 0);
+    if (!c)
+        return NULL;
+    c->facts = facts, c->size = facts + 2;
+    int64_t *costs = NULL, *goals = NULL, *owners = NULL;
+    Py_ssize_t *pre_at = NULL, *pre_items = NULL, *add_at = NULL, *add_items = NULL;
+    if (!(costs = int_array(cost, &n, 0, (int64_t)1 << 40)) ||
+        csr(pre, n, facts + 1, 0, &pre_at, &pre_items) < 0 ||
+        csr(add, n, facts + 1, -1, &add_at, &add_items) < 0 ||
+        !(goals = int_array(goal, &m, 0, facts - 1)) ||
+        !(owners = int_array(owner, &c->ops, -1, PY_SSIZE_T_MAX)))
+        goto fail;
+    if (c->ops != n) {
+        PyErr_SetString(PyExc_ValueError, "one owner per operator");
+        goto fail;
+    }
+    c->ops = n + 1;                      /* the goal operator last */
+    Py_ssize_t pres = pre_at[n] + (m ? m : 1), adds = add_at[n] + 1;
+    c->cost0 = PyMem_Calloc(c->ops, sizeof(int64_t));
+    c->cost = PyMem_Calloc(c->ops, sizeof(int64_t));
+    c->owner = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->pre_at = PyMem_Calloc(c->ops + 1, sizeof(Py_ssize_t));
+    c->pre = PyMem_Calloc(pres, sizeof(Py_ssize_t));
+    c->add_at = PyMem_Calloc(c->ops + 1, sizeof(Py_ssize_t));
+    c->add = PyMem_Calloc(adds, sizeof(Py_ssize_t));
+    if (!c->cost0 || !c->cost || !c->owner || !c->pre_at || !c->pre || !c->add_at || !c->add)
+        goto nomemory;
+    /* csr() shifted facts by one with node 0 for START; LM-cut numbers START `facts` */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        c->cost0[k] = costs[k], c->owner[k] = (Py_ssize_t)owners[k];
+        c->pre_at[k + 1] = pre_at[k + 1], c->add_at[k + 1] = add_at[k + 1];
+    }
+    for (Py_ssize_t i = 0; i < pre_at[n]; i++)
+        c->pre[i] = pre_items[i] ? pre_items[i] - 1 : facts;
+    for (Py_ssize_t i = 0; i < add_at[n]; i++)
+        c->add[i] = add_items[i] - 1;
+    for (Py_ssize_t i = 0; i < m; i++)
+        c->pre[pre_at[n] + i] = (Py_ssize_t)goals[i];
+    if (!m)
+        c->pre[pre_at[n]] = facts;
+    c->pre_at[c->ops] = pres;
+    c->add[add_at[n]] = facts + 1;
+    c->add_at[c->ops] = adds;
+    c->cost0[n] = 0, c->owner[n] = -1;
+    /* copies: per owner, its relaxed operators */
+    Py_ssize_t owner_count = 0;
+    for (Py_ssize_t k = 0; k < c->ops; k++)
+        owner_count = c->owner[k] + 1 > owner_count ? c->owner[k] + 1 : owner_count;
+    Py_ssize_t *own_at = PyMem_Calloc(c->ops + 1, sizeof(Py_ssize_t)),
+               *own = PyMem_Calloc(c->ops + 1, sizeof(Py_ssize_t));
+    if (!own_at || !own) {
+        PyMem_Free(own_at), PyMem_Free(own);
+        goto nomemory;
+    }
+    Py_ssize_t rows = 0;             /* operators with an owner, as rows of one column each */
+    for (Py_ssize_t k = 0; k < c->ops; k++)
+        if (c->owner[k] >= 0)
+            own[rows] = c->owner[k], own_at[rows + 1] = rows + 1, rows++;
+    /* copy_at/copy: per owner the rows (operators in order: rows map back below) */
+    int failed = inverse(rows, owner_count, own_at, own, &c->copy_at, &c->copy) < 0;
+    if (!failed) {
+        Py_ssize_t r = 0;
+        for (Py_ssize_t k = 0; k < c->ops; k++)
+            if (c->owner[k] >= 0)
+                own[r++] = k;
+        for (Py_ssize_t i = 0; i < rows; i++)
+            c->copy[i] = own[c->copy[i]];
+    }
+    PyMem_Free(own_at), PyMem_Free(own);
+    if (failed || inverse(c->ops, c->size, c->pre_at, c->pre, &c->user_at, &c->user) < 0 ||
+        inverse(c->ops, c->size, c->add_at, c->add, &c->ach_at, &c->ach) < 0)
+        goto fail;
+    c->h = PyMem_Calloc(c->size, sizeof(int64_t));
+    c->heap.d = PyMem_Calloc(c->size + adds + 1, sizeof(int64_t));
+    c->heap.f = PyMem_Calloc(c->size + adds + 1, sizeof(Py_ssize_t));
+    c->waiting = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->supporter = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->hang_head = PyMem_Calloc(c->size, sizeof(Py_ssize_t));
+    c->hang_next = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->todo = PyMem_Calloc(c->size + c->ops + 1, sizeof(Py_ssize_t));
+    c->zone = PyMem_Calloc(c->size, 1);
+    c->seen = PyMem_Calloc(c->size, 1);
+    c->in_cut = PyMem_Calloc(c->ops, 1);
+    c->charged = PyMem_Calloc(owner_count + 1, 1);
+    if (!c->h || !c->heap.d || !c->heap.f || !c->waiting || !c->supporter || !c->hang_head ||
+        !c->hang_next || !c->todo || !c->zone || !c->seen || !c->in_cut || !c->charged)
+        goto nomemory;
+    PyMem_Free(costs), PyMem_Free(goals), PyMem_Free(owners);
+    PyMem_Free(pre_at), PyMem_Free(pre_items), PyMem_Free(add_at), PyMem_Free(add_items);
+    return (PyObject *)c;
+nomemory:
+    PyErr_NoMemory();
+fail:
+    PyMem_Free(costs), PyMem_Free(goals), PyMem_Free(owners);
+    PyMem_Free(pre_at), PyMem_Free(pre_items), PyMem_Free(add_at), PyMem_Free(add_items);
+    Py_DECREF(c);
+    return NULL;
+}
+
+/* h_max from the state facts (`seen` marks them) under the current costs, and each
+   reached operator hung from its supporter */
+static void cut_hmax(Cut *c, int descending)
+{
+    for (Py_ssize_t f = 0; f < c->size; f++) {
+        c->h[f] = UNREACHED, c->hang_head[f] = -1;
+    }
+    for (Py_ssize_t k = 0; k < c->ops; k++)
+        c->waiting[k] = c->pre_at[k + 1] - c->pre_at[k], c->supporter[k] = -1;
+    c->heap.len = 0;
+    for (Py_ssize_t f = 0; f < c->size; f++)
+        if (c->seen[f])
+            c->h[f] = 0, heap_push(&c->heap, 0, f);
+    while (c->heap.len) {
+        int64_t d;
+        Py_ssize_t f;
+        heap_pop(&c->heap, &d, &f);
+        if (d > c->h[f])
+            continue;
+        for (Py_ssize_t u = c->user_at[f]; u < c->user_at[f + 1]; u++) {
+            Py_ssize_t k = c->user[u];
+            if (--c->waiting[k])
+                continue;
+            int64_t reach = d + c->cost[k];
+            for (Py_ssize_t a = c->add_at[k]; a < c->add_at[k + 1]; a++) {
+                Py_ssize_t new = c->add[a];
+                if (reach < c->h[new])
+                    c->h[new] = reach, heap_push(&c->heap, reach, new);
+            }
+        }
+    }
+    for (Py_ssize_t k = c->ops - 1; k >= 0; k--) {
+        if (c->waiting[k])
+            continue;
+        Py_ssize_t best = -1;
+        for (Py_ssize_t i = c->pre_at[k]; i < c->pre_at[k + 1]; i++) {
+            Py_ssize_t q = c->pre[i];
+            if (best < 0 || c->h[q] > c->h[best] ||
+                (c->h[q] == c->h[best] && (descending ? q > best : q < best)))
+                best = q;
+        }
+        c->supporter[k] = best;
+        c->hang_next[k] = c->hang_head[best], c->hang_head[best] = k;
+    }
+}
+
+/* value(state, descending) -> the LM-cut value of the relaxed state, inf if unreachable */
+static PyObject *cut_value(Cut *c, PyObject *args)
+{
+    PyObject *state;
+    int descending;
+    if (!PyArg_ParseTuple(args, "Sp", &state, &descending))
+        return NULL;
+    const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(state);
+    Py_ssize_t size = PyBytes_GET_SIZE(state), goal = c->facts + 1;
+    memcpy(c->cost, c->cost0, c->ops * sizeof(int64_t));
+    int64_t total = 0;
+    for (;;) {
+        memset(c->seen, 0, c->size);
+        c->seen[c->facts] = 1;
+        for (Py_ssize_t i = 0; i < size; i++)
+            for (int bit = 0; bit < 8 && bytes[i]; bit++)
+                if (bytes[i] >> bit & 1) {
+                    if (8 * i + bit >= c->facts) {
+                        PyErr_SetString(PyExc_IndexError, "a fact beyond the task's");
+                        return NULL;
+                    }
+                    c->seen[8 * i + bit] = 1;
+                }
+        cut_hmax(c, descending);
+        if (c->h[goal] == UNREACHED)
+            return PyFloat_FromDouble(Py_HUGE_VAL);
+        if (c->h[goal] == 0)
+            return PyLong_FromLongLong(total);
+        /* the goal zone */
+        memset(c->zone, 0, c->size);
+        Py_ssize_t top = 0;
+        c->zone[goal] = 1, c->todo[top++] = goal;
+        while (top) {
+            Py_ssize_t f = c->todo[--top];
+            for (Py_ssize_t a = c->ach_at[f]; a < c->ach_at[f + 1]; a++) {
+                Py_ssize_t k = c->ach[a], parent = c->supporter[k];
+                if (c->cost[k] == 0 && parent >= 0 && !c->zone[parent])
+                    c->zone[parent] = 1, c->todo[top++] = parent;
+            }
+        }
+        /* the cut, forwards from the state (`seen` holds it) */
+        memset(c->in_cut, 0, c->ops);
+        for (Py_ssize_t f = 0; f < c->size; f++)
+            if (c->seen[f])
+                c->todo[top++] = f;
+        int64_t charge = INT64_MAX;
+        while (top) {
+            Py_ssize_t f = c->todo[--top];
+            for (Py_ssize_t k = c->hang_head[f]; k >= 0; k = c->hang_next[k]) {
+                Py_ssize_t a = c->add_at[k];
+                while (a < c->add_at[k + 1] && !c->zone[c->add[a]])
+                    a++;
+                if (a < c->add_at[k + 1]) {
+                    c->in_cut[k] = 1;
+                    charge = c->cost[k] < charge ? c->cost[k] : charge;
+                    continue;
+                }
+                for (a = c->add_at[k]; a < c->add_at[k + 1]; a++)
+                    if (!c->seen[c->add[a]])
+                        c->seen[c->add[a]] = 1, c->todo[top++] = c->add[a];
+            }
+        }
+        if (charge <= 0 || charge == INT64_MAX) {
+            PyErr_SetString(PyExc_RuntimeError, "landmark-cut: an empty or free cut");
+            return NULL;
+        }
+        total += charge;
+        for (Py_ssize_t k = 0; k < c->ops; k++)
+            if (c->in_cut[k] && c->owner[k] >= 0 && !c->charged[c->owner[k]]) {
+                Py_ssize_t o = c->owner[k];
+                c->charged[o] = 1;
+                for (Py_ssize_t i = c->copy_at[o]; i < c->copy_at[o + 1]; i++)
+                    c->cost[c->copy[i]] -= charge;
+            }
+        for (Py_ssize_t k = 0; k < c->ops; k++)
+            if (c->in_cut[k] && c->owner[k] >= 0)
+                c->charged[c->owner[k]] = 0;
+    }
+}
+
+static PyMethodDef cut_methods[] = {
+    {"value", (PyCFunction)cut_value, METH_VARARGS, "value(state, descending): LM-cut"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CutType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "_plyspec_relax.Cut",
+    .tp_doc = "Cut(facts, pre, add, cost, goal, owner): landmark-cut over flat arrays",
+    .tp_basicsize = sizeof(Cut),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = cut_new,
+    .tp_dealloc = (destructor)cut_dealloc,
+    .tp_methods = cut_methods,
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_plyspec_relax",
     "The relaxed exploration of planners.heuristics.relaxation in C (optional accelerator).",
@@ -435,7 +747,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__plyspec_relax(void)
 {
-    if (PyType_Ready(&GraphType) < 0)
+    if (PyType_Ready(&GraphType) < 0 || PyType_Ready(&CutType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
@@ -443,6 +755,12 @@ PyMODINIT_FUNC PyInit__plyspec_relax(void)
     Py_INCREF(&GraphType);
     if (PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0) {
         Py_DECREF(&GraphType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&CutType);
+    if (PyModule_AddObject(m, "Cut", (PyObject *)&CutType) < 0) {
+        Py_DECREF(&CutType);
         Py_DECREF(m);
         return NULL;
     }

@@ -35,6 +35,9 @@ Every loop runs over facts (tens to hundreds), each step an AND/OR of operator m
 except the repair's, over the operators it re-hangs.
 The tie-breaking makes the value a function of the state and the order alone (a
 from-scratch reference with the same rule gives the same numbers; tests/test_lmcut.py).
+With the C accelerator (`relaxation.Relaxation.accelerator`: integer costs), that
+from-scratch definition runs in C (`_plyspec_relax.Cut`, h_max by a Dijkstra each round)
+with the same values (tests/test_relaxed_accelerator.py); the order's choice stays here.
 Which order pays depends on the domain (A* expansions, lowest first / highest first:
 openstacks task02 341 / 6799, freecell task02 16873 / 2551), so by default the first
 `SAMPLE` states evaluated get the larger of both values and decide: the order whose sum
@@ -43,7 +46,7 @@ order, and so is their maximum; a relaxed-unreachable goal gives `inf`.
 """
 from __future__ import annotations
 
-from functools import reduce
+from functools import partial, reduce
 from heapq import heappop, heappush
 from itertools import compress, repeat
 from operator import eq, gt, not_, or_
@@ -73,7 +76,10 @@ class LandmarkCut:
         self.pre = (pre, [p[::-1] for p in pre])      # by order: max() keeps the first
         self.add = [list(a) for a in relaxation.add] + [[self.goal]]
         self.cost = list(relaxation.cost) + [0]
-        self.relaxed = relaxation.relaxed
+        self.relaxed, self.state_bytes = relaxation.relaxed, relaxation.state_bytes
+        self.fast = relaxation.accelerator and relaxation.accelerator.Cut(
+            facts, relaxation.pre, relaxation.add, relaxation.cost, relaxation.goal,
+            relaxation.owner)
         self.size = facts + 2
         self.every = (1 << len(pre)) - 1
         self.needs = [0] * self.size
@@ -95,14 +101,19 @@ class LandmarkCut:
                     self.shared[k] = mask
 
     def __call__(self, state: int) -> float:
-        start = bits(self.relaxed(state))
-        start.append(self.start)
+        if self.fast:
+            relaxed = self.state_bytes(state)
+            value = partial(self.fast.value, relaxed)
+        else:
+            start = bits(self.relaxed(state))
+            start.append(self.start)
+            value = partial(self._value, start)
         if self.descending is not None:
-            return self._value(start, self.descending)
-        lowest = self._value(start, False)
+            return value(self.descending)
+        lowest = value(False)
         if lowest == INF:                 # (reachability does not depend on the order)
             return INF
-        highest = self._value(start, True)
+        highest = value(True)
         self.sums[0] += lowest
         self.sums[1] += highest
         self.sampled += 1

@@ -131,8 +131,9 @@ class Relaxation:
             for fact in add:
                 self.achievers[fact].append(k)
         whole = all(type(c) is int and 0 <= c < 1 << 40 for c in self.cost + self.op_cost)
-        self.fast = ACCELERATOR.Graph(self.facts, self.pre, self.add, self.cost, self.goal,
-                                      self.owner, self.op_cost) if ACCELERATOR and whole else None
+        self.accelerator = ACCELERATOR if whole else None       # LandmarkCut's too
+        self.fast = self.accelerator and self.accelerator.Graph(
+            self.facts, self.pre, self.add, self.cost, self.goal, self.owner, self.op_cost)
         self.width = (self.facts + 7) // 8
 
     def complemented(self, facts: int, absent: int) -> int:
@@ -143,7 +144,7 @@ class Relaxation:
         """`state` with the complements of its false negated facts."""
         return state | (~state & self.negated) << self.n
 
-    def _bytes(self, state: int) -> bytes:
+    def state_bytes(self, state: int) -> bytes:
         """The relaxed `state` as the accelerator reads it (fact bits, little-endian)."""
         return self.relaxed(state).to_bytes(self.width, "little")
 
@@ -164,7 +165,7 @@ class Relaxation:
         index), so both pick the same supporters."""
         if cost is None:
             if self.fast:
-                return self.fast.explore(self._bytes(state), use_max, until_goals)
+                return self.fast.explore(self.state_bytes(state), use_max, until_goals)
             if self.integral:
                 return self._explore_buckets(state, use_max, until_goals)
             cost = self.cost
@@ -267,13 +268,13 @@ class Relaxation:
 
     def h_max(self, state: int) -> float:
         if self.fast:
-            return self.fast.value(self._bytes(state), True)
+            return self.fast.value(self.state_bytes(state), True)
         dist, _, reached = self.explore(state, use_max=True)
         return max((dist[g] for g in self.goal), default=0) if reached else INF
 
     def h_add(self, state: int) -> float:
         if self.fast:
-            return self.fast.value(self._bytes(state), False)
+            return self.fast.value(self.state_bytes(state), False)
         dist, _, reached = self.explore(state, use_max=False)
         return sum(dist[g] for g in self.goal) if reached else INF
 
@@ -285,7 +286,7 @@ class Relaxation:
         backwards from the open goals (a reached fact has a supporter iff it is not true
         in the relaxed state)."""
         if self.fast:
-            return self.fast.plan(self._bytes(state), False)
+            return self.fast.plan(self.state_bytes(state), False)
         _, supporter, reached = self.explore(state, use_max=False)
         if not reached:
             return INF, set()
@@ -308,7 +309,7 @@ class Relaxation:
         plan whose relaxed operator is applicable in `state` (for a conditional effect:
         its conditions hold too)."""
         if self.fast:
-            return self.fast.plan(self._bytes(state), True)
+            return self.fast.plan(self.state_bytes(state), True)
         value, chosen = self.relaxed_plan(state)
         state, owner, pre_mask = self.relaxed(state), self.owner, self.pre_mask
         return value, {owner[k] for k in chosen
