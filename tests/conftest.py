@@ -20,12 +20,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 # game (file stem, both syntaxes) -> the kinds of check whose full size runs only under
-# `-m slow`; CPU seconds of the full-size check on an idle machine in the comment
+# `-m slow`; in the comment, CPU seconds of one full conformance check (YAML), measured
+# 2026-11-28 under load, before the interpreter's speed-up of that day
 COSTLY = {
-    "brazilian_draughts": {"conformance"},      # ~80 s: the interpreter's compound captures
-    "draughts": {"conformance"},                # ~35 s per syntax
-    "amazons": {"conformance"},                 # ~25 s per syntax
-    "atari_go": {"conformance"},                # ~20 s per syntax
+    "brazilian_draughts": {"conformance"},      # 77 s: half exploring states, a third the interpreter
+    "draughts": {"conformance"},                # 38 s per syntax
+    "amazons": {"conformance"},                 # 13 s per syntax
+    "atari_go": {"conformance"},                # 12 s per syntax
     "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
                                                 # hundreds of plies, each move tested by `legal_after`);
                                                 # kernel playouts: perft 2 at 480 states

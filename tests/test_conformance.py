@@ -12,7 +12,7 @@ from framework.conformance import FAILED, NOT_APPLICABLE, PASSED, SpecReport, ch
 from framework.conformance.discover import shipped_specs, spec_kind
 from framework.conformance.games import PROPERTIES
 from framework.conformance.golden import golden_path, read_golden
-from tests.conftest import ROOT, by_cost, costly
+from tests.conftest import COSTLY, ROOT, by_cost, costly
 
 EXAMPLES = 50
 SPECS = [p if p.is_absolute() else ROOT / p for p in shipped_specs()]
@@ -59,6 +59,12 @@ def test_costly_spec_conforms_on_a_smaller_budget(spec, monkeypatch):
     report = SpecReport(str(spec), "game", name, outcomes)
     assert not report.failed and [o.name for o in outcomes] == list(PROPERTIES), report.text()
     assert "20 states nearest the start and 2 random" in report.outcome(differential.NAME).detail
+
+
+def test_the_cost_list_names_shipped_games():
+    """A misspelt or stale entry in tests/conftest.py's COSTLY would leave a costly check in
+    the default run without a word."""
+    assert set(COSTLY) <= {p.stem for p in GAMES}
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=lambda p: p.relative_to(ROOT).as_posix())
