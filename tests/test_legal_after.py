@@ -133,7 +133,9 @@ def test_a_large_definition_is_one_function_called_from_each_use():
 
 def test_a_module_over_the_size_bound_is_refused(monkeypatch):
     import framework.compiler.state_class as state_class
+    import framework.loader as loader
     monkeypatch.setattr(state_class, "MAX_SOURCE_CHARS", 1000)
+    monkeypatch.setattr(loader, "_CACHE", {})    # compile anew, whatever an earlier test loaded
     with pytest.raises(SpecError) as err:
         framework.load(SPECS / "tictactoe.yaml")
     assert "characters of Python, more than 1,000" in str(err.value) and err.value.hint
