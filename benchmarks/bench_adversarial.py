@@ -11,8 +11,12 @@
    chosen move, and how far each value lies from a search three plies deeper.
 3. Nodes per second of `framework.search.minimax` on the compiled tic-tac-toe spec beside
    a hand-written Python minimax (tuple board, plain functions) in the same process.
+4. A history rule on the kernel: Northcott (three rows, width 6) searched by alpha-beta at
+   a fixed depth with `repetition: {result: draw, count: 3}` and with the rule removed,
+   with and without the transposition table, and with the rule on the course interface
+   (the kernel switched off: how history games ran before framework/history_kernel.py).
 
-    python benchmarks/bench_adversarial.py [--depths 8,10] [--repeat 1] [--positions 30]
+    python benchmarks/bench_adversarial.py [--depths 8,10] [--repeat 1] [--positions 30] [--history-depth 8]
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from framework import load                                 # noqa: E402
+from framework import load, load_text                      # noqa: E402
 from framework.search import alphabeta, minimax            # noqa: E402
 
 SWITCHES = ("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence")
@@ -164,6 +168,41 @@ def nodes_per_second(repeat):
     return best
 
 
+def history_rows(depth, repeat):
+    """(label, nodes, CPU seconds, value) of alpha-beta on Northcott 3x6 to `depth`, best of
+    `repeat` runs: the rule on the kernel, the rule removed, both without the table, and the
+    rule on the course interface."""
+    text = (ROOT / "game_specs" / "northcott.yaml").read_text()
+    rule = "repetition: {result: draw, count: 3}\n"
+    assert rule in text
+    options = {"width": 6, "white": [0, 0, 0], "black": [5, 4, 3]}
+    ruled, free = load_text(text, **options), load_text(text.replace(rule, ""), **options)
+    runs = [("repetition draw 3, kernel", ruled, {}), ("rule removed, kernel", free, {}),
+            ("repetition draw 3, kernel, no table", ruled, {"tt": False}),
+            ("rule removed, kernel, no table", free, {"tt": False})]
+    rows = []
+    for label, game, switches in runs:
+        rows.append((label,) + _best(lambda counter: _alphabeta_nodes(game, depth, switches, counter), repeat))
+    state_class = type(ruled.initial_state())
+    kernel, state_class._kernel = state_class._kernel, None
+    try:
+        rows.append(("repetition draw 3, course interface",)
+                    + _best(lambda counter: _alphabeta_nodes(ruled, depth, {}, counter), repeat))
+    finally:
+        state_class._kernel = kernel
+    return rows
+
+
+def _alphabeta_nodes(game, depth, switches, counter):
+    result = alphabeta.search(game, depth=depth, **switches)
+    counter[0] = result.stats.nodes
+    return result.value
+
+
+def _best(run, repeat):
+    return min((timed(run) for _ in range(repeat)), key=lambda outcome: outcome[1])
+
+
 def print_table(title, header, rows):
     print(f"\n{title}\n")
     print("| " + " | ".join(header) + " |")
@@ -179,6 +218,8 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=1, help="runs per row, best time kept (default 1)")
     parser.add_argument("--positions", type=int, default=30,
                         help="Othello 6x6 positions for the quiescence table (default 30)")
+    parser.add_argument("--history-depth", type=int, default=8,
+                        help="alpha-beta depth on Northcott 3x6 for the history-rule table (default 8)")
     args = parser.parse_args(argv)
     depths = [int(d) for d in args.depths.split(",")]
 
@@ -216,6 +257,14 @@ def main(argv=None):
                      ("framework.search.minimax on game_specs/tictactoe.yaml", ours),
                      ("the same compiled states, bare traversal (no search)", walk),
                      ("hand-written Python minimax (tuple board, plain functions)", hand))])
+
+    rows = history_rows(args.history_depth, max(args.repeat, 3))
+    base = {label: seconds for label, _, seconds, _ in rows}
+    print_table(f"A history rule on the kernel: Northcott 3x6 (width 6, white [0,0,0], black [5,4,3]), "
+                f"alpha-beta depth {args.history_depth}", ("search", "nodes", "CPU time (s)", "value", "vs rule removed"),
+                [(label, f"{nodes:,}", f"{seconds:.3f}", f"{value:g}",
+                  f"{seconds / base['rule removed, kernel' + (', no table' if 'no table' in label else '')]:.2f}x")
+                 for label, nodes, seconds, value in rows])
 
 
 if __name__ == "__main__":

@@ -131,12 +131,13 @@ def ruled_class(rules: Rules):
 
         def _stuck(self) -> bool:
             """With `forbidden`: every move of the player to move would repeat (asked when
-            needed, and it stops at the first move that does not)."""
+            needed, and it stops at the first move that does not: tried from the last, where
+            a pass usually is)."""
             position = self[0]
             if not forbidden or position.terminal_test() or position.is_chance():
                 return False
             try:
-                return all(self._repeats(position._result(a)) for a in position.actions())
+                return all(self._repeats(position._result(a)) for a in reversed(position.actions()))
             except Exception:       # noqa: BLE001 - a move whose rules fail does not repeat:
                 return False        # actions() and result() report the failure itself
 
@@ -195,7 +196,11 @@ def ruled_class(rules: Rules):
             return draw if forbidden and self._stuck() else self[0].returns()
 
         def __reduce__(self):
-            return (_restore, (rules, tuple(self)))
+            """The earlier positions go as plain tuples (equal, and hashing alike, to the
+            States they were): each State would find its game again when unpickled."""
+            position, seen, moves, end = self
+            seen = frozenset((tuple(k) if isinstance(k, tuple) else k, n) for k, n in seen)
+            return (_restore, (rules, (position, seen, moves, end)))
 
         def __str__(self):
             if not self[3]:

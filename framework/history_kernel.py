@@ -47,7 +47,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
         if terminal_of(position):
             return False
         try:
-            return all(repeats(seen, apply_of(position, a)) for a in actions_of(position))
+            return all(repeats(seen, apply_of(position, a)) for a in reversed(actions_of(position)))
         except Exception:       # noqa: BLE001 - as framework.history: a failing move does not repeat
             return False
 

@@ -6,6 +6,7 @@ interpreter, and the editor's hover on the names `over` lists."""
 from __future__ import annotations
 
 import functools
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -197,3 +198,34 @@ def test_the_editor_hovers_the_names_over_lists():
     found = {o.name: o for o in result.occurrences if o.line == line}
     assert result.declaration(found["heap"]).detail.startswith("state variable `heap`")
     assert {"heap", "mover", "P1", "P2"} <= set(found)
+
+
+@pytest.mark.parametrize("rule", [rule for rule, _ in CASES] + ["repetition: {result: loss, count: 3}\nmax_moves: 9"])
+def test_the_history_kernel_agrees_with_the_course_interface(rule):
+    """Every rule on the kernel (framework/history_kernel.py): the same moves, children,
+    terminal tests and returns as the course interface, state by state on seeded random
+    games, and the same perft."""
+    from framework.perft import perft
+    from tests.test_kernel import _agree
+    game = framework.load_text(nim(rule))
+    kernel = game.kernel
+    assert kernel is not None and type(game.initial_state())._kernel is kernel
+    rng = random.Random(rule)
+    for _ in range(30):
+        state = game.initial_state()
+        packed = tuple(state)
+        while True:
+            raw = _agree(kernel, state, packed)
+            assert kernel.terminal(packed) == state.terminal_test() == (not raw)
+            if not raw:
+                assert kernel.returns(packed) == state.returns()
+                break
+            move = rng.choice(raw)
+            state, packed = state.result(kernel.action(move)), kernel.apply(packed, move)
+            assert kernel.view(packed) == state
+    fast = perft(game.initial_state(), 8)
+    type(game.initial_state())._kernel = None
+    try:
+        assert perft(game.initial_state(), 8) == fast
+    finally:
+        type(game.initial_state())._kernel = kernel
