@@ -119,13 +119,17 @@ GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
 def test_the_last_two_plies_in_one_call_count_what_the_kernel_builds(path):
     """k_leaves2(s, acts) = (the children's move counts, their k_leaves) on random
     playouts of every shipped game whose kernel has it (all but those with a pass rule or
-    chance: perft walks a chance game on the course interface; and chess, whose k_leaves
+    chance: perft walks a chance game on the course interface; those with a history rule,
+    whose history kernel has no leaves2; and chess, whose k_leaves
     is too long for the two plies in one function: compiler/common.py MAX_FUSED_CHARS)."""
     game = framework.load(path)
     kernel = game.kernel
     if kernel is None or kernel.leaves2 is None:
-        leaves = re.search(r"\ndef k_leaves\(.*?\n(?=\S)", game.python_source, re.S).group() if kernel else ""
-        assert kernel is None or game.spec.pass_rule or kernel.chance is not None or len(leaves) > MAX_FUSED_CHARS
+        found = re.search(r"\ndef k_leaves\(.*?\n(?=\S)", game.python_source, re.S)
+        leaves = found.group() if found else ""          # (a game with chance has no k_leaves)
+        history = game.spec.repetition is not None or game.spec.max_moves is not None   # framework/history_kernel.py
+        assert kernel is None or game.spec.pass_rule or kernel.chance is not None or history \
+            or len(leaves) > MAX_FUSED_CHARS
         return
     rng = random.Random(path.stem)
     for _ in range(3):
