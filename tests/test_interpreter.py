@@ -106,7 +106,7 @@ actions:
     then: "board[c] = mover; spot = c; marks = (marks | neighbors(c, orthogonal)) - column_cells(2) if not flag else marks & cells(board, empty); let t = col(c) + row(c); t += 1; score[mover] += min(t, 3); mood = m; if near(c, next(mover)) then { flag = true } else { flag = false }; n += 1"
   sweep(v in 0..1):
     if: "n < 18 and heap[v] > 0 and (sum x in 0..1: heap[x]) > 0 and (max x in 0..1: heap[x]) >= 1 and (min x in 0..1: heap[x]) >= 0 and (count x in 0..1: heap[x] > 0) >= 1 and [1, 2][v] > 0 and (forall p in player: score[p] >= 0)"
-    then: "heap[v] -= 1; n += 1; for d in cells(board, W) do { if size(slide(board, d, step, empty)) >= 0 and size(between(board, d, queen, A, B)) >= 0 then { marks = marks | group(board, d, orthogonal) } }; who = opponent(who); turn = prev(mover) if abs(-1) == 1 else mover"
+    then: "heap[v] -= 1; n += 1; for d in cells(board, W) do { if size(slide(board, d, step, empty)) >= 0 and size(between(board, d, queen, A, B)) >= 0 then { marks = marks | group(board, d, orthogonal) | region(d, orthogonal, cells(board, W)) } }; who = opponent(who); turn = prev(mover) if abs(-1) == 1 else mover"
   hop(c in row_cells(0)):
     if: "n < 18 and board[c] == mover and size(liberties(board, c, orthogonal)) > 0 and connected(board, row_cells(0), row_cells(1), orthogonal, mover)"
     then: "board[c] = empty; n += 1; continue land(c)"
