@@ -204,6 +204,9 @@ class ResolverMixin:
             return err(node.pos, f"`{name}` is a function", f"call it: {name}(...)")
         if name in ("cell", "player"):
             return err(node.pos, f"`{name}` is a type", f"use it as a domain: `x in {name}`")
+        if name in DIRECTION_SETS and self.out.graph is not None:
+            return err(node.pos, f"`{name}` is a direction set of grids; a graph board has only `links`",
+                       "its points' neighbours are its links: neighbors(c, links)")
         known = set(self.globals) | sym.info.names() | set(self.directions) | {"mover", "none", "true", "false"}
         return err(node.pos, f"unknown name `{name}`", did_you_mean(name, known))
 

@@ -2,27 +2,22 @@
 
 `check_one(text)` compares the compiled game with the interpreter, and the compiled game's
 kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
-`spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
-board with a non-player cell value, an integer, a flag, a list and a per-player variable,
-an option, a chance action of one or two outcome variables with uniform, joint or
-per-variable probabilities, a compound move (`continue` into a step that fills a
-neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
-connectivity (`connected`, `group`, `liberties`, `region` over every direction set, `hex`, the
-table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
-as sets),
-an enumeration variable (compared, assigned, a quantifier's and a parameter's domain),
-rules that may fail during play (a store to a cell that may be `none`: `drop` on a full
-or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index that
-may be off a list; `max` over a domain that may be empty), so that the two games must
-fail alike (the same positioned SpecRuntimeError),
-`legal_after` conditions on the position a move leaves, a definition large enough to be
-written as a function (compiler/outline.py) and called with various arguments,
-definitions whose bound variables reuse the names of the callers' parameters (the capture
-trap), an effect definition run from effects (its local named like the callers', a parameter
-assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
-player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
-campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
-in lockstep with the reference interpreter (`differential.find_difference`).
+`spec_texts()` is a Hypothesis strategy of YAML specs the checker accepts: a small board
+(one in four a graph board: framework.conformance.generate_graph) with a non-player value,
+an integer, a flag, a list and a per-player variable, an option (its default computed from
+another), a chance action of one or two outcome variables (uniform, joint or per-variable
+probabilities), a compound move (`continue` into a step that fills a neighbouring cell, with
+or without `prefer: longest`), `let` locals, `prev(p)`, connectivity (`connected`, `group`,
+`liberties`, `region` over every direction set, `knight` and a `directions:` set of the
+spec's own included; rows and columns as sets), an enumeration variable, rules that may fail
+during play (a store to a cell that may be `none`: `drop` on a full or missing column,
+`cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
+empty domain: the two games must fail alike), `legal_after`, a definition large enough to
+be written as a function (compiler/outline.py), the capture trap (bound variables named
+like the callers' arguments), an effect definition (its local named like the callers', a
+parameter assigned), a range chosen by a condition, nested conditionals, conditional stores
+and effects on every kind of target.  `run(inputs, seed)` is the campaign behind `plyspec
+fuzz --differential` (each spec walked in lockstep with the interpreter).
 """
 from __future__ import annotations
 
@@ -33,11 +28,12 @@ BOUND = ("t", "c", "x", "i")            # bound names, deliberately the same as 
 
 @st.composite
 def spec_texts(draw) -> str:
-    g = _Gen(draw)
-    return g.spec()
+    from framework.conformance.generate_graph import GraphGen   # one spec in four on a graph board
+    return (GraphGen if draw(st.integers(0, 3)) == 0 else _Gen)(draw).spec()
 
 
 class _Gen:
+    STEP, ORIGIN, NEAR = "orthogonal", "(0, 0)", ["orthogonal", "diagonal", "queen"]   # grid constants
     def __init__(self, draw):
         self.draw = draw
         self.players = draw(st.sampled_from([["A", "B"], ["A", "B", "C"]]))
@@ -61,10 +57,10 @@ class _Gen:
         leaves = ["0", "1", "2", "k", "m", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
                   "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]",
                   f"size({self.pick(['group', 'liberties'])}(board, {self.cell(scope)}, {self.dirs()}))"]
-        leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
+        leaves += [self.cell_int(v) for v, t in scope.items() if t == "cell"]
         leaves += [v for v, t in scope.items() if t == "int"]
         if self.rare():                   # may fail during play: a cell that may be none, an index
-            leaves = [f"{self.pick(['col', 'row'])}({self.none_cell()})", f"h[{self.pick(['k', 'n'])}]",
+            leaves = [self.cell_int(self.none_cell()), f"h[{self.pick(['k', 'n'])}]",
                       f"(max {self.pick(BOUND)} in 0..k - 2: n)", "(count v in hue: v != hue)"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
@@ -88,6 +84,9 @@ class _Gen:
         if form == 5:
             return f"max({a}, {b})"
         return f"abs({a})"
+
+    def cell_int(self, c) -> str:
+        return f"{self.pick(['col', 'row'])}({c})"
 
     def rare(self) -> bool:
         """True now and then: for the constructs that may fail during play, so that most
@@ -203,7 +202,7 @@ class _Gen:
             "game: Generated",
             f"players: [{', '.join(players)}]",
             f"options: {{k: {self.draw(st.integers(1, 3))}, m: '{self.pick(['k + 1', 'k * 2 - 1', 'max(k, 2)'])}'}}",
-            f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(players)}, Z]}}",
+            self.board(),
         ] + ([f"directions: {{mine: {[list(s) for s in self.own_dirs]}}}"] if self.own_dirs else []) + [
             "state:",
             "  n: {type: '0..9', initial: 0}",
@@ -245,6 +244,9 @@ class _Gen:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
             score = f"utility: '{self._q(self.int_({}, 1))}'"
         return "\n".join(lines + self._history_rules(winner and len(players) == 2, score)) + "\n"
+
+    def board(self) -> str:
+        return f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(self.players)}, Z]}}"
 
     def _history_rules(self, can_lose, score) -> list[str]:
         """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
@@ -293,7 +295,7 @@ class _Gen:
                  "    if: board[c] == mover",
                  "    then: 'board[c] = empty; continue more(c)'",
                  "steps:",
-                 "  more(a in cell, b in neighbors(a, orthogonal)):",
+                 f"  more(a in cell, b in neighbors(a, {self.STEP})):",
                  f"    if: '{self._q('board[b] == empty and ' + self.bool_({'a': 'cell', 'b': 'cell'}, 1))}'",
                  f"    then: '{self._q('board[b] = Z' + extra)}; continue more(b)'"]
         return lines + (["prefer: longest"] if self.draw(st.booleans()) else [])
@@ -308,7 +310,7 @@ class _Gen:
         """g(c, p): a neighbourhood test that uses its parameter inside the quantifier, whose
         bound name may equal the caller's argument."""
         var = self.pick([b for b in BOUND if b != "c"])
-        dirs = self.pick(["orthogonal", "diagonal", "queen"])
+        dirs = self.pick(self.NEAR)
         return f"exists {var} in cell: {var} in neighbors(c, {dirs}) and board[{var}] == p"
 
     def _effect_definition(self) -> str:
@@ -318,7 +320,7 @@ class _Gen:
         scope = {"c": "cell", "p": "player"}
         self.locals = 1                   # the body's own locals from u2; the callers' from u1
         body = [f"let u1 = {self.int_(scope, 1)}", self.effect({**scope, "u1": "int"}, 1),
-                self.pick(["p = next(p)", "c = (0, 0)", f"u1 += {self.int_(scope, 0)}"]),
+                self.pick(["p = next(p)", f"c = {self.ORIGIN}", f"u1 += {self.int_(scope, 0)}"]),
                 f"s[p] = min(abs(u1), 9)", f"board[c] = {self.value(scope, 0)}"]
         self.locals = 0
         return "; ".join(body)
