@@ -99,6 +99,7 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
                                            R.expr(items["height"][1], "board height"))
         spec.board = ast.Board("board", *size, values, initial, R.pos(sections["board"][0]), **graph)
         spec.positions["board_initial"] = R.pos(items["initial"][1]) if "initial" in items else R.pos(items["cells"][1])
+        spec.positions.update({k: R.pos(items[k][0]) for k in ("links", "lines") if k in items})   # as `.game`'s sections
     if "directions" in sections:
         spec.directions = tuple(ast.Directions(R.name(kn, "direction set"), R.constant(v, f"direction set `{k}`"),
                                                R.pos(kn))
