@@ -88,14 +88,25 @@ class BoardTables:
         return perms
 
 
-def bits(mask: int) -> list:
-    """Indices of the set bits of `mask`, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_BITS = {}          # bits(mask) of the masks met so far (a search meets the same few again)
+BITS_REMEMBERED = 1 << 16
+
+
+def bits(mask: int) -> tuple:
+    """Indices of the set bits of `mask`, lowest first (remembered: a search asks for the
+    same masks again and again; at most BITS_REMEMBERED of them are kept)."""
+    found = _BITS.get(mask)
+    if found is None:
+        out, m = [], mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        found = tuple(out)
+        if len(_BITS) >= BITS_REMEMBERED:
+            _BITS.clear()
+        _BITS[mask] = found
+    return found
 
 
 def permute(mask: int, perm: dict) -> int:
