@@ -85,23 +85,26 @@ class MasksMixin:
         """`cells_where` with its shared parts bound: one expression, or None."""
         saved, self.mask_parts = getattr(self, "mask_parts", None), {}
         try:
-            mask = self.cells_where(node, var, env)
+            mask = self.cells_where(node, var, env, ())
             parts, self.mask_parts = self.mask_parts, saved
         except BaseException:
             self.mask_parts = saved
             raise
         return None if mask is None else _bind(mask, parts, self.walrus_ok)
 
-    def cells_where(self, node, var, env):
+    def cells_where(self, node, var, env, outer):
         """Bitboard expression of the cells c where condition `node` holds with `var` = c,
-        or None when `node` is not of the forms listed in the module docstring."""
+        or None when `node` is not of the forms listed in the module docstring.  `outer`:
+        the variables of the enclosing quantifiers written as masks too (no value here)."""
+        if any(_mentions(node, v) for v in outer):
+            return None
         if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-            left, right = self.cells_where(node.left, var, env), self.cells_where(node.right, var, env)
+            left, right = self.cells_where(node.left, var, env, outer), self.cells_where(node.right, var, env, outer)
             if left is None or right is None:
                 return None
             return self._share(f"({left} {'&' if node.op == 'and' else '|'} {right})")
         if isinstance(node, ast.Unary) and node.op == "not":
-            inner = self.cells_where(node.operand, var, env)
+            inner = self.cells_where(node.operand, var, env, outer)
             return None if inner is None else f"(FULL & ~{inner})"
         if not _mentions(node, var):            # the same for every cell: all of them or none
             known = self._known_test(node)
@@ -111,13 +114,13 @@ class MasksMixin:
         if isinstance(node, ast.Cond):
             known = self._known_test(node.test)
             if known is not None:
-                return self.cells_where(node.then if known else node.else_, var, env)
-            test, then, else_ = (self.cells_where(n, var, env) for n in (node.test, node.then, node.else_))
+                return self.cells_where(node.then if known else node.else_, var, env, outer)
+            test, then, else_ = (self.cells_where(n, var, env, outer) for n in (node.test, node.then, node.else_))
             if None in (test, then, else_):
                 return None
             return f"({test} & {then} | (FULL & ~{test}) & {else_})"
         if isinstance(node, ast.Quant):
-            return self._neighbour_mask(node, var, env)
+            return self._neighbour_mask(node, var, env, outer)
         if isinstance(node, ast.Binary) and node.op == "in" and _is_var(node.left, var) \
                 and isinstance(node.right, ast.Call) and node.right.func == "neighbors" \
                 and self._cell_var(node.right.args[0], env):
@@ -201,7 +204,7 @@ class MasksMixin:
             return f"column_cells({code}, COLUMN_MASKS)"
         return None
 
-    def _neighbour_mask(self, node, var, env):
+    def _neighbour_mask(self, node, var, env, outer):
         """`exists d in neighbors(var, DIRS): Q(d)`: the cells with a DIRS neighbour in Q."""
         domain = node.domain
         if node.kind != "exists" or not (isinstance(domain, ast.Call) and domain.func == "neighbors"
@@ -211,7 +214,7 @@ class MasksMixin:
         steps = set(self.c.directions[dirs])
         if any((-dx, -dy) not in steps for dx, dy in steps):
             return None
-        inner = self.cells_where(node.body, node.var, env)
+        inner = self.cells_where(node.body, node.var, env, (*outer, var))
         if inner is None:
             return None
         step, _ = _helpers(self, dirs)
