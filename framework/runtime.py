@@ -88,25 +88,27 @@ class BoardTables:
         return perms
 
 
-_BITS = {}          # bits(mask) of the masks met so far (a search meets the same few again)
 BITS_REMEMBERED = 1 << 16
 
 
-def bits(mask: int) -> tuple:
-    """Indices of the set bits of `mask`, lowest first (remembered: a search asks for the
-    same masks again and again; at most BITS_REMEMBERED of them are kept)."""
-    found = _BITS.get(mask)
-    if found is None:
+class _Bits(dict):
+    """mask -> the indices of its set bits, lowest first, as a tuple: computed once per
+    mask (a search asks for the same few masks again and again; at most BITS_REMEMBERED
+    are kept).  `bits` is its `__getitem__`, a call with no Python frame once a mask is known."""
+
+    def __missing__(self, mask: int) -> tuple:
         out, m = [], mask
         while m:
             low = m & -m
             out.append(low.bit_length() - 1)
             m ^= low
-        found = tuple(out)
-        if len(_BITS) >= BITS_REMEMBERED:
-            _BITS.clear()
-        _BITS[mask] = found
-    return found
+        if len(self) >= BITS_REMEMBERED:
+            self.clear()
+        found = self[mask] = tuple(out)
+        return found
+
+
+bits = _Bits().__getitem__
 
 
 def permute(mask: int, perm: dict) -> int:
