@@ -56,6 +56,11 @@ class GraphGen(_Gen):
     def cell_int(self, c) -> str:
         return f"size(neighbors({c}, links))"
 
+    def relation(self, a, b) -> str:          # where two points lie: linked, or in one group or line
+        return self.pick([f"{b} in neighbors({a}, links)", f"{a} in group(board, {b}, links)",
+                          f"size(neighbors({a}, links)) <= size(neighbors({b}, links))"]
+                         + [f"({a} in l{k} and {b} in l{k})" for k in range(len(self.lines))])
+
     def dirs(self) -> str:
         return "links"
 
