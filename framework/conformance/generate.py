@@ -255,24 +255,10 @@ class _Gen:
         else:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
             score = f"utility: '{self._q(self.int_({}, 1))}'"
-        return "\n".join(lines + self._history_rules(winner and len(players) == 2, score)) + "\n"
+        return "\n".join(lines + _history_rules(self.pick, winner and len(players) == 2, score)) + "\n"
 
     def board(self) -> str:
         return f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(self.players)}, Z]}}"
-
-    def _history_rules(self, can_lose, score) -> list[str]:
-        """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
-        framework.history and in the interpreter); `score` scores the final position
-        (`winner: EXPR` or `utility: EXPR`); `over` compares part of the state."""
-        over = self.pick(["board", "board, mover", "n, hue", "board, s, mover"])
-        rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
-                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"],
-                 [f"repetition: {{result: draw, over: [{over}]}}"], [f"repetition: {{result: forbidden, over: [{over}]}}"],
-                 [f"repetition: {{{score}, count: 2, over: [{over}]}}"], [f"max_moves: {{limit: 5, {score}}}"],
-                 [f"repetition: {{{score}}}", f"max_moves: {{limit: 6, {score}}}"]]
-        if can_lose:
-            rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
-        return self.pick(rules)
 
     def _legal_after(self, scope) -> list[str]:
         """Maybe `legal_after`: a condition on the position the move leaves (with the
@@ -343,6 +329,21 @@ class _Gen:
     @staticmethod
     def _q(text: str) -> str:
         return text.replace("'", "''")
+
+
+def _history_rules(pick, can_lose, score) -> list[str]:
+    """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
+    framework.history and in the interpreter); `score` scores the final position
+    (`winner: EXPR` or `utility: EXPR`); `over` compares part of the state."""
+    over = pick(["board", "board, mover", "n, hue", "board, s, mover"])
+    rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
+             ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"],
+             [f"repetition: {{result: draw, over: [{over}]}}"], [f"repetition: {{result: forbidden, over: [{over}]}}"],
+             [f"repetition: {{{score}, count: 2, over: [{over}]}}"], [f"max_moves: {{limit: 5, {score}}}"],
+             [f"repetition: {{{score}}}", f"max_moves: {{limit: 6, {score}}}"]]
+    if can_lose:
+        rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
+    return pick(rules)
 
 
 def _relation(pick, a: str, b: str) -> str:
