@@ -106,8 +106,7 @@ class LandmarkCut:
             relaxed = self.state_bytes(state)
             value = partial(self.fast.value, relaxed)
         else:
-            start = bits(self.relaxed(state))
-            start.append(self.start)
+            start = [*bits(self.relaxed(state)), self.start]
             value = partial(self._value, start)
         if self.descending is not None:
             return value(self.descending)
