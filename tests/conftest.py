@@ -27,6 +27,7 @@ COSTLY = {
     "draughts": {"conformance"},                # 38 s per syntax
     "amazons": {"conformance"},                 # 13 s per syntax
     "atari_go": {"conformance"},                # 12 s per syntax
+    "quoridor": {"conformance"},                # 18 s CPU: each wall tested by `legal_after` (a region)
     "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
                                                 # hundreds of plies, each move tested by `legal_after`);
                                                 # kernel playouts: perft 2 at 480 states

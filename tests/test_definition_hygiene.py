@@ -124,3 +124,18 @@ def test_a_definitions_own_variables_may_be_named_like_the_callers():
     s = s.result(game.parse_action(s, "place(1,0)"))
     assert sorted(game.action_text(a) for a in s.actions()) == ["place(2,0)", "place(3,0)"]
     assert check_one(text, bfs_states=60, playouts=4) is None
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "game"])
+def test_a_definition_named_like_a_builtin_says_so(fmt):
+    # a Quoridor spec's `between(a, b)` (the slot between two squares) met "duplicate name",
+    # which did not say what it duplicated
+    text = _spec("  between(a, b): 'cell((col(a) + col(b)) // 2, 0)'",
+                 "  place(c in cell):\n    if: board[between(c, c)] == empty\n    then: board[c] = mover")
+    if fmt == "game":
+        text = to_game(parse_text(text, "<spec>", "yaml"))
+    with pytest.raises(SpecError) as caught:
+        load_text(text, fmt)
+    assert caught.value.message == "`between` is a built-in function"
+    assert "my_between" in caught.value.hint
+    assert caught.value.source_line[caught.value.col - 1:].startswith("between")

@@ -144,7 +144,10 @@ class DeclarationsMixin:
     def _defines(self):
         for d in self.spec.defines:
             check_name(d.name, d.pos, "definition")
-            if d.name in self.defines or d.name in self.globals or d.name in BUILTINS:
+            if d.name in BUILTINS:
+                raise err(d.pos, f"`{d.name}` is a built-in function", "a definition needs a name of its own: "
+                          f"pick another, such as `my_{d.name}`")
+            if d.name in self.defines or d.name in self.globals:
                 raise err(d.pos, f"duplicate name `{d.name}`", "definitions need their own names")
             if len(set(d.params)) != len(d.params):
                 raise err(d.pos, f"definition `{d.name}` repeats a parameter name")

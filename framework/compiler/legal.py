@@ -114,7 +114,7 @@ class LegalMixin:
         var = f"p_{pname}"
         masks, rest = [], []
         for cond in conds:
-            m = self.cell_mask(cond, pname, env) if ptype == "cell" else None
+            m = (self.cell_mask(cond, pname, env) or self.mask_of(cond, pname, env)) if ptype == "cell" else None
             (masks if m else rest).append(m or cond)
         if masks:
             dom = self.domain(domain, env)

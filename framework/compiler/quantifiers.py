@@ -15,17 +15,19 @@ class QuantifiersMixin:
         masked = self.mask_quantifier(node, env)        # over cells: bit operations (masks.py)
         if masked is not None:
             return masked
+        narrowed = self.quantifier_cells(node, env)     # only the cells some masks allow
         var = self.fresh("q")
         inner = dict(env)
         inner[node.var] = var
-        dom = self.domain(node.domain, env)
+        dom, parts = narrowed or (self.domain(node.domain, env), [node.body])
         saved = self.param_ranges.get(node.var)
         if isinstance(node.domain, ast.Range):          # the body knows the variable's range
             lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
             if lo is not None and hi is not None:
                 self.param_ranges[node.var] = (lo, hi)
         try:
-            body = self.expr(node.body, inner)
+            body = " and ".join(self.expr(p, inner) for p in parts)
+            body = f"({body})" if len(parts) > 1 else body
         finally:
             if saved is None:
                 self.param_ranges.pop(node.var, None)

@@ -1,34 +1,30 @@
 """Random well-typed game specs, for testing the compiler against the interpreter at scale.
 
-`check_one(text)` compares the compiled game with the interpreter, and the compiled game's
-kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
-`spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
-board with a non-player cell value, an integer, a flag, a list and a per-player variable,
-an option, a chance action of one or two outcome variables with uniform, joint or
-per-variable probabilities, a compound move (`continue` into a step that fills a
-neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
-connectivity (`connected`, `group`, `liberties`, `region` over every direction set, `hex`, the
-table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
-as sets),
-an enumeration variable (compared, assigned, a quantifier's and a parameter's domain),
-rules that may fail during play (a store to a cell that may be `none`: `drop` on a full
-or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index that
-may be off a list; `max` over a domain that may be empty), so that the two games must
-fail alike (the same positioned SpecRuntimeError),
-`legal_after` conditions on the position a move leaves, a definition large enough to be
-written as a function (compiler/outline.py) and called with various arguments,
-definitions whose bound variables reuse the names of the callers' parameters (the capture
-trap), an effect definition run from effects (its local named like the callers', a parameter
-assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
-player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
-campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
-in lockstep with the reference interpreter (`differential.find_difference`).
+`check_one(text)` compares the compiled game with the interpreter, and the compiled game's kernel (framework.kernel)
+with its course interface (framework.conformance.kernel_check). `spec_texts()` is a Hypothesis strategy of YAML specs
+that the checker accepts: a small board with a non-player cell value, an integer, a flag, a list and a per-player
+variable, an option, a chance action of one or two outcome variables with uniform, joint or per-variable probabilities,
+a compound move (`continue` into a step that fills a neighbouring cell, with or without `prefer: longest`), local
+variables (`let`), `prev(p)`, connectivity (`connected`, `group`, `liberties`, `region` over every direction set, `hex`,
+the table-driven `knight` and a `directions:` set of the spec's own included; rows and columns as sets), an enumeration
+variable (compared, assigned, a quantifier's and a parameter's domain), rules that may fail during play (a store to a
+cell that may be `none`: `drop` on a full or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an
+index that may be off a list; `max` over a domain that may be empty), so that the two games must fail alike (the same
+positioned SpecRuntimeError), `legal_after` conditions on the position a move leaves, a move from cell to cell relating
+the two cells' rows and columns, `!=` tests of a cell's value, conditional tests, a definition large enough to be
+written as a function (compiler/outline.py) and called with various arguments, definitions whose bound variables reuse
+the names of the callers' parameters (the capture trap), an effect definition run from effects (its local named like the
+callers', a parameter assigned), an option whose default is computed from another, a range chosen by a condition,
+quantifiers that shadow parameters, nested conditionals, conditional stores of a player or a cell value, and effects on
+every kind of target.
+The campaign behind `plyspec fuzz --differential` over these specs is `differential.campaign`.
 """
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
 BOUND = ("t", "c", "x", "i")            # bound names, deliberately the same as parameters'
+ORDERS = ("ab", "ba")                   # the cells a relation compares, either way round
 
 
 @st.composite
@@ -135,8 +131,9 @@ class _Gen:
         return self.pick(plain)
 
     def bool_(self, scope, depth=2) -> str:
-        leaves = ["flag", "full(board)", f"board[{self.cell(scope)}] == {self.value(scope, 0)}",
+        leaves = ["flag", "full(board)", f"board[{self.cell(scope)}] {self.pick(['==', '!='])} {self.value(scope, 0)}",
                   f"hue {self.pick(['==', '!='])} {self.pick(['red', 'green', 'blue'])}",
+                  _relation(self.pick, self.cell(scope), self.cell(scope)),
                   f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
@@ -155,12 +152,14 @@ class _Gen:
             return f"not {self.bool_(scope, depth - 1)}"
         if form == 3:
             var = self.pick(BOUND)
-            kind = self.pick(["exists", "forall"])
-            return f"({kind} {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+            kind, inner = self.pick(["exists", "forall"]), {**scope, var: "cell"}    # (masks and tests left)
+            return f"({kind} {var} in cell: {self.bool_(inner, 0)} and {self.bool_(inner, depth - 1)})"
         if form == 4 and self.calls:
             return f"g({self.cell(scope)}, {self.player(scope)})"
         if form == 5:
             return f"{self.cell(scope)} in neighbors({self.cell(scope)}, {self.dirs()})"
+        if form == 6:              # a conditional test (masks: both branches, chosen by the test's mask)
+            return f"({self.bool_(scope, depth - 1)} if {self.bool_(scope, depth - 1)} else {self.bool_(scope, 0)})"
         return f"{self.int_(scope, depth - 1)} == {self.int_(scope, depth - 1)}"
 
     # --------------------------------------------------------------- effects
@@ -224,6 +223,10 @@ class _Gen:
         lines += [f"  put({c} in cell):",
                   f"    if: '{self._q(f'board[{c}] == empty' + extra)}'",
                   f"    then: '{self._q(self._effects({c: 'cell'}))}'"] + self._legal_after({c: 'cell'})
+        ab = {"a": "cell", "b": "cell"}      # moves drawn from masks of cells and tables of where cells lie
+        lines += ["  hop(a in cell, b in cell):",
+                  f"    if: '{self._q(f'board[a] == mover and {_relation(self.pick, *self.pick(ORDERS))} and ' + self.bool_(ab, 1))}'",
+                  f"    then: '{self._q('board[b] = board[a]; board[a] = empty; n += 1; ' + self._effects(ab))}'"]
         i = self.pick(BOUND)
         guard = "n < 8 and " + self.pick([f"({self.bool_({i: 'int'}, 1)} or h[0] < 3)", f"f({i}) > 0"])
         lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
@@ -331,6 +334,14 @@ class _Gen:
         return text.replace("'", "''")
 
 
+def _relation(pick, a: str, b: str) -> str:
+    """Where two cells lie (a table of cells in the compiled game: compiler/masks.py)."""
+    part, other = pick(["col", "row"]), pick(["col", "row"])
+    if pick([True, False]):
+        return f"abs({part}({a}) - {part}({b})) <= {pick(['0', '1', 'k'])}"
+    return f"{part}({a}) {pick(['==', '<=', '!='])} {other}({b}) + {pick(['0', '1', '-1', 'k', 'h[0]'])}"
+
+
 def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     """None, or (kind, message, path) for a generated spec: `refused` when the checker
     rejects it (a generator bug), `differs` when compiled and interpreted games disagree."""
@@ -363,35 +374,3 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     found = walk_difference(game, bfs_states=bfs_states // 2, playouts=1, plies=plies)   # (half the cost)
     return None if found is None else ("differs", f"kernel and course interface: {found[0]}", found[1])
 
-
-def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:
-    """Generate `inputs` specs and compare each compiled game with the interpreter; returns
-    {"inputs", "refused", "differs", "findings": [(kind, message, path, spec text)], "seconds"}.
-    Derandomized (the same specs on every run) unless `seed` is given; Hypothesis keeps no
-    database, so nothing is written anywhere."""
-    import time
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as seeded
-    tally = {"inputs": 0, "refused": 0, "differs": 0, "findings": []}
-    start = last = time.perf_counter()
-
-    @settings(max_examples=inputs, derandomize=seed is None, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(spec_texts())
-    def one(text):
-        nonlocal last
-        tally["inputs"] += 1
-        found = check_one(text)
-        if found is not None:
-            tally[found[0]] += 1
-            if len(tally["findings"]) < 20:
-                tally["findings"].append((*found, text))
-        if progress and time.perf_counter() - last >= every:
-            last = time.perf_counter()
-            progress(tally, time.perf_counter() - start)
-
-    from framework.conformance.games import scratch_storage
-    with scratch_storage():
-        (seeded(seed)(one) if seed is not None else one)()
-    tally["seconds"] = round(time.perf_counter() - start, 1)
-    return tally
