@@ -27,6 +27,7 @@ COSTLY = {
     "draughts": {"conformance"},                # 38 s per syntax
     "amazons": {"conformance"},                 # 13 s per syntax
     "atari_go": {"conformance"},                # 12 s per syntax
+    "nine_mens_morris": {"conformance"},        # 13 s per syntax (golden perft to ply 5: 5 s)
     "quoridor": {"conformance"},                # 18 s CPU: each wall tested by `legal_after` (a region)
     "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
                                                 # hundreds of plies, each move tested by `legal_after`);

@@ -215,6 +215,9 @@ class ResolverMixin:
             return err(node.pos, f"`{name}` is a function", f"call it: {name}(...)")
         if name in ("cell", "player"):
             return err(node.pos, f"`{name}` is a type", f"use it as a domain: `x in {name}`")
+        if name in DIRECTION_SETS and self.out.graph is not None:
+            return err(node.pos, f"`{name}` is a direction set of grids; a graph board has only `links`",
+                       "its points' neighbours are its links: neighbors(c, links)")
         definition = sym.info.using_definition(name)
         if definition:
             d = self.defines[definition]

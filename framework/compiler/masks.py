@@ -22,6 +22,7 @@ import ast as pyast
 import re
 
 from framework import ast
+from framework.graph import Graph
 from framework.builtins.cell_arithmetic import row_cells
 from framework.builtins.connectivity import _helpers
 from framework.compiler.common import _static_int, _operands
@@ -211,8 +212,8 @@ class MasksMixin:
                                          and _is_var(domain.args[0], var)):
             return None
         dirs = self.kinds[id(domain.args[1])][1]
-        steps = set(self.c.directions[dirs])
-        if any((-dx, -dy) not in steps for dx, dy in steps):
+        steps = self.c.directions[dirs]          # a graph's links go both ways
+        if not isinstance(steps, Graph) and any((-dx, -dy) not in steps for dx, dy in steps):
             return None
         inner = self.cells_where(node.body, node.var, env, (*outer, var))
         if inner is None:
