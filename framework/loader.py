@@ -179,7 +179,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
-          **{name: getattr(runtime, name) for name in RUNTIME_HELPERS},
+          **{name: getattr(runtime, name) for name in RUNTIME_HELPERS}, "bits": runtime.board_bits,   # (remembered)
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),

@@ -88,27 +88,33 @@ class BoardTables:
         return perms
 
 
+def bits(mask: int) -> list:
+    """Indices of the set bits of `mask`, lowest first (a new list)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 BITS_REMEMBERED = 1 << 16
 
 
 class _Bits(dict):
-    """mask -> the indices of its set bits, lowest first, as a tuple: computed once per
-    mask (a search asks for the same few masks again and again; at most BITS_REMEMBERED
-    are kept).  `bits` is its `__getitem__`, a call with no Python frame once a mask is known."""
+    """mask -> the tuple of bits(mask), computed once per mask: a game's search asks for the
+    same few board masks again and again (perft(7) of draughts: 649); at most
+    BITS_REMEMBERED are kept.  `board_bits` is its `__getitem__`, a call with no Python
+    frame once a mask is known; the generated game modules call it as `bits`."""
 
     def __missing__(self, mask: int) -> tuple:
-        out, m = [], mask
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
         if len(self) >= BITS_REMEMBERED:
             self.clear()
-        found = self[mask] = tuple(out)
+        found = self[mask] = tuple(bits(mask))
         return found
 
 
-bits = _Bits().__getitem__
+board_bits = _Bits().__getitem__
 
 
 def permute(mask: int, perm: dict) -> int:
