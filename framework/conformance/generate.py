@@ -79,7 +79,7 @@ class _Gen:
             return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
         if form == 3:                     # a range chosen by a condition
             var = self.pick(BOUND)
-            domain = f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)"
+            domain = self.pick([f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)", "0..2", "k..3"])
             return f"(sum {var} in {domain}: {self.int_({**scope, var: 'int'}, depth - 1)})"
         if form == 4 and self.calls:
             return f"f({a})"
@@ -160,8 +160,9 @@ class _Gen:
             return f"not {self.bool_(scope, depth - 1)}"
         if form == 3:
             var = self.pick(BOUND)
-            kind, inner = self.pick(["exists", "forall"]), {**scope, var: "cell"}    # (masks and tests left)
-            return f"({kind} {var} in cell: {self.bool_(inner, 0)} and {self.bool_(inner, depth - 1)})"
+            kind, domain = self.pick(["exists", "forall"]), self.pick(["cell", "cell", "0..2", "1..k"])  # 0..2: unrolled
+            inner = {**scope, var: "cell" if domain == "cell" else "int"}    # (masks and tests left)
+            return f"({kind} {var} in {domain}: {self.bool_(inner, 0)} and {self.bool_(inner, depth - 1)})"
         if form == 4 and self.calls:
             return f"g({self.cell(scope)}, {self.player(scope)})"
         if form == 5:
