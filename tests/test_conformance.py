@@ -50,9 +50,11 @@ COSTLY_GAMES = [p for p in GAMES if costly("conformance", p)]
 def test_costly_spec_conforms_on_a_smaller_budget(spec, monkeypatch):
     """The default run's check of the games whose full-size check is in the slow group: every
     property, on fewer states (breadth-first, exhaustive, lockstep with the interpreter) and
-    fewer playouts."""
+    fewer playouts, the golden perft of each option set while the next ply builds at most
+    1,000 states (chess's file holds seven positions to 4.9 million nodes)."""
     from framework.conformance import differential, games
     monkeypatch.setattr(games, "SWEEP_STATES", 200)
+    monkeypatch.setattr(games, "MAX_GOLDEN_STATES", 1_000)
     monkeypatch.setattr(differential, "BFS_STATES", 20)
     monkeypatch.setattr(differential, "PLAYOUTS", 2)
     name, outcomes = games.check_game(spec, examples=10, exhaustive=2_000)
