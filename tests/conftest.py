@@ -25,7 +25,8 @@ if str(ROOT) not in sys.path:
 COSTLY = {
     "brazilian_draughts": {"conformance"},      # 77 s: half exploring states, a third the interpreter
     "draughts": {"conformance"},                # 38 s per syntax
-    "amazons": {"conformance"},                 # 13 s per syntax
+    "amazons": {"conformance", "two_plies"},    # 13 s per syntax; k_leaves2 on playouts (tests/
+                                                # test_kernel_perft.py): 45 s per syntax
     "atari_go": {"conformance"},                # 12 s per syntax
     "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
                                                 # hundreds of plies, each move tested by `legal_after`);
