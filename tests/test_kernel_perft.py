@@ -57,6 +57,26 @@ def test_leaves_given_the_moves_counts_every_grandchild(spec):
             assert all(kernel.count(c) == len(kernel.actions(c)) for c in children)
 
 
+@pytest.mark.parametrize("rule", ["repetition: draw", "repetition: {result: loss, count: 3}",
+                                  "repetition: forbidden", "max_moves: {limit: 5, result: loss}"])
+def test_history_leaves_count_what_the_rules_leave(rule):
+    """The history kernel's leaves (framework/history_kernel.py: the inner kernel's one loop
+    when no child can end by a rule) = the children's move counts under the rule, on
+    every state of random playouts of misère Nim with passes (positions repeat at once)."""
+    text = (SPECS.parent / "tests" / "robustness" / "nim_take_zero.yaml").read_text() + rule + "\n"
+    game = framework.load_text(text)
+    kernel = game.kernel
+    for seed in range(6):
+        rng, s = random.Random(seed), tuple(game.initial_state())
+        for _ in range(12):
+            if kernel.terminal(s):
+                break
+            acts = kernel.actions(s)
+            assert kernel.leaves(s, acts) == kernel.leaves(s) == \
+                sum(len(kernel.actions(kernel.apply(s, a))) for a in acts)
+            s = kernel.apply(s, rng.choice(acts))
+
+
 def test_othello_leaves_count_passes_and_ends_without_the_can_move_calls():
     source = framework.load(SPECS / "othello.yaml").python_source
     leaves = source[source.index("def k_leaves"):source.index("def k_utility")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from framework.builtins.base import Builtin
 from framework.builtins.rays import shifts
+from framework.graph import step_cells
 
 
 def step_by_table(neighbors, cells: int) -> int:
@@ -133,9 +134,7 @@ def _search(seeds, dirs, inside) -> frozenset:
     todo = [c for c in seeds if inside(c)]
     seen = set(todo)
     while todo:
-        x, y = todo.pop(0)
-        for dx, dy in dirs:
-            n = (x + dx, y + dy)
+        for n in step_cells(todo.pop(0), dirs):
             if n not in seen and inside(n):
                 seen.add(n)
                 todo.append(n)
@@ -161,7 +160,7 @@ def _interpret_region(ev, node, args, s):
 def _interpret_liberties(ev, node, args, s):
     stones = _interpret_group(ev, node, args, s)
     dirs = args[2]
-    return frozenset(n for x, y in stones for n in ((x + dx, y + dy) for dx, dy in dirs)
+    return frozenset(n for c in stones for n in step_cells(c, dirs)
                      if ev.on_board(n) and n not in stones and ev.read(s, n) == ev.c.default_value)
 
 

@@ -15,6 +15,9 @@ def declare_directions(checker, builtin_sets: dict) -> dict:
     """Every direction set the spec can name: the built-in ones and the spec's own."""
     sets = dict(builtin_sets)
     for d in checker.spec.directions:
+        if checker.out.graph is not None:
+            raise SpecError.at(d.pos, "a graph board has no direction sets of its own",
+                               "its points' neighbours are its links: neighbors(c, links)")
         if d.name in builtin_sets:
             raise SpecError.at(d.pos, f"`{d.name}` is a built-in direction set",
                                f"use it as it is ({_text(builtin_sets[d.name])}) or pick another name")

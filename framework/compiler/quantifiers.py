@@ -5,6 +5,7 @@ a set of cells) -> its Python iterable.
 from __future__ import annotations
 
 from framework import ast
+from framework.compiler import unroll
 from framework.compiler.common import _static_int
 
 
@@ -15,17 +16,22 @@ class QuantifiersMixin:
         masked = self.mask_quantifier(node, env)        # over cells: bit operations (masks.py)
         if masked is not None:
             return masked
+        unrolled = self.unrolled(node, env)             # a small constant range: term by term
+        if unrolled is not None:
+            return unrolled
+        narrowed = self.quantifier_cells(node, env)     # only the cells some masks allow
         var = self.fresh("q")
         inner = dict(env)
         inner[node.var] = var
-        dom = self.domain(node.domain, env)
+        dom, parts = narrowed or (self.domain(node.domain, env), [node.body])
         saved = self.param_ranges.get(node.var)
         if isinstance(node.domain, ast.Range):          # the body knows the variable's range
             lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
             if lo is not None and hi is not None:
                 self.param_ranges[node.var] = (lo, hi)
         try:
-            body = self.expr(node.body, inner)
+            body = " and ".join(self.expr(p, inner) for p in parts)
+            body = f"({body})" if len(parts) > 1 else body
         finally:
             if saved is None:
                 self.param_ranges.pop(node.var, None)
@@ -40,6 +46,28 @@ class QuantifiersMixin:
         if node.kind == "sum":
             return f"sum({body} for {var} in {dom})"
         return f"extreme({node.kind!r}, ({body} for {var} in {dom}), POSITIONS[{self.position(node)}])"
+
+    def unrolled(self, node, env):
+        """exists/forall/count/sum over a constant range of at most unroll.MAX_TERMS values,
+        written out term by term (framework/compiler/unroll.py), or None."""
+        if node.kind not in ("exists", "forall", "count", "sum") or not isinstance(node.domain, ast.Range):
+            return None
+        lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
+        if lo is None or hi is None or not 0 < hi - lo + 1 <= unroll.MAX_TERMS:
+            return None
+        saved, terms = self.param_ranges.get(node.var), []
+        try:
+            for value in range(lo, hi + 1):
+                self.param_ranges[node.var] = (value, value)
+                terms.append(unroll.fold(self.expr(node.body, {**env, node.var: f"({value})"})))
+                if sum(map(len, terms)) > unroll.MAX_CHARS:
+                    return None
+        finally:
+            if saved is None:
+                self.param_ranges.pop(node.var, None)
+            else:
+                self.param_ranges[node.var] = saved
+        return unroll.combine(node.kind, terms)
 
     def domain(self, node, env):
         """The Python iterable of a quantifier's or loop's domain.  It may become a
