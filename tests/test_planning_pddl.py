@@ -190,3 +190,20 @@ def test_action_costs_from_static_functions(tmp_path):
     assert cheapest.cost == 5 and len(cheapest.pv) == 2
     assert validate_plan(lifted, [task.action_text(a) for a in cheapest.pv]).cost == 5
     assert planners.plan(task, "bfs").cost == 10
+
+
+def test_a_pddl_task_over_a_megabyte_loads_and_the_pddl_bound_holds(tmp_path, monkeypatch):
+    """IPC problem files reach several MB (nomystery-sat11 p09: 1.5 MB), above the 1 MB
+    bound of specs: PDDL files have their own bound (MAX_PDDL_BYTES), still a SpecError."""
+    from planners.formats import pddl
+    samples = planners.PDDL_DIR / "gripper"
+    problem = tmp_path / "task.pddl"
+    padding = "; " + "x" * 98 + "\n"
+    problem.write_text(padding * 11_000 + (samples / "task01.pddl").read_text())
+    assert problem.stat().st_size > 1_000_000
+    names = [[o.name for o in planners.load(samples / "domain.pddl", task).objects]
+             for task in (problem, samples / "task01.pddl")]
+    assert names[0] == names[1] and len(names[0]) == 8
+    monkeypatch.setattr(pddl, "MAX_PDDL_BYTES", 1_000_000)
+    with pytest.raises(SpecError, match="PDDL file is larger than 1,000,000 bytes"):
+        planners.load(samples / "domain.pddl", problem)
