@@ -88,7 +88,9 @@ BAD = [  # (syntax, text, message, line, column)
     ("yaml", "  points: [a, b, c]\n  links: [[a, a]]", "point `a` is linked to itself", 6, 15),
     ("yaml", "  points: [a, links]", "a point cannot be called `links`", 5, 15),
     ("yaml", "  points: [a, X]", "duplicate name `X`", 5, 15),
+    ("yaml", "  points: [a, b]\nstate:\n  links: {type: bool, initial: false}", "duplicate name `links`", 7, 3),
     ("game", "board points a b / c of empty, X, O\nlinks a - b - d", "unknown point `d`", 4, 15),
+    ("game", "board points a b / c of empty, X, O\ndefine links = 1", "duplicate name `links`", 4, 8),
     ("game", "board points a b / c of empty, X, O\nlinks a - b\nlines t = a b, t = b a", "duplicate line `t`", 5, 16),
 ]
 
@@ -183,3 +185,8 @@ async def test_the_editor_explains_points_lines_and_the_graph_keys(client, tmp_p
     assert "graph board's links, as paths" in await hover(5, "links")
     assert "named points" in await hover(4, "points")
     assert "named lines" in await hover(6, "lines")
+    row = next(i for i, x in enumerate(lines) if "if:" in x)
+    got = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=row, character=len(lines[row]))))
+    labels = {item.label for item in got.items}
+    assert {"links", "in_line", "a", "top"} <= labels and "orthogonal" not in labels
