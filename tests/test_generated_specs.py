@@ -9,11 +9,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from framework.conformance.generate import check_one, spec_texts
 
 
-def campaign(examples):
-    """A derandomized Hypothesis run over `examples` generated specs."""
+def campaign(examples, texts=None):
+    """A derandomized Hypothesis run over `examples` generated specs (of `texts`, a strategy
+    of spec texts: spec_texts() unless given)."""
     @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(spec_texts())
+    @given(spec_texts() if texts is None else texts)
     def compiled_plays_as_interpreted(text):
         found = check_one(text, bfs_states=25, playouts=2, plies=25)
         assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"

@@ -3,7 +3,6 @@ syntaxes; the checker's errors at the name they are about; the compiled game aga
 reference interpreter on a hand-written game (its whole tree) and on generated graph specs;
 the display by point names; the editor's hovers."""
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
 from framework import load_text
 from framework.checker import check
@@ -139,18 +138,10 @@ def test_graph_words_on_a_grid_are_refused():
 
 
 def _generated_campaign(examples):
-    from framework.conformance.generate import check_one
-    from framework.conformance.generate_graph import GraphGen
     from hypothesis import strategies as st
-
-    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(st.composite(lambda draw: GraphGen(draw).spec())())
-    def compiled_plays_as_interpreted(text):
-        assert "points:" in text
-        found = check_one(text, bfs_states=25, playouts=2, plies=25)
-        assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"
-    compiled_plays_as_interpreted()
+    from framework.conformance.generate_graph import GraphGen
+    from test_generated_specs import campaign
+    campaign(examples, st.composite(lambda draw: GraphGen(draw).spec())())
 
 
 def test_a_few_generated_graph_specs_compile_to_what_the_interpreter_plays():
