@@ -3,7 +3,6 @@ syntaxes; the checker's errors at the name they are about; the compiled game aga
 reference interpreter on a hand-written game (its whole tree) and on generated graph specs;
 the display by point names; the editor's hovers."""
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
 from framework import load_text
 from framework.checker import check
@@ -88,7 +87,9 @@ BAD = [  # (syntax, text, message, line, column)
     ("yaml", "  points: [a, b, c]\n  links: [[a, a]]", "point `a` is linked to itself", 6, 15),
     ("yaml", "  points: [a, links]", "a point cannot be called `links`", 5, 15),
     ("yaml", "  points: [a, X]", "duplicate name `X`", 5, 15),
+    ("yaml", "  points: [a, b]\nstate:\n  links: {type: bool, initial: false}", "duplicate name `links`", 7, 3),
     ("game", "board points a b / c of empty, X, O\nlinks a - b - d", "unknown point `d`", 4, 15),
+    ("game", "board points a b / c of empty, X, O\ndefine links = 1", "duplicate name `links`", 4, 8),
     ("game", "board points a b / c of empty, X, O\nlinks a - b\nlines t = a b, t = b a", "duplicate line `t`", 5, 16),
 ]
 
@@ -137,18 +138,10 @@ def test_graph_words_on_a_grid_are_refused():
 
 
 def _generated_campaign(examples):
-    from framework.conformance.generate import check_one
-    from framework.conformance.generate_graph import GraphGen
     from hypothesis import strategies as st
-
-    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(st.composite(lambda draw: GraphGen(draw).spec())())
-    def compiled_plays_as_interpreted(text):
-        assert "points:" in text
-        found = check_one(text, bfs_states=25, playouts=2, plies=25)
-        assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"
-    compiled_plays_as_interpreted()
+    from framework.conformance.generate_graph import GraphGen
+    from test_generated_specs import campaign
+    campaign(examples, st.composite(lambda draw: GraphGen(draw).spec())())
 
 
 def test_a_few_generated_graph_specs_compile_to_what_the_interpreter_plays():
@@ -183,3 +176,8 @@ async def test_the_editor_explains_points_lines_and_the_graph_keys(client, tmp_p
     assert "graph board's links, as paths" in await hover(5, "links")
     assert "named points" in await hover(4, "points")
     assert "named lines" in await hover(6, "lines")
+    row = next(i for i, x in enumerate(lines) if "if:" in x)
+    got = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=row, character=len(lines[row]))))
+    labels = {item.label for item in got.items}
+    assert {"links", "in_line", "a", "top"} <= labels and "orthogonal" not in labels

@@ -7,11 +7,13 @@ games (the legal moves, the end, the returns).
 OpenSpiel's `nine_mens_morris` (pyspiel) is the third count.  There a removal is a ply of
 its own by the same player; folding it into the ply that closed the mill, as the spec's
 compound move does (`place(a7,d1)`: place on a7, remove d1), gives pyspiel's counts by
-turns (`_pyspiel_turns` below): 24, 552, 12,144, 255,024 and 5,140,800 at depths 1 to 5,
-equal to `plyspec perft game_specs/nine_mens_morris.yaml -d 5` (measured 2026-11-28; the
-depth-5 walk of pyspiel takes 6 s of CPU, so only its random games are in this file), and
-200 random pyspiel games agreed with the reference turn by turn (9 of them drawn at the
-200-turn limit; this file plays 5)."""
+turns (`_pyspiel_turns`): 24, 552, 12,144, 255,024 at depths 1 to 4 in the default run,
+equal to the golden file (game_specs/golden/nine_mens_morris.perft.json, written by
+`plyspec perft game_specs/nine_mens_morris.yaml -d 5 --write-golden`), and 5,140,800 at
+depth 5, the first with mills, under `-m slow` (with the reference's perft to 4).  Random
+games of pyspiel agree with the reference turn by turn (5 here; 200 once, 2026-11-28, 9 of
+them drawn at the 200-turn limit).
+"""
 import random
 
 import pytest
@@ -127,3 +129,25 @@ def test_pyspiel_agrees_with_the_reference_turn_by_turn():
             key = rng.choice(sorted(ref))
             s, p = got[key], R.play(p, ref[key])
         assert s.is_terminal() and tuple(s.returns()) == R.returns(p)
+
+
+def _pyspiel_perft(state, depth):
+    turns = _pyspiel_turns(state)
+    return len(turns) if depth == 1 else sum(_pyspiel_perft(s, depth - 1) for s in turns.values())
+
+
+def test_pyspiel_counted_by_turns_equals_the_golden_perft():
+    import json
+    pyspiel = pytest.importorskip("pyspiel")
+    golden = json.loads((SPECS / "golden" / "nine_mens_morris.perft.json").read_text())["default"]
+    start = pyspiel.load_game("nine_mens_morris").new_initial_state()
+    assert [_pyspiel_perft(start, d) for d in (1, 2, 3, 4)] == golden[:4] == [24, 552, 12144, 255024]
+
+
+@pytest.mark.slow
+def test_pyspiel_and_the_reference_at_the_depths_with_mills(game):
+    """Depth 5 is the first with mills (a removal after the third man)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    assert _pyspiel_perft(pyspiel.load_game("nine_mens_morris").new_initial_state(), 5) == 5140800
+    assert perft(game.initial_state(), 5)[-1] == 5140800
+    assert R.perft(R.initial(), 4) == 255024

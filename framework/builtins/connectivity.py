@@ -42,6 +42,16 @@ def group(c: int, masks: tuple, flood) -> int:
     return 0
 
 
+def groups(cells: int, masks: tuple, flood):
+    """Run-time helper: the distinct groups (as `group`) of the cells of `cells`, each once,
+    in the order of their lowest cell in `cells` (compiler/quantifiers.py over_groups)."""
+    while cells:
+        low = cells & -cells
+        found = group(low.bit_length() - 1, masks, flood)
+        yield found
+        cells &= ~(found | low)
+
+
 def cell_bits(c: int) -> int:
     """Run-time helper: the set holding cell c alone (empty when c is none)."""
     return 1 << c if c >= 0 else 0
@@ -170,7 +180,7 @@ BUILTINS = (
             _lower_connected, runtime={"connected": connected, "step_by_table": step_by_table}, interpret=_interpret_connected),
     Builtin("group", ("board", "cell", "dirs"), "cellset",
             "the cells holding c's value joined to c by chains of dirs steps through that value (c's group)",
-            _lower_group, runtime={"group": group, "step_by_table": step_by_table}, interpret=_interpret_group),
+            _lower_group, runtime={"group": group, "groups": groups, "step_by_table": step_by_table}, interpret=_interpret_group),
     Builtin("liberties", ("board", "cell", "dirs"), "cellset",
             "the cells holding the initial value one dirs step from c's group (its liberties)",
             _lower_liberties, runtime={"liberties": liberties, "group": group, "step_by_table": step_by_table},

@@ -13,6 +13,7 @@ from framework import ast
 from framework.checker.model import BUILTINS, MAX_CELLS, Var, check_name, err
 from framework.checker.constants import NotConstant
 from framework.checker.graph import declare_graph
+from framework.graph import LINKS
 from framework.checker.symbols import Scope, Symbol
 from framework.errors import SpecError, did_you_mean
 from framework.frontend.expression_printer import expression_text
@@ -152,7 +153,7 @@ class DeclarationsMixin:
             if d.name in BUILTINS:
                 raise err(d.pos, f"`{d.name}` is a built-in function", "a definition needs a name of its own: "
                           f"pick another, such as `my_{d.name}`")
-            if d.name in self.defines or d.name in self.globals:
+            if d.name in self.defines or d.name in self.globals or (self.out.graph and d.name == LINKS):
                 raise err(d.pos, f"duplicate name `{d.name}`", "definitions need their own names")
             if len(set(d.params)) != len(d.params):
                 raise err(d.pos, f"definition `{d.name}` repeats a parameter name")

@@ -112,7 +112,7 @@ class ResolverMixin:
 
     def _declare(self, name, kind, info, pos, what):
         check_name(name, pos, what)
-        if name in self.globals or name in DIRECTION_SETS or name in RESERVED_NAMES:
+        if name in self.globals or name in DIRECTION_SETS or name in RESERVED_NAMES or name in self.directions:
             prev = self.globals.get(name)
             if prev and kind in ("player", "value") and prev.kind in ("player", "value") and prev.kind != kind:
                 self.globals[name] = Symbol(name, "player", prev.info if prev.kind == "player" else info)

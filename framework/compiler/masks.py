@@ -156,6 +156,31 @@ class MasksMixin:
                                   + (f"tuple({cells} for _q in range(len(ROW)))\n" if others else f"{cells}\n"))
         return f"{name}[{env[others.pop()]}]" if others else name
 
+    def cell_at(self, node, env):
+        """`cell(x, y)` whose coordinates read nothing but the rows and columns of one or two
+        cell variables, whole numbers and arithmetic (`over(c, d)`, `beyond(c, m)`): a table
+        made when the module loads (`_AT<k>[q][c]`, -1 off the board, as CELL gives), read
+        instead of a call per use; else None."""
+        if not all(_plain(a) for a in node.args):
+            return None
+        cells = sorted({n.id for a in node.args for n in _name_nodes(a) if self._cell_var(n, env)})
+        if not 1 <= len(cells) <= 2:
+            return None
+        names = ("_c", "_q")[:len(cells)]
+        inner = {**env, **dict(zip(cells, names))}
+        x, y = (self.expr(a, inner) for a in node.args)
+        if not all(_geometric(code, set(names)) for code in (x, y)):
+            return None
+        key = ("cell", x, y, len(cells))
+        name = self.relations.get(key)
+        if name is None:
+            name = self.relations[key] = f"_AT{len(self.relations)}"
+            table = f"tuple(CELL({x}, {y}) for _c in range(len(ROW)))"
+            if len(cells) == 2:
+                table = f"tuple({table} for _q in range(len(ROW)))"
+            self.helpers[name] = f"# {name}{'[q]' if len(cells) == 2 else ''}[c]: cell({x}, {y})\n{name} = {table}\n"
+        return f"{name}{''.join(f'[{env[v]}]' for v in reversed(cells))}"
+
     def _cell_var(self, node, env) -> bool:
         """Whether `node` names a cell parameter or a quantifier's cell (never `none`)."""
         return isinstance(node, ast.Name) and node.id in env and self.types.get(id(node)) == "cell" \

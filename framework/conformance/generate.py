@@ -161,6 +161,10 @@ class _Gen:
         if form == 3:
             var = self.pick(BOUND)
             kind, domain = self.pick(["exists", "forall"]), self.pick(["cell", "cell", "0..2", "1..k"])  # 0..2: unrolled
+            if domain == "cell" and self.draw(st.integers(0, 3)) == 0:     # the cell read as its group only
+                group = f"group(board, {var}, {self.dirs()})"
+                outer = {k: t for k, t in scope.items() if k != var}           # (the bound cell hides them)
+                return f"({kind} {var} in {self.cells(scope)}: size({group}) > {self.int_(outer, 0)})"
             inner = {**scope, var: "cell" if domain == "cell" else "int"}    # (masks and tests left)
             return f"({kind} {var} in {domain}: {self.bool_(inner, 0)} and {self.bool_(inner, depth - 1)})"
         if form == 4 and self.calls:

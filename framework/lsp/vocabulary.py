@@ -56,7 +56,9 @@ def completions_for(result: Analysis, scope: str | None, at_line_start: bool, ga
             from framework.frontend.yaml_spec import SECTIONS
             items += [(f"{k}:", "Keyword", what) for k, what in SECTIONS.items()]
     items += [(b.name, "Function", b.usage()) for b in builtins.all()]
-    items += [(name, "EnumMember", "direction set") for name in DIRECTION_SETS]
+    graph = any(s.kind == "point" for s in result.symbols)      # a graph board: its one direction set
+    items += [("links", "EnumMember", "direction set")] if graph else \
+        [(name, "EnumMember", "direction set") for name in DIRECTION_SETS]
     items += [(word, "Keyword", "expression") for word in EXPRESSION_WORDS]
     kinds = {"player": "EnumMember", "option": "Constant", "variable": "Variable", "board": "Struct",
              "cell value": "EnumMember", "point": "EnumMember", "line": "Constant", "direction set": "EnumMember", "define": "Function", "action": "Method", "parameter": "Variable"}
