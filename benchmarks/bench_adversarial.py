@@ -188,7 +188,8 @@ def history_rows(depth, repeat):
             ("rule removed, kernel, no table", free, {"tt": False})]
     rows = []
     for label, game, switches in runs:
-        fresh = (lambda: {"tt": TranspositionTable(500_000)}) if "tt" in switches and switches["tt"] else (lambda: switches)
+        fresh = ((lambda: {"tt": TranspositionTable(500_000)})      # a new (empty) table each run
+                 if isinstance(switches.get("tt"), TranspositionTable) else (lambda: switches))
         rows.append((label,) + _best(lambda counter: _alphabeta_nodes(game, depth, fresh(), counter), repeat))
     state_class = type(ruled.initial_state())
     kernel, state_class._kernel = state_class._kernel, None
