@@ -38,7 +38,8 @@ PLANNERS = ("plyspec", "pyperplan", "fd")
 DEFAULT_SAT = "--algo gbfs --heuristic hff"
 DEFAULT_OPT = "--algo astar --heuristic lmcut"
 RESULTS = {"ipc21": ROOT / "benchmarks" / "ipc-results.jsonl",
-           "collection": ROOT / "benchmarks" / "collection-results.jsonl"}
+           "collection": ROOT / "benchmarks" / "collection-results.jsonl",
+           "recheck": ROOT / "benchmarks" / "collection-recheck.jsonl"}
 
 
 def task_range(text: str) -> list[int]:
@@ -105,7 +106,7 @@ def command(planner: str, mode: str, domain: Path, task: Path, work: Path, args)
     if planner == "plyspec":
         config = args.plyspec_sat if mode == "sat" else args.plyspec_opt
         return [sys.executable, "-m", "framework.cli", "plan", str(domain), str(task), "--json",
-                "--time", str(args.time), *shlex.split(config)]
+                "--time", str(max(args.time - 1, args.time / 2)), *shlex.split(config)]
     if planner == "pyperplan":                 # writes TASK.soln beside the task: use a copy
         shutil.copy(domain, work / "domain.pddl")
         shutil.copy(task, work / "task.pddl")
@@ -173,7 +174,10 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
     row = {"planner": planner, "mode": mode, "domain": task.parent.name, "task": task.name,
            "time_limit": args.time, "wall_s": round(seconds, 4), "exit": proc.returncode,
            "config": config_name(planner, mode, args)}
+    row.update(statistics(planner, stdout))
     if timed_out:
+        return {**row, "status": "timeout", "solved": False}
+    if plan is None and row.get("reason", "").startswith("time limit"):
         return {**row, "status": "timeout", "solved": False}
     if plan is None:
         memory_out = "MemoryError" in stderr or (planner == "fd" and proc.returncode in (20, 22)) \
@@ -183,6 +187,22 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
         return {**row, "status": status, "solved": False,
                 "stderr": stderr.strip().splitlines()[-8:] if stderr.strip() else []}
     return {**row, "status": "solved", "solved": True, **validate(domain, task, plan)}
+
+
+STATISTICS = ("expanded", "facts", "operators", "ground_time_s", "time_s", "reason")
+
+
+def statistics(planner: str, stdout: str) -> dict:
+    """What plyspec's JSON result says of its run (also of a run that stopped without a
+    plan: it gives up a second before the limit to say it): the states it expanded, the
+    task's size, the grounding and search times, why it stopped."""
+    if planner != "plyspec":
+        return {}
+    try:
+        out = json.loads(stdout)
+    except json.JSONDecodeError:
+        return {}
+    return {name: out[name] for name in STATISTICS if out.get(name) is not None}
 
 
 def validate(domain: Path, task: Path, plan: list[str]) -> dict:
@@ -259,7 +279,10 @@ def main(argv=None) -> int:
     parser.add_argument("--suite", choices=sorted(SUITES), default="ipc21",
                         help="which section of the report the runs belong to, and its default "
                              "results file (default ipc21: the 21 IPC domains; collection: "
-                             "Fast Downward's benchmark collection)")
+                             "Fast Downward's benchmark collection; recheck: its gaps run again)")
+    parser.add_argument("--tasks-from", type=Path, metavar="FILE",
+                        help="only these tasks, one `MODE DOMAIN TASK-FILE` a line (for example "
+                             "benchmarks/collection-gaps.txt)")
     parser.add_argument("--modes", default="sat,opt", help="sat, opt or both (default)")
     parser.add_argument("--planners", default=",".join(PLANNERS))
     parser.add_argument("--sat-tasks", default="1-5", help="task numbers (default 1-5)")
@@ -304,8 +327,14 @@ def main(argv=None) -> int:
                   "memory_mb": args.memory_mb, "command": "python benchmarks/bench_ipc.py "
                   + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))}
         wanted = [p for p in args.planners.split(",") if p]
+        picked = None
+        if args.tasks_from:
+            picked = {tuple(line.split()) for line in args.tasks_from.read_text().splitlines()
+                      if line.strip() and not line.startswith("#")}
         with args.output.open("a") as out:
             for mode, domain_name, domain, task in jobs(args, folders, only):
+                if picked is not None and (mode, domain_name, task.name) not in picked:
+                    continue
                 for planner in wanted:
                     if (planner, mode, domain_name, task.name) in done:
                         continue

@@ -5,7 +5,9 @@ states (the first `--states` a breadth-first search reaches); each total is the 
 `--repeat` passes.  Before timing, today's values are asserted equal to the from-scratch
 reference of tests/lmcut_reference.py on the first `--check` states.  With `--baseline
 REV` the other side is the `LandmarkCut` of git revision REV instead, and both give the
-same value on every state.  Times are the process's CPU time (waits for a core on a
+same value on every state; with `--baseline-accelerator FILE` it is today's `LandmarkCut`
+on another build of the C accelerator (a `_plyspec_relax*.so`, for example one built from
+an older commit's planners/heuristics/_plyspec_relax.c), again with the same values.  Times are the process's CPU time (waits for a core on a
 loaded machine do not count); the C accelerator (`_plyspec_relax.Cut`) is used where it
 is importable, PLYSPEC_PURE=1 times the pure code.
 
@@ -13,6 +15,7 @@ is importable, PLYSPEC_PURE=1 times the pure code.
                                               # collection), depot, freecell 01-03 (shared)
     python benchmarks/bench_lmcut.py --states 50 DOMAIN.pddl TASK.pddl ...
     python benchmarks/bench_lmcut.py --baseline e63a618 DOMAIN.pddl TASK.pddl ...
+    python benchmarks/bench_lmcut.py --baseline-accelerator OLD/_plyspec_relax.so ...
 """
 from __future__ import annotations
 
@@ -70,6 +73,15 @@ def baseline_lmcut(revision: str):
         revision, "planners/heuristics/lmcut.py", "planners/lmcut.py"))
 
 
+def accelerator_from(path: Path):
+    """The C accelerator module built as `path` (beside the one imported by name)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("_plyspec_relax", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="DOMAIN TASK pairs")
@@ -80,8 +92,13 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline", metavar="REV",
                         help=f"compare with the LandmarkCut of git revision REV (values "
                              f"asserted equal) instead of the LM-cut of {OLD}")
+    parser.add_argument("--baseline-accelerator", type=Path, metavar="FILE",
+                        help="compare with today's LandmarkCut on this build of the C "
+                             "accelerator (values asserted equal)")
     args = parser.parse_args(argv)
-    old = baseline_lmcut(args.baseline) if args.baseline else old_heuristics()
+    other = args.baseline_accelerator and accelerator_from(args.baseline_accelerator)
+    old = baseline_lmcut(args.baseline) if args.baseline else None if other else \
+        old_heuristics()
     files = args.files or default_tasks()
     print(f"{'task':22} {'ops':>5} {'states':>6} {'old ms':>8} {'new ms':>8} {'old/new':>7}"
           f" {'sum h old':>9} {'sum h new':>9}")
@@ -91,12 +108,17 @@ def main(argv=None) -> int:
         relaxation = Relaxation(task)
         # one fixed tie-breaking order (the default samples both on its first states)
         new = LandmarkCut(relaxation, False)
-        previous = (old.LandmarkCut(relaxation, False) if args.baseline else
-                    old.Relaxation(task).h_lmcut)
+        if other:
+            relaxed = Relaxation(task)
+            relaxed.accelerator = other
+            previous = LandmarkCut(relaxed, False)
+        else:
+            previous = (old.LandmarkCut(relaxation, False) if args.baseline else
+                        old.Relaxation(task).h_lmcut)
         states = first_states(task, args.states)
         for state in states[:args.check]:
             assert new(state) == reference_lmcut(relaxation, state), (problem, state)
-        if args.baseline:
+        if args.baseline or other:
             assert list(map(previous, states)) == list(map(new, states)), problem
         best = {new: float("inf"), previous: float("inf")}
         for _ in range(args.repeat):

@@ -1,6 +1,6 @@
 """Benchmark: plyspec against OpenSpiel (pyspiel, C++ games called from Python) in one run.
 
-    nice python benchmarks/bench_pyspiel.py [--repeat 3] [--quick]
+    nice python benchmarks/bench_pyspiel.py [--repeat 3] [--quick] [--cpu] [--only compound ...]
 
 Rows (best of --repeat interleaved runs each, ratios = pyspiel time / plyspec time, > 1 means plyspec
 is faster; node counts are printed for both sides and must agree):
@@ -102,6 +102,7 @@ def has_undo(game):
     return True
 
 
+SECTIONS = ("perft", "search", "expectimax", "compound", "strangers", "flatness", "memory")   # --only
 CLOCK = [time.perf_counter]   # --cpu: time.process_time (the process's CPU time, every thread)
 
 
@@ -297,13 +298,16 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per row; the best is kept")
     ap.add_argument("--quick", action="store_true", help="two plies less on every game (smoke test)")
     ap.add_argument("--cpu", action="store_true", help="time CPU time, not wall-clock (a loaded machine)")
+    ap.add_argument("--only", choices=SECTIONS, action="append",
+                    help="run only these groups of rows (repeatable; default: all)")
     args = ap.parse_args(argv)
+    wanted = set(args.only or SECTIONS)
     CLOCK[0] = time.process_time if args.cpu else time.perf_counter
     import pyspiel
     print(f"python {sys.version.split()[0]}, pyspiel {getattr(pyspiel, '__version__', '?')}, best of {args.repeat}"
           f"{', CPU time' if args.cpu else ''}")
     print(f"{'work':<44} {'nodes':>10} {'plyspec s':>10} {'pyspiel s':>10} {'ratio':>7}")
-    for label, spec, spiel_name, depth in GAMES:
+    for label, spec, spiel_name, depth in GAMES if "perft" in wanted else ():
         depth -= 2 * args.quick
         game = load(ROOT / "game_specs" / spec)
         sgame = pyspiel.load_game(spiel_name)
@@ -317,12 +321,14 @@ def main(argv=None) -> int:
                            (f"{label} perft({depth}) `plyspec perft`", t_cmd, sum(counts))):
             same = "" if n == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
             row(work, n, t, t_spiel, f"  (pyspiel {how}){same}")
-    search_rows(args.repeat, args.quick)
-    expectimax_rows(args.repeat, args.quick)
-    compound_rows(args.repeat, args.quick)
-    stranger_rows(args.repeat, args.quick)
-    flatness_rows(args.repeat)
-    memory_rows()
+    for name, rows in (("search", search_rows), ("expectimax", expectimax_rows), ("compound", compound_rows),
+                       ("strangers", stranger_rows)):
+        if name in wanted:
+            rows(args.repeat, args.quick)
+    if "flatness" in wanted:
+        flatness_rows(args.repeat)
+    if "memory" in wanted:
+        memory_rows()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak RSS {rss / 1024:.0f} MB")
     return 0

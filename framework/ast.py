@@ -172,11 +172,25 @@ class Option:
 
 @_node
 class Board:
+    """A grid (`width` x `height`), or a graph board (`points`; width and height None):
+    named points (rows of `Name`s, as drawn), `links` (paths: `TupleExpr`s of two or more
+    point `Name`s, each consecutive pair linked) and named `lines` (`GraphLine`)."""
     name: str
     width: Any
     height: Any
     values: tuple           # cell value names; the first listed `initial` is the default
     initial: str
+    pos: Pos = field(default=NOPOS, compare=False, repr=False)
+    points: tuple = ()      # graph board: tuples of point Names, one per drawn row
+    links: tuple = ()       # graph board: TupleExpr paths of point Names
+    lines: tuple = ()       # graph board: GraphLine
+
+
+@_node
+class GraphLine:
+    """A named line of a graph board (`lines: {NAME: [p, q, r]}`): its points in order."""
+    name: str
+    points: tuple           # point Names
     pos: Pos = field(default=NOPOS, compare=False, repr=False)
 
 

@@ -23,7 +23,9 @@ import stat
 
 from framework.errors import SpecError, line_and_column
 
-MAX_SPEC_BYTES = 1_000_000        # specs, PDDL files, golden files
+MAX_SPEC_BYTES = 1_000_000        # specs, golden files
+MAX_PDDL_BYTES = 64_000_000       # PDDL files: IPC problem files reach several MB (4 MB in
+                                  # Fast Downward's benchmark collection)
 MAX_DATA_BYTES = 256_000_000      # files plyspec writes and reads back: books, journals
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC

@@ -91,7 +91,17 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             return s[3][me]
         return 0 if forbidden and stuck(s) else utility_of(s[0], me)
 
+    inner_leaves = inner.leaves
+
+    def quiet(s) -> bool:
+        """No child of `s` can end by a rule: the moves' counts are the inner game's."""
+        if s[3] or forbidden or (limit is not None and s[2] + 1 >= limit):
+            return False
+        return repetition is None or max((k for _, k in s[1]), default=0) < count - 1
+
     def leaves(s, acts=None):
+        if quiet(s):                # the inner kernel's one loop (no child built)
+            return inner_leaves(s[0], acts)
         return sum(len(actions(apply(s, a))) for a in (actions(s) if acts is None else acts))
 
     kernel = HistoryKernel.__new__(HistoryKernel)

@@ -15,6 +15,7 @@ from framework import builtins, runtime
 from framework.checker import check
 from framework.compiler import Compiler
 from framework.errors import SpecError, UsageError
+from framework.graph import drawn_rows, point_text
 from framework.files import read_text
 from framework.history import with_history
 from framework.game import enforce_contract, outcome_value_text, Game
@@ -178,7 +179,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]
                            if isinstance(__builtins__, dict) else __builtins__.__build_class__},
           "__name__": "plyspec_generated",
-          **{name: getattr(runtime, name) for name in RUNTIME_HELPERS},
+          **{name: getattr(runtime, name) for name in RUNTIME_HELPERS}, "bits": runtime.board_bits,   # (remembered)
           "POSITIONS": compiler.positions,
           "IllegalAction": runtime.IllegalAction, "restore_state": restore_state,
           "ACTION_NAMES": tuple(a.name for a in c.actions),
@@ -311,8 +312,7 @@ class _DisplayInfo:
 
     def render(self, state) -> str:
         c = self.c
-        width = max(len(s) for s in self.symbols) if self.symbols else 1
-        lines = [" ".join(self.symbols[v].ljust(width) for v in row).rstrip() for row in self.cell_values(state)]
+        lines = drawn_rows(c.graph, self.cell_values(state), self.symbols)
         for name, text in self.variable_texts(state):
             lines.append(f"{name}: {text}")
         if state.terminal_test():
@@ -333,13 +333,13 @@ class _DisplayInfo:
 
     def _scalar_text(self, var, x):
         if var.type == "cell":
-            return "none" if x < 0 else "({},{})".format(*self.tables.xy[x])
+            return "none" if x < 0 else point_text(self.c.graph, self.tables.xy[x], "({},{})")
         if var.type == "player":
             return self.c.players[x] if x >= 0 else "none"
         if var.type.startswith("enum:"):
             return var.enum[x]
         if var.type == "cellset":
-            return "{" + " ".join("({},{})".format(*self.tables.xy[i]) for i in runtime.bits(x)) + "}"
+            return "{" + " ".join(point_text(self.c.graph, self.tables.xy[i], "({},{})") for i in runtime.bits(x)) + "}"
         return str(x)
 
     def _schema(self, action):
@@ -365,13 +365,13 @@ class _DisplayInfo:
         parts = []
         for (pname, _, t), v in zip(a.params, values):
             if t == "cell":
-                parts.append(f"{v[0]},{v[1]}")
+                parts.append(point_text(self.c.graph, v))
             elif t == "player":
                 parts.append(self.c.players[v])
             else:
                 parts.append(str(v))
         # the values chosen in a compound move's later steps (cells are (col, row) pairs)
-        parts += [f"{v[0]},{v[1]}" if isinstance(v, tuple) else str(v) for v in values[len(a.params):]]
+        parts += [point_text(self.c.graph, v) if isinstance(v, tuple) else str(v) for v in values[len(a.params):]]
         return f"{a.name}({','.join(parts)})" if parts else a.name
 
     def outcome_text(self, state, outcome) -> str:

@@ -9,6 +9,7 @@ has one extra trailing entry so that indexing it with -1 yields "nothing".
 from __future__ import annotations
 
 from framework.errors import SpecError
+from framework.graph import Graph, step_cells
 
 
 class IllegalAction(ValueError):
@@ -40,15 +41,14 @@ class BoardTables:
         for name, dirs in direction_sets.items():
             self.neighbors[name] = [self._neighbors(i, dirs) if i in self.index.values() else 0
                                     for i in range(self.span)] + [0]
-            self.rays[name] = [tuple(self._ray(i, d) for d in dirs) if self.xy[i] else ()
+            self.rays[name] = [tuple(self._ray(i, d) for d in dirs) if self.xy[i] and not isinstance(dirs, Graph) else ()
                                for i in range(self.span)] + [()]
 
     def cell(self, x: int, y: int) -> int:
         return y * self.stride + x if 0 <= x < self.width and 0 <= y < self.height else -1
 
     def _neighbors(self, i, dirs):
-        x, y = self.xy[i]
-        return sum(1 << self.cell(x + dx, y + dy) for dx, dy in dirs if self.cell(x + dx, y + dy) >= 0)
+        return sum(1 << self.cell(x, y) for x, y in step_cells(self.xy[i], dirs) if self.cell(x, y) >= 0)
 
     def _ray(self, i, d):
         x, y = self.xy[i]
@@ -89,13 +89,32 @@ class BoardTables:
 
 
 def bits(mask: int) -> list:
-    """Indices of the set bits of `mask`, lowest first."""
+    """Indices of the set bits of `mask`, lowest first (a new list)."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+BITS_REMEMBERED = 1 << 16
+
+
+class _Bits(dict):
+    """mask -> the tuple of bits(mask), computed once per mask: a game's search asks for the
+    same few board masks again and again (perft(7) of draughts: 649); at most
+    BITS_REMEMBERED are kept.  `board_bits` is its `__getitem__`, a call with no Python
+    frame once a mask is known; the generated game modules call it as `bits`."""
+
+    def __missing__(self, mask: int) -> tuple:
+        if len(self) >= BITS_REMEMBERED:
+            self.clear()
+        found = self[mask] = tuple(bits(mask))
+        return found
+
+
+board_bits = _Bits().__getitem__
 
 
 def permute(mask: int, perm: dict) -> int:

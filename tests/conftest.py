@@ -25,8 +25,13 @@ if str(ROOT) not in sys.path:
 COSTLY = {
     "brazilian_draughts": {"conformance"},      # 77 s: half exploring states, a third the interpreter
     "draughts": {"conformance"},                # 38 s per syntax
-    "amazons": {"conformance"},                 # 13 s per syntax
+    "amazons": {"conformance", "two_plies"},    # 13 s per syntax; k_leaves2 on playouts (tests/
+                                                # test_kernel_perft.py): 45 s per syntax
     "atari_go": {"conformance"},                # 12 s per syntax
+    "go5": {"conformance"},                     # 8.6 s (measured 2026-11-28 04:40 at load 8)
+    "oware": {"conformance"},                   # 5 s
+    "nine_mens_morris": {"conformance"},        # 13 s per syntax (golden perft to ply 5: 5 s)
+    "quoridor": {"conformance"},                # 18 s CPU: each wall tested by `legal_after` (a region)
     "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
                                                 # hundreds of plies, each move tested by `legal_after`);
                                                 # kernel playouts: perft 2 at 480 states

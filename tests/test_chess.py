@@ -13,6 +13,7 @@ import pytest
 import framework
 from framework.cli import main
 from framework.conformance.differential import find_difference
+from framework.conformance.golden import golden_path, options_key, read_golden
 from framework.interpreter import interpret
 from framework.perft import perft
 from tests.conftest import SPECS
@@ -74,6 +75,16 @@ def test_perft_of_the_standard_positions_to_the_last_published_ply(name):
     6: 64.8."""
     fen, counts = POSITIONS[name]
     assert perft(start(fen), len(counts)) == counts
+
+
+def test_the_golden_file_holds_the_published_counts():
+    """game_specs/golden/chess.perft.json was written by the engine, one entry per position
+    (`plyspec perft chess.yaml -d N --set position=... --write-golden`, the FEN's options
+    under `--set`, the initial position as `default`); it holds exactly the published
+    counts, so `plyspec test chess` (perft_matches_golden) checks the engine against them."""
+    golden = {options_key(options): counts for options, counts in read_golden(golden_path(CHESS))}
+    published = {options_key({} if fen == START else fen_options(fen)): counts for fen, counts in POSITIONS.values()}
+    assert golden == published
 
 
 def test_the_interpreter_plays_the_same_game():

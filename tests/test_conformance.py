@@ -28,19 +28,38 @@ def test_discovery_finds_both_spec_directories_and_both_syntaxes():
     assert any(p.suffix == ".game" for p in SPECS) and any(p.suffix == ".plan" for p in SPECS)
 
 
-@pytest.mark.parametrize("spec", by_cost("conformance", SPECS), ids=lambda p: p.relative_to(ROOT).as_posix())
+# The .game version of a game that also ships as YAML: both compile to one module, so its
+# full-size check would repeat the YAML version's playouts state for state; the default run
+# checks it on the smaller budget (unless the two compile differently), `-m slow` at full size.
+OTHER_SYNTAX = [p for p in GAMES if p.suffix == ".game" and p.with_suffix(".yaml") in GAMES]
+
+
+def _in_default_run_at_full_size(spec) -> bool:
+    return not costly("conformance", spec) and spec not in OTHER_SYNTAX
+
+
+@pytest.mark.parametrize("spec", [s if _in_default_run_at_full_size(s) else pytest.param(s, marks=pytest.mark.slow)
+                                  for s in SPECS], ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_shipped_spec_conforms(spec):
-    """Every property at full size (the costly games' under `-m slow`, tests/conftest.py)."""
+    """Every property at full size (the costly games' and the .game twins' under `-m slow`)."""
+    _conforms_at_full_size(spec)
+
+
+def _conforms_at_full_size(spec):
     report = check_spec(spec, examples=EXAMPLES)
     assert not report.failed, report.text()
     assert report.outcome("loads").status == PASSED
     if report.kind == "game":
         assert [o.name for o in report.outcomes] == list(PROPERTIES)
-        pruning = {"tictactoe3": PASSED, "isolation3": NOT_APPLICABLE}   # what docs/conformance.md says
-        if spec.stem in pruning:
-            assert report.outcome("maxn_pruning_is_exact").status == pruning[spec.stem], report.text()
+        _pruning_as_documented(spec, report)
     else:
         assert report.outcome("plan_replays_to_goal").status == PASSED, report.text()
+
+
+def _pruning_as_documented(spec, report):
+    pruning = {"tictactoe3": PASSED, "isolation3": NOT_APPLICABLE}   # what docs/conformance.md says
+    if spec.stem in pruning:
+        assert report.outcome("maxn_pruning_is_exact").status == pruning[spec.stem], report.text()
 
 
 COSTLY_GAMES = [p for p in GAMES if costly("conformance", p)]
@@ -50,15 +69,38 @@ COSTLY_GAMES = [p for p in GAMES if costly("conformance", p)]
 def test_costly_spec_conforms_on_a_smaller_budget(spec, monkeypatch):
     """The default run's check of the games whose full-size check is in the slow group: every
     property, on fewer states (breadth-first, exhaustive, lockstep with the interpreter) and
-    fewer playouts."""
-    from framework.conformance import differential, games
+    fewer playouts, the golden perft of each option set while the next ply builds at most
+    1,000 states (chess's file holds seven positions to 4.9 million nodes)."""
+    _conforms_on_a_smaller_budget(spec, monkeypatch)
+
+
+@pytest.mark.parametrize("spec", [p for p in OTHER_SYNTAX if not costly("conformance", p)],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_game_syntax_twin_conforms_on_a_smaller_budget(spec, monkeypatch):
+    """A .game file whose YAML version (checked at full size) compiles to the same module: every
+    property on the smaller budget; compiled differently, it gets the full-size check."""
+    import framework
+    if framework.load(spec).python_source != framework.load(spec.with_suffix(".yaml")).python_source:
+        _conforms_at_full_size(spec)
+    else:
+        _conforms_on_a_smaller_budget(spec, monkeypatch)
+
+
+def _conforms_on_a_smaller_budget(spec, monkeypatch):
+    from framework.conformance import cycles, differential, games
     monkeypatch.setattr(games, "SWEEP_STATES", 200)
+    monkeypatch.setattr(games, "MAX_GOLDEN_STATES", 1_000)
+    monkeypatch.setattr(cycles, "BFS_STATES", 500)
+    monkeypatch.setattr(cycles, "PLAYOUTS", 4)
     monkeypatch.setattr(differential, "BFS_STATES", 20)
-    monkeypatch.setattr(differential, "PLAYOUTS", 2)
-    name, outcomes = games.check_game(spec, examples=10, exhaustive=2_000)
+    monkeypatch.setattr(differential, "PLAYOUTS", 1)
+    name, outcomes = games.check_game(spec, examples=3, exhaustive=2_000)
     report = SpecReport(str(spec), "game", name, outcomes)
     assert not report.failed and [o.name for o in outcomes] == list(PROPERTIES), report.text()
-    assert "20 states nearest the start and 2 random" in report.outcome(differential.NAME).detail
+    assert "20 states nearest the start and 1 random" in report.outcome(differential.NAME).detail
+    assert report.outcome(cycles.NAME).status == NOT_APPLICABLE \
+        or "up to 500 states breadth-first and on 4 playouts" in report.outcome(cycles.NAME).detail
+    _pruning_as_documented(spec, report)
 
 
 def test_the_cost_list_names_shipped_games():

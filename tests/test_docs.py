@@ -1,7 +1,8 @@
 """The commands and Python examples in README.md and docs/*.md run as written, in a fresh
-process, from a folder outside the clone (the package on PYTHONPATH stands for an installed
-plyspec); those naming a path into the clone (game_specs/..., planners/...) run in a scratch
-copy of those folders, as a reader inside the clone would.  Blocks marked ```python are
+process (each example; the commands all in one, each through the CLI's main()), from a folder
+outside the clone (the package on PYTHONPATH stands for an installed plyspec); those naming a
+path into the clone (game_specs/..., planners/...) run in a scratch copy of those folders, as
+a reader inside the clone would.  Blocks marked ```python are
 programs; signatures and interactive sessions are marked ```text / ```pycon and are not run.
 
 Limits are generous (a loaded 2-core machine runs a command several times slower than an
@@ -102,43 +103,98 @@ def _runnable():
     return out
 
 
+# The one process that runs a doc's commands: each through framework.cli.main, the code
+# `python -m framework` runs, in its folder, its output (file descriptors 1 and 2, so that
+# workers' output is caught too) in files of its own; exit statuses and outputs as JSON.
+DRIVER = """
+import json, os, sys, tempfile
+from framework.cli import main
+results = []
+for where, argv in json.load(open(sys.argv[1])):
+    os.chdir(where)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush(); sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        os.dup2(out.fileno(), 1); os.dup2(err.fileno(), 2)
+        try:
+            code = main(argv)
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        finally:
+            sys.stdout.flush(); sys.stderr.flush()
+            os.dup2(saved[0], 1); os.dup2(saved[1], 2)
+            os.close(saved[0]); os.close(saved[1])
+        texts = []
+        for f in (out, err):
+            f.seek(0)
+            texts.append(f.read().decode("utf-8", "replace"))
+    results.append([code, *texts])
+json.dump(results, open(sys.argv[2], "w"))
+"""
+# Commands whose run as written costs more than a few CPU seconds: the default run gives
+# them fewer inputs (the same code path); `-m slow` runs them as written.
+SMALLER = {"plyspec fuzz --tools --inputs 300": "plyspec fuzz --tools --inputs 20"}
+
+
+def _run_commands(tmp_path, items):
+    """Runs (doc, command, comment, argv) items in order, each once (a command two docs show
+    runs once, its output checked against both comments), in one fresh process outside the
+    clone: those naming a path into the clone in a scratch copy of its spec folders, the
+    others in an empty folder; a command may read what an earlier one wrote (book, then
+    solve --book).  Returns the problems found."""
+    import glob
+    import json
+    clone, outside = tmp_path / "clone", tmp_path / "outside"
+    _copy_clone_folders(clone)
+    outside.mkdir()
+    runs = {}                                           # (folder, argv) -> [(doc, command, comment)]
+    for doc, command, comment, argv in items:
+        where = clone if IN_CLONE.search(command) else outside
+        argv = [x for a in argv for x in (sorted(glob.glob(a, root_dir=where)) if "*" in a else [a])]
+        argv += ["--force"] if "-o" in argv else []
+        runs.setdefault((str(where), tuple(argv)), []).append((doc, command, comment))
+    jobs, results = tmp_path / "jobs.json", tmp_path / "results.json"
+    jobs.write_text(json.dumps([[where, list(argv)] for where, argv in runs]))
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", DRIVER, str(jobs), str(results)], cwd=outside, env=env,
+                          capture_output=True, text=True, timeout=LIMIT * 2, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-3000:]
+    problems = []
+    for shown, (code, out, err) in zip(runs.values(), json.loads(results.read_text())):
+        for doc, command, comment in shown:
+            if code != 0:
+                problems.append(f"{doc.name}: `{command}` exits {code}: {err.strip()[-300:]}")
+            for figure in FIGURE.findall(comment):
+                if figure not in out + err and figure.replace(",", "") not in out:
+                    problems.append(f"{doc.name}: `{command}` does not print {figure}, which the doc quotes")
+            for text in QUOTED.findall(comment):
+                if text not in out + err:
+                    problems.append(f"{doc.name}: `{command}` does not print `{text}`, which the doc quotes")
+    return problems
+
+
 def test_every_runnable_command_in_the_docs_runs_and_prints_the_figures_it_quotes(tmp_path):
     """Each command of README.md and docs/ that can run here runs as written (globs expanded
     as a shell would), exits 0, and prints every figure (4,084, 127,872, ...) and every
-    `quoted text` that its comment in the doc quotes.  A doc's commands run in order (a command may read what an earlier
-    one wrote: book, then solve --book) in a folder of their own outside the clone, or, when
-    they name a path into the clone, in a scratch copy of its spec folders; two docs at a time."""
-    import glob
-    from concurrent.futures import ThreadPoolExecutor
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    by_doc = {}
-    for item in _runnable():
-        by_doc.setdefault(item[0], []).append(item)
+    `quoted text` that its comment in the doc quotes; those in SMALLER run on fewer inputs
+    (their comment's figures are checked by the slow test below)."""
+    import shlex
+    items = []
+    for doc, command, comment, argv in _runnable():
+        if command in SMALLER:
+            command = SMALLER[command]
+            comment, argv = "", shlex.split(command)[1:]
+        items.append((doc, command, comment, argv))
+    problems = _run_commands(tmp_path, items)
+    assert len(items) >= 40 and not problems, "\n".join(problems)
 
-    def run_doc(doc):
-        clone, outside = tmp_path / doc.stem / "clone", tmp_path / doc.stem / "outside"
-        _copy_clone_folders(clone)
-        outside.mkdir()
-        problems = []
-        for _, command, comment, argv in by_doc[doc]:
-            where = clone if IN_CLONE.search(command) else outside
-            argv = [x for a in argv for x in (sorted(glob.glob(a, root_dir=where)) if "*" in a else [a])]
-            done = subprocess.run([sys.executable, "-m", "framework", *argv, *(["--force"] if "-o" in argv else [])],
-                                  cwd=where, env=env, capture_output=True, text=True, timeout=LIMIT,
-                                  stdin=subprocess.DEVNULL)
-            if done.returncode != 0:
-                problems.append(f"{doc.name}: `{command}` exits {done.returncode}: {done.stderr.strip()[-300:]}")
-            for figure in FIGURE.findall(comment):
-                if figure not in done.stdout + done.stderr and figure.replace(",", "") not in done.stdout:
-                    problems.append(f"{doc.name}: `{command}` does not print {figure}, which the doc quotes")
-            for text in QUOTED.findall(comment):
-                if text not in done.stdout + done.stderr:
-                    problems.append(f"{doc.name}: `{command}` does not print `{text}`, which the doc quotes")
-        return problems
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        problems = [p for found in pool.map(run_doc, list(by_doc)) for p in found]
-    assert sum(map(len, by_doc.values())) >= 40 and not problems, "\n".join(problems)
+@pytest.mark.slow
+def test_the_costly_commands_in_the_docs_run_as_written(tmp_path):
+    items = [item for item in _runnable() if item[1] in SMALLER]
+    assert len(items) == len(SMALLER), "a command in SMALLER is no longer in the docs"
+    problems = _run_commands(tmp_path, items)
+    assert not problems, "\n".join(problems)
 
 
 def test_the_quick_start_prints_the_published_counts():

@@ -128,25 +128,42 @@ evaluation:
   lead: {weight: 0.5, value: "score[me] - score[next(me)]"}
 max_moves: 30
 """
+# a graph board's constructs (framework.graph): its lines, point and line names, `links`, `in_line`
+EVERY_GRAPH_CONSTRUCT = """game: Every graph construct
+players: [A, B]
+board:
+  cells: [empty, A, B]
+  points: [[a, b, c], [d, e]]
+  links: [[a, b, c], [a, d, e], [b, e]]
+  lines: {top: [a, b, c], side: [a, d, e]}
+actions:
+  place(p in cells(board, empty)):
+    if: size(top & neighbors(p, links)) >= 0 or in_line(board, p, empty)
+    then: "board[p] = mover; if in_line(board, p, mover) then board[side - group(board, p, links)] = empty"
+terminal: in_line(board, a, A) or line(board, 2, B) or full(board)
+winner: A if in_line(board, a, A) else B if line(board, 2, B) else none
+"""
 EXPRESSIONS = {"Num", "Name", "Call", "Index", "TupleExpr", "ListExpr", "Unary", "Binary", "Cond", "Range", "Quant"}
 EFFECTS = {"Assign", "IfEffect", "ForEffect", "LetEffect", "ContinueEffect"}
-DECLARATIONS = {"TypeRef", "Option", "Board", "Directions", "Variable", "Define", "Param", "ChanceVar",
+DECLARATIONS = {"TypeRef", "Option", "Board", "GraphLine", "Directions", "Variable", "Define", "Param", "ChanceVar",
                 "ChanceSpec", "Action", "Feature", "EndRule", "GameSpec"}   # facts the checker reads
 
 
 def test_the_interpreter_evaluates_every_construct_the_checker_accepts(monkeypatch):
-    """Every AST node kind is classified here; the game EVERY_CONSTRUCT holds each, the
-    interpreter evaluates every expression and effect kind in it (none is skipped), and the
-    compiled game agrees with it state by state."""
+    """Every AST node kind is classified here; the games EVERY_CONSTRUCT and
+    EVERY_GRAPH_CONSTRUCT (a graph board) hold each, the interpreter evaluates every
+    expression and effect kind and builtin in them (none is skipped), and each compiled game
+    agrees with it state by state."""
     import dataclasses
     from framework import ast, builtins
     from framework.interpreter.evaluate import Evaluator
     kinds = {name for name, obj in vars(ast).items() if isinstance(obj, type) and dataclasses.is_dataclass(obj)
              and obj.__module__ == "framework.ast" and name != "Pos"}
     assert kinds == EXPRESSIONS | EFFECTS | DECLARATIONS, "classify the new node kind here and add it to EVERY_CONSTRUCT"
-    game = load_text(EVERY_CONSTRUCT)
-    assert {type(node).__name__ for node in _nodes(game.spec)} == kinds
-    calls = {node.func for node in _nodes(game.spec) if isinstance(node, ast.Call)} - {d.name for d in game.spec.defines}
+    games = [load_text(EVERY_CONSTRUCT), load_text(EVERY_GRAPH_CONSTRUCT)]
+    assert {type(node).__name__ for game in games for node in _nodes(game.spec)} == kinds
+    calls = {node.func for game in games for node in _nodes(game.spec) if isinstance(node, ast.Call)} \
+        - {d.name for game in games for d in game.spec.defines}
     assert calls == set(builtins.names()), f"EVERY_CONSTRUCT misses {set(builtins.names()) - calls}"
     evaluated = set()
     eval_, effect, domain = Evaluator.eval, Evaluator.effect, Evaluator.domain
@@ -167,7 +184,8 @@ def test_the_interpreter_evaluates_every_construct_the_checker_accepts(monkeypat
     monkeypatch.setattr(Evaluator, "eval", eval_spy)
     monkeypatch.setattr(Evaluator, "effect", effect_spy)
     monkeypatch.setattr(Evaluator, "domain", domain_spy)
-    assert find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=300) is None
+    for game in games:
+        assert find_difference(game, InterpretedGame(check(game.spec, {})), bfs_states=300) is None
     assert EXPRESSIONS | EFFECTS <= evaluated, f"never evaluated: {(EXPRESSIONS | EFFECTS) - evaluated}"
     assert calls <= evaluated, f"builtins never evaluated: {calls - evaluated}"
 

@@ -11,7 +11,7 @@ import framework
 from framework.compiler.common import MAX_FUSED_CHARS
 from framework.compiler.kernel import _given
 from framework.conformance.discover import shipped_specs, spec_kind
-from tests.conftest import SPECS
+from tests.conftest import SPECS, by_cost, costly
 
 CAN = "_can_move(b_B, b_W, 1)"
 OTHER = "_can_move(b_B, b_W, 0)"
@@ -55,6 +55,26 @@ def test_leaves_given_the_moves_counts_every_grandchild(spec):
             expected = sum(len(kernel.actions(c)) for c in children)
             assert kernel.leaves(s, acts) == kernel.leaves(s) == expected
             assert all(kernel.count(c) == len(kernel.actions(c)) for c in children)
+
+
+@pytest.mark.parametrize("rule", ["repetition: draw", "repetition: {result: loss, count: 3}",
+                                  "repetition: forbidden", "max_moves: {limit: 5, result: loss}"])
+def test_history_leaves_count_what_the_rules_leave(rule):
+    """The history kernel's leaves (framework/history_kernel.py: the inner kernel's one loop
+    when no child can end by a rule) = the children's move counts under the rule, on
+    every state of random playouts of misère Nim with passes (positions repeat at once)."""
+    text = (SPECS.parent / "tests" / "robustness" / "nim_take_zero.yaml").read_text() + rule + "\n"
+    game = framework.load_text(text)
+    kernel = game.kernel
+    for seed in range(6):
+        rng, s = random.Random(seed), tuple(game.initial_state())
+        for _ in range(12):
+            if kernel.terminal(s):
+                break
+            acts = kernel.actions(s)
+            assert kernel.leaves(s, acts) == kernel.leaves(s) == \
+                sum(len(kernel.actions(kernel.apply(s, a))) for a in acts)
+            s = kernel.apply(s, rng.choice(acts))
 
 
 def test_othello_leaves_count_passes_and_ends_without_the_can_move_calls():
@@ -113,16 +133,30 @@ def test_wide_move_masks_are_read_word_by_word():
 
 
 GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
+# the smaller instance the default run checks of a game whose full-size two-plies check is in
+# the slow group (COSTLY kind "two_plies" in tests/conftest.py): Amazons 4x4 is ~4 CPU s per
+# syntax, 5x5 ~45 (its first positions have ~200 moves and ~5 million leaves two plies down)
+SMALLER = {"amazons": {"n": 4}}
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", by_cost("two_plies", GAMES), ids=lambda p: p.stem)
 def test_the_last_two_plies_in_one_call_count_what_the_kernel_builds(path):
     """k_leaves2(s, acts) = (the children's move counts, their k_leaves) on random
     playouts of every shipped game whose kernel has it (all but those with a pass rule or
     chance: perft walks a chance game on the course interface; those with a history rule,
     whose history kernel has no leaves2; and chess, whose k_leaves
     is too long for the two plies in one function: compiler/common.py MAX_FUSED_CHARS)."""
-    game = framework.load(path)
+    _two_plies(framework.load(path), path.stem)
+
+
+@pytest.mark.parametrize("path", [p for p in GAMES if costly("two_plies", p)], ids=lambda p: p.stem)
+def test_the_last_two_plies_on_a_smaller_instance_of_a_costly_game(path):
+    """The same check on a smaller board of each game whose full-size check is slow, so that
+    no game leaves the default run; the board is smaller, the generated code the same."""
+    _two_plies(framework.load(path, **SMALLER[path.stem]), path.stem)
+
+
+def _two_plies(game, seed):
     kernel = game.kernel
     if kernel is None or kernel.leaves2 is None:
         found = re.search(r"\ndef k_leaves\(.*?\n(?=\S)", game.python_source, re.S)
@@ -131,7 +165,7 @@ def test_the_last_two_plies_in_one_call_count_what_the_kernel_builds(path):
         assert kernel is None or game.spec.pass_rule or kernel.chance is not None or history \
             or len(leaves) > MAX_FUSED_CHARS
         return
-    rng = random.Random(path.stem)
+    rng = random.Random(seed)
     for _ in range(3):
         s = tuple(game.initial_state())
         for _ in range(60):

@@ -187,12 +187,19 @@ def test_deep_games_do_not_overflow_the_stack():
     assert maxn.search(game).values == (1,)
 
 
-def test_cycles_without_a_depth_limit_give_a_clear_error():
+@pytest.mark.parametrize("longest", [10_000, pytest.param(None, marks=pytest.mark.slow)])
+def test_cycles_without_a_depth_limit_give_a_clear_error(longest, monkeypatch):
+    """The error comes once the search is MAX_SEARCH_PLIES deep: the default run lowers it
+    to 10,000 plies (the same code path); `-m slow` goes the full 1,000,000."""
+    from framework.search import twoplayer
+    if longest is not None:
+        monkeypatch.setattr(twoplayer, "MAX_SEARCH_PLIES", longest)
     loop = TreeState(0, (0,))
     loop.children, loop.moves = [loop], [0]
     game = Game("loop", ("solo",), _initial=lambda: loop, utility_bounds=(0, 1))
-    with pytest.raises(ValueError, match="cycles"):
+    with pytest.raises(ValueError, match="cycles") as err:
         maxn.search(game)
+    assert f"{twoplayer.MAX_SEARCH_PLIES:,} plies" in str(err.value)
 
 
 def test_a_budget_deepens_iteratively_and_returns_the_last_complete_iteration():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from framework.builtins.base import Builtin
 from framework.builtins.rays import shifts
+from framework.graph import step_cells
 
 
 def step_by_table(neighbors, cells: int) -> int:
@@ -39,6 +40,16 @@ def group(c: int, masks: tuple, flood) -> int:
         if mask >> c & 1:
             return flood(1 << c, mask, 0)
     return 0
+
+
+def groups(cells: int, masks: tuple, flood):
+    """Run-time helper: the distinct groups (as `group`) of the cells of `cells`, each once,
+    in the order of their lowest cell in `cells` (compiler/quantifiers.py over_groups)."""
+    while cells:
+        low = cells & -cells
+        found = group(low.bit_length() - 1, masks, flood)
+        yield found
+        cells &= ~(found | low)
 
 
 def cell_bits(c: int) -> int:
@@ -133,9 +144,7 @@ def _search(seeds, dirs, inside) -> frozenset:
     todo = [c for c in seeds if inside(c)]
     seen = set(todo)
     while todo:
-        x, y = todo.pop(0)
-        for dx, dy in dirs:
-            n = (x + dx, y + dy)
+        for n in step_cells(todo.pop(0), dirs):
             if n not in seen and inside(n):
                 seen.add(n)
                 todo.append(n)
@@ -161,7 +170,7 @@ def _interpret_region(ev, node, args, s):
 def _interpret_liberties(ev, node, args, s):
     stones = _interpret_group(ev, node, args, s)
     dirs = args[2]
-    return frozenset(n for x, y in stones for n in ((x + dx, y + dy) for dx, dy in dirs)
+    return frozenset(n for c in stones for n in step_cells(c, dirs)
                      if ev.on_board(n) and n not in stones and ev.read(s, n) == ev.c.default_value)
 
 
@@ -171,7 +180,7 @@ BUILTINS = (
             _lower_connected, runtime={"connected": connected, "step_by_table": step_by_table}, interpret=_interpret_connected),
     Builtin("group", ("board", "cell", "dirs"), "cellset",
             "the cells holding c's value joined to c by chains of dirs steps through that value (c's group)",
-            _lower_group, runtime={"group": group, "step_by_table": step_by_table}, interpret=_interpret_group),
+            _lower_group, runtime={"group": group, "groups": groups, "step_by_table": step_by_table}, interpret=_interpret_group),
     Builtin("liberties", ("board", "cell", "dirs"), "cellset",
             "the cells holding the initial value one dirs step from c's group (its liberties)",
             _lower_liberties, runtime={"liberties": liberties, "group": group, "step_by_table": step_by_table},

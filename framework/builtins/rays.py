@@ -4,13 +4,15 @@ precomputed rays for the others."""
 from __future__ import annotations
 
 from framework.builtins.base import Builtin
+from framework.graph import Graph
 
 
 def shifts(steps) -> bool:
     """Whether a direction set's steps move at most one column, so that a step is a shift by
     a fixed bit distance (the spare column of every row then stops a shift from wrapping into
-    the next row): orthogonal, diagonal, queen, king, hex, and such sets of the spec's own."""
-    return all(abs(dx) <= 1 for dx, _ in steps)
+    the next row): orthogonal, diagonal, queen, king, hex, and such sets of the spec's own
+(a graph board's `links` are a table, framework.graph)."""
+    return not isinstance(steps, Graph) and all(abs(dx) <= 1 for dx, _ in steps)
 
 
 def slide(rays, through: int) -> int:

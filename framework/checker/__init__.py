@@ -38,6 +38,7 @@ from framework.checker.rules import RulesMixin
 from framework.checker.symbols import BOUND_MARK, ResolverMixin, Scope, Symbol, bound_name
 from framework.checker.types import TypesMixin
 from framework.errors import SpecError, SpecErrors, all_errors
+from framework.graph import LINKS
 
 __all__ = ["check", "Checked", "Checker", "CheckedAction", "CheckedChance", "Var", "Scope", "Symbol",
            "BUILTINS", "STATE_QUERIES", "DIRECTION_SETS", "RESERVED_NAMES", "NUMERIC", "MAX_CELLS",
@@ -66,7 +67,8 @@ class Checker(DeclarationsMixin, ResolverMixin, FoldingMixin, TypesMixin, CallsM
         self._players()
         self._options()
         self._board()
-        self.directions = out.directions = declare_directions(self, DIRECTION_SETS)
+        self.directions = out.directions = declare_directions(
+            self, {LINKS: out.graph} if out.graph else DIRECTION_SETS)
         self._defines()
         self._variables()
         errors = []                  # the sections below are independent: check them all

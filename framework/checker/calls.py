@@ -11,6 +11,7 @@ from __future__ import annotations
 from framework import ast
 from framework.checker.constants import NotConstant
 from framework.checker.model import BUILTINS, MAX_DOMAIN, NUMERIC, STATE_QUERIES, describe, err
+from framework.checker.graph import graph_only_error
 from framework.errors import did_you_mean
 
 
@@ -55,6 +56,7 @@ class CallsMixin:
         if name not in BUILTINS:
             raise err(node.pos, f"unknown function `{name}`",
                       did_you_mean(name, list(BUILTINS) + list(self.defines)))
+        graph_only_error(self.out, node)
         if name in STATE_QUERIES and where in ("action", "turn", "effects"):
             raise err(node.pos, f"`{name}` cannot be used in actions or the turn rule",
                       "it is for terminal tests, utilities and evaluation")

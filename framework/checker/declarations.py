@@ -12,6 +12,8 @@ import math
 from framework import ast
 from framework.checker.model import BUILTINS, MAX_CELLS, Var, check_name, err
 from framework.checker.constants import NotConstant
+from framework.checker.graph import declare_graph
+from framework.graph import LINKS
 from framework.checker.symbols import Scope, Symbol
 from framework.errors import SpecError, did_you_mean
 from framework.frontend.expression_printer import expression_text
@@ -117,15 +119,19 @@ class DeclarationsMixin:
         out = self.out
         if b is None:
             return
-        w = self.constant(b.width, "board width", "int")
-        h = self.constant(b.height, "board height", "int")
-        for v, node in ((w, b.width), (h, b.height)):
-            if v < 1:
-                raise err(node.pos, f"board dimension must be at least 1, got {v}")
-        if w * h > MAX_CELLS:
-            raise err(b.width.pos, f"board of {w}x{h} = {w*h} cells is too large (at most {MAX_CELLS})",
-                      "use a smaller board")
-        out.width, out.height = w, h
+        if b.points:                      # a graph board: n points laid out as n x 1 (framework.graph)
+            out.graph = declare_graph(self, b)
+            out.width, out.height = len(out.graph.points), 1
+        else:
+            w = self.constant(b.width, "board width", "int")
+            h = self.constant(b.height, "board height", "int")
+            for v, node in ((w, b.width), (h, b.height)):
+                if v < 1:
+                    raise err(node.pos, f"board dimension must be at least 1, got {v}")
+            if w * h > MAX_CELLS:
+                raise err(b.width.pos, f"board of {w}x{h} = {w*h} cells is too large (at most {MAX_CELLS})",
+                          "use a smaller board")
+            out.width, out.height = w, h
         if len(set(b.values)) != len(b.values):
             dup = next(v for i, v in enumerate(b.values) if v in b.values[:i])
             raise err(b.pos, f"duplicate cell value `{dup}`")
@@ -144,7 +150,10 @@ class DeclarationsMixin:
     def _defines(self):
         for d in self.spec.defines:
             check_name(d.name, d.pos, "definition")
-            if d.name in self.defines or d.name in self.globals or d.name in BUILTINS:
+            if d.name in BUILTINS:
+                raise err(d.pos, f"`{d.name}` is a built-in function", "a definition needs a name of its own: "
+                          f"pick another, such as `my_{d.name}`")
+            if d.name in self.defines or d.name in self.globals or (self.out.graph and d.name == LINKS):
                 raise err(d.pos, f"duplicate name `{d.name}`", "definitions need their own names")
             if len(set(d.params)) != len(d.params):
                 raise err(d.pos, f"definition `{d.name}` repeats a parameter name")

@@ -14,7 +14,13 @@ MAX_STRIDE = 64         # |dx|, |dy| of one step
 def declare_directions(checker, builtin_sets: dict) -> dict:
     """Every direction set the spec can name: the built-in ones and the spec's own."""
     sets = dict(builtin_sets)
+    for name in (n for n in sets if n in checker.globals):     # a graph board's `links`, named before it
+        at = next((o.pos for o in checker.spec.options if o.name == name), checker.spec.board.pos)
+        raise SpecError.at(at, f"`{name}` is the direction set of a graph board", "pick another name")
     for d in checker.spec.directions:
+        if checker.out.graph is not None:
+            raise SpecError.at(d.pos, "a graph board has no direction sets of its own",
+                               "its points' neighbours are its links: neighbors(c, links)")
         if d.name in builtin_sets:
             raise SpecError.at(d.pos, f"`{d.name}` is a built-in direction set",
                                f"use it as it is ({_text(builtin_sets[d.name])}) or pick another name")

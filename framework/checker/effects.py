@@ -157,7 +157,7 @@ class EffectsMixin:
                       or "declare it under `define:` as `name(p): {then: EFFECTS}` (.game: "
                       "`define name(p) then EFFECTS`)")
         self.check_call_of(d, e)
-        inner = Scope(barrier=True)
+        inner = Scope(barrier=True, caller=scope, definition=d.name)
         out = []
         for param, arg in zip(d.params, e.args):
             value = self.resolve(arg, scope)

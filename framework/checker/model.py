@@ -112,6 +112,7 @@ class Checked:
     # each argument node stands for its parameter wherever it occurs in the body (the same
     # object), so the compiler can emit a large body once as a function (compiler/outline.py)
     expansions: dict = field(default_factory=dict)
+    graph: object = None             # framework.graph.Graph: a graph board's points, links, lines
 
     @property
     def has_board(self):

@@ -166,6 +166,9 @@ class RulesMixin:
                           did_you_mean(s, known) or "symmetries: rotate, half_turn, reflect, all")
         if self.spec.symmetries and not self.out.has_board:
             raise err(self.spec.positions.get("symmetries"), "symmetries need a board")
+        if self.spec.symmetries and self.out.graph is not None:
+            raise err(self.spec.positions.get("symmetries"), "symmetries need a grid board",
+                      "a graph board's rotations and reflections are not known: remove `symmetries`")
         self.out.symmetries = tuple(self.spec.symmetries)
 
 

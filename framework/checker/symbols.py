@@ -52,36 +52,35 @@ class Symbol:
 
 class Scope:
     """The names one scope binds, and the scope around it.  A definition's body is resolved
-    in a scope behind a barrier: its own parameters and quantifiers come first, then the
-    options and definitions, then the variables of the place it is used in (never those
-    of another definition it is expanded inside)."""
+    in a scope of its own behind a barrier: its parameters and quantifiers, then the
+    globals; never the variables of the place it is used in (the caller's scope is kept,
+    as `caller`, only to name such a variable in the error)."""
 
-    def __init__(self, parent: "Scope | None" = None, barrier: bool = False):
+    def __init__(self, parent: "Scope | None" = None, barrier: bool = False,
+                 caller: "Scope | None" = None, definition: str | None = None):
         self.parent, self.barrier, self.table = parent, barrier, {}
+        self.caller, self.definition = caller, definition
         self.in_definition = barrier or (parent is not None and parent.in_definition)
 
-    def child(self, barrier: bool = False) -> "Scope":
-        return Scope(self, barrier)
+    def child(self) -> "Scope":
+        return Scope(self)
 
     def declare(self, name, kind, type=None, code=None, info=None) -> Symbol:
         sym = Symbol(name, kind, info, type, code or name)
         self.table[name] = sym
         return sym
 
-    def visible(self, through_barriers: bool = True):
-        """The scopes whose names are seen from here, innermost first."""
-        scope, crossed = self, False
+    def visible(self):
+        """The scopes whose names are seen from here, innermost first (up to a barrier)."""
+        scope = self
         while scope is not None:
-            if not (crossed and scope.in_definition):
-                yield scope
+            yield scope
             if scope.barrier:
-                if not through_barriers:
-                    return
-                crossed = True
+                return
             scope = scope.parent
 
-    def lookup(self, name, through_barriers: bool = True) -> Symbol | None:
-        for scope in self.visible(through_barriers):
+    def lookup(self, name) -> Symbol | None:
+        for scope in self.visible():
             if name in scope.table:
                 return scope.table[name]
         return None
@@ -93,6 +92,16 @@ class Scope:
     def names(self) -> set:
         return {n for scope in self.visible() for n, s in scope.table.items() if s.kind != "arg"}
 
+    def using_definition(self, name) -> str | None:
+        """The definition this scope is inside of, when `name` is a variable of a place that
+        uses it (directly or through other definitions): the name it cannot see."""
+        barrier = next((s for s in self.visible() if s.barrier), None)
+        if barrier is None or barrier.caller is None:
+            return None
+        if barrier.caller.lookup(name) is not None or barrier.caller.using_definition(name):
+            return barrier.definition
+        return None
+
 
 # the built-in names' table: the constants, `mover` and `me`
 BUILT_IN = {name: Symbol(name, kind, info) for name, (kind, info) in SPECIAL.items()}
@@ -103,7 +112,7 @@ class ResolverMixin:
 
     def _declare(self, name, kind, info, pos, what):
         check_name(name, pos, what)
-        if name in self.globals or name in DIRECTION_SETS or name in RESERVED_NAMES:
+        if name in self.globals or name in DIRECTION_SETS or name in RESERVED_NAMES or name in self.directions:
             prev = self.globals.get(name)
             if prev and kind in ("player", "value") and prev.kind in ("player", "value") and prev.kind != kind:
                 self.globals[name] = Symbol(name, "player", prev.info if prev.kind == "player" else info)
@@ -164,7 +173,7 @@ class ResolverMixin:
         return node
 
     def _resolve_name(self, node, scope):
-        sym = scope.lookup(node.id, through_barriers=False)
+        sym = scope.lookup(node.id)
         if sym is None:
             g = self.globals.get(node.id)
             if g and g.kind == "option":
@@ -173,7 +182,9 @@ class ResolverMixin:
                     else ast.Num(v, node.pos) if not isinstance(v, bool) else self._constant_name(v, node.pos)
             if node.id in self.defines:
                 return self._expand(self.defines[node.id], (), node, scope)
-            sym = scope.lookup(node.id) or self._global(node.id, scope)
+            sym = self._global(node.id, scope)
+            if sym.kind == "unknown" and scope.using_definition(node.id):
+                raise self.unknown_name(node, sym)
         if sym.kind == "arg":
             return sym.info
         return self.bind(node, sym)
@@ -204,6 +215,15 @@ class ResolverMixin:
             return err(node.pos, f"`{name}` is a function", f"call it: {name}(...)")
         if name in ("cell", "player"):
             return err(node.pos, f"`{name}` is a type", f"use it as a domain: `x in {name}`")
+        if name in DIRECTION_SETS and self.out.graph is not None:
+            return err(node.pos, f"`{name}` is a direction set of grids; a graph board has only `links`",
+                       "its points' neighbours are its links: neighbors(c, links)")
+        definition = sym.info.using_definition(name)
+        if definition:
+            d = self.defines[definition]
+            return err(node.pos, f"definition `{definition}` cannot see `{name}`, a variable of where "
+                       f"it is used", f"pass it as a parameter: `{definition}({', '.join(d.params + (name,))})` "
+                       "(a definition sees only its parameters, the state, options and constants)")
         known = set(self.globals) | sym.info.names() | set(self.directions) | {"mover", "none", "true", "false"}
         return err(node.pos, f"unknown name `{name}`", did_you_mean(name, known))
 
@@ -227,7 +247,7 @@ class ResolverMixin:
         self.check_call_of(d, at)
         self.inlining.append(d.name)
         try:
-            inner = scope.child(barrier=True)
+            inner = Scope(barrier=True, caller=scope, definition=d.name)
             for param, arg in zip(d.params, args):
                 inner.declare(param, "arg", info=arg)
             body = self.resolve(d.body, inner)

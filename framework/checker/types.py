@@ -58,6 +58,9 @@ class TypesMixin:
         if isinstance(node, ast.TupleExpr):
             if not self.out.has_board:
                 raise err(node.pos, "a cell (x, y) needs a board")
+            if self.out.graph is not None:
+                raise err(node.pos, "a graph board has no cells (x, y)", "name a point: "
+                          + ", ".join(self.out.graph.points[:3]) + (" ..." if len(self.out.graph.points) > 3 else ""))
             if len(node.items) != 2:
                 raise err(node.pos, f"a cell has two coordinates (column, row), not {len(node.items)}")
             for item in node.items:
@@ -150,7 +153,7 @@ class TypesMixin:
             return sym.info.type
         return {"player": "player", "value": "value", "enum": sym.info[0] if sym.kind == "enum" else None,
                 "board": "board", "option": "int", "bool": "bool", "none": "none", "mover": "player",
-                "me": "player", "dirs": "dirs"}[sym.kind]
+                "me": "player", "dirs": "dirs", "point": "cell", "line": "cellset"}[sym.kind]
 
     def _binary(self, node, scope, where):
         op = node.op

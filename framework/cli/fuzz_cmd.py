@@ -96,7 +96,7 @@ def _files(args) -> int:
 
 
 def _differential(args) -> int:
-    from framework.conformance.generate import campaign
+    from framework.conformance.differential import campaign
 
     def progress(tally, seconds):
         print(f"{tally['inputs']:,} specs, {tally['differs']} differ, {tally['refused']} refused, "

@@ -109,12 +109,13 @@ def _nearest(text: str, legal: list) -> list:
 def labelled(game, state) -> str:
     """`str(state)` with the board's coordinates: x above the columns, y before the rows
     (place(x,y) and friends name cells this way), whatever the display symbols (a space
-    too: an empty row keeps its line); a game without a board is printed as it is."""
+    too: an empty row keeps its line); a game without a board, or with a graph board (its
+    points are printed with their names), is printed as it is."""
     from framework.history import position
     text = str(state)
     board = game.view.board(position(state)) if game.view else None
     lines = text.split("\n")
-    if not board or len(lines) < board["height"]:
+    if not board or game.view.c.graph is not None or len(lines) < board["height"]:   # points are named
         return text
     width, height = board["width"], board["height"]
     cell = max(len(s) for s in board["symbols"].values()) or 1

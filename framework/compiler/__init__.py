@@ -81,6 +81,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.walrus_ok = True         # `:=` allowed in the expression being written (see domain)
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
+        self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (masks.py relation)
         self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
         self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
         self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None

@@ -8,6 +8,13 @@ several steps.  For each such schema (and each step) two functions are emitted:
     _follow<i>(fields, params, rest, turn) -> (fields without mover, turn)
         the position after step i and the later steps whose chosen values are `rest`.
 
+and once per schema the count walk, for counting moves without building them (k_count,
+k_leaves, `moves()`):
+
+    _walkn<i>(fields, params) -> how many ways the move goes on after step i, or under
+        `prefer: longest` (the most steps, how many ways have that many, how many in all),
+        so that the preference is applied while counting.
+
 Legal-move generation (framework.compiler.legal) appends each walk's values to the first
 step's; State.result decodes the first step's values and follows the rest.
 
@@ -43,6 +50,8 @@ class CompoundMixin:
                 if a.chance is None and self.is_compound(a):
                     self.walk_function(out, ai, a)
                     self.follow_function(out, ai, a)
+                    if not raw:
+                        self.walk_function(out, ai, a, counted=True)
         self.raw = False
 
     def tail_types(self) -> set:
@@ -94,10 +103,29 @@ class CompoundMixin:
         if nfixed:
             out(f"{''.join(f'p_{p[0]}, ' for p in b.params[:nfixed])}= _cont[1]")
 
-    def walk_function(self, out: _Source, ai, a):
+    def count_walk(self, ai: int, args: list) -> str:
+        """The call of `_walkn<ai>` (see walk_function) with the first step's arguments."""
+        return f"_walkn{ai}({', '.join([self.sig] + args + ['1'])})"
+
+    def tally(self, out: _Source, call: str, total: str):
+        """Under `prefer: longest`: the count walk `call`'s ways added to `total`, and to
+        (`_best`, `_nbest`), the most steps met and how many ways have them."""
+        out(f"_steps, _ways, _all = {call}")
+        out(f"{total} += _all")
+        out("if _steps >= _best:")
+        out("    _nbest = _ways if _steps > _best else _nbest + _ways")
+        out("    _best = _steps")
+
+    def walk_function(self, out: _Source, ai, a, counted: bool = False):
+        """`_walk<i>` (or `_walk_raw<i>`); with `counted`, `_walkn<i>`: the same walk
+        that builds no move, returning how many ways the move goes on (or under `prefer:
+        longest`, (the most steps, how many ways have that many, how many ways in all))."""
         params = [f"p_{p[0]}" for p in a.params]
         self.helpers.setdefault("ONE_STEP", "ONE_STEP = (((), 1),)   # a move that ends after this step\n")
-        out(f"def {self.compound_name('walk', ai)}({', '.join([self.sig] + params + ['_depth'])}):")
+        name = f"_walkn{ai}" if counted else self.compound_name('walk', ai)
+        longest = counted and self.c.prefer == "longest"
+        one = "(1, 1, 1)" if longest else "1" if counted else "ONE_STEP"
+        out(f"def {name}({', '.join([self.sig] + params + ['_depth'])}):")
         out.indent()
         out(f"if _depth > {MAX_MOVE_STEPS}:")
         out(f"    endless_move(POSITIONS[{self.position(a)}])")
@@ -105,8 +133,8 @@ class CompoundMixin:
         targets = self._targets(a)
         if targets:
             out("if _cont is None:")
-            out("    return ONE_STEP")
-            out("out = []")
+            out(f"    return {one}")
+            out("_best = _nbest = _total = 0" if longest else "_total = 0" if counted else "out = []")
         base = out.depth
         for bi, nfixed in targets:
             b = self.c.actions[bi]
@@ -115,11 +143,22 @@ class CompoundMixin:
             self._bind_fixed(out, b, nfixed)
             env = {p[0]: f"p_{p[0]}" for p in b.params[:nfixed]}
             self._choice_loops(out, b, nfixed, env)
-            chosen = "".join(self.external(t, f"p_{n}") + ", " for n, _, t in b.params[nfixed:])
-            out(f"for _tail, _n in {self.compound_name('walk', bi)}({', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])}):")
-            out(f"    out.append((({chosen}) + _tail, _n + 1))")
+            args = ', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])
+            if longest:
+                self.tally(out, f"_walkn{bi}({args})", "_total")
+            elif counted:
+                out(f"_total += _walkn{bi}({args})")
+            else:
+                chosen = "".join(self.external(t, f"p_{n}") + ", " for n, _, t in b.params[nfixed:])
+                out(f"for _tail, _n in {self.compound_name('walk', bi)}({args}):")
+                out(f"    out.append((({chosen}) + _tail, _n + 1))")
             out.depth = base
-        out("return out or ONE_STEP" if targets else "return ONE_STEP")
+        if not targets:
+            out(f"return {one}")
+        elif longest:
+            out(f"return (_best + 1, _nbest, _total) if _total else {one}")
+        else:
+            out(f"return _total or 1" if counted else "return out or ONE_STEP")
         out.dedent()
         out()
 

@@ -119,6 +119,10 @@ class ExpressionsMixin:
             return str(info[1])
         if kind == "var":
             return f"v_{info.name}"
+        if kind == "point":                    # a graph board's point: its cell (framework.graph)
+            return str(self.tables.cell(info, 0))
+        if kind == "line":                     # a graph board's line: the mask of its points
+            return str(sum(1 << self.tables.cell(i, 0) for i in self.c.graph.lines[info][1]))
         raise AssertionError(f"unresolved name {node.id}")
 
     def x_TupleExpr(self, node, env):

@@ -42,6 +42,7 @@ from framework.compiler.common import MAX_FUSED_CHARS, MAX_SPECIALISED_PLAYERS, 
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
+_NO_MOVES = re.compile(r"return n or no_actions\(POSITIONS\[\d+\]\)$")
 _WRITES_BOARD = re.compile(r"\bb_\w+\s*[|&^+\-]?=(?!=)")
 
 
@@ -245,7 +246,16 @@ class KernelMixin:
             out(f"_o = {occupied}")
             terminal = terminal.replace(occupied, "_o")
             count.lines = [line.replace(occupied, "_o") for line in count.lines]
-        can = None if next_player is None else f"_can_move({self.sig_with_mover(str(next_player))})"
+        terminal = self.inline_terminal(terminal)
+        turn_can = f"_can_move({self.sig_with_mover('turn')})"      # the counted player's
+        can = turn_can if turn_can in terminal else None if next_player is None else \
+            f"_can_move({self.sig_with_mover(str(next_player))})"
+        returns = [line.strip() for line in count.lines if line.strip().startswith("return ")]
+        if can and can in terminal and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal)) \
+                and (_given(terminal, can, True), _given(terminal, can, False)) == ("False", "True") \
+                and all(_NO_MOVES.match(line) for line in returns):
+            out.lines += [_NO_MOVES.sub("return n", line) for line in count.lines]   # terminal: no move, n = 0
+            return
         last = count.lines[-1].strip()
         if can and can in terminal and last.startswith("return ") and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal)) \
                 and not any(line.strip().startswith("return ") for line in count.lines[:-1]):
@@ -259,6 +269,20 @@ class KernelMixin:
         out(f"if {terminal}:")
         out("    return 0")
         out.lines += count.lines
+
+    def inline_terminal(self, terminal: str) -> str:
+        """`terminal`, or when it is the call `_terminal(fields, turn)` of a game with no
+        goal, the terminal condition itself with the mover `turn` (so that count_after can
+        see the `can_move` in it)."""
+        if terminal != f"_terminal({self.sig_with_mover('turn')})" or self.c.goal is not None or self.c.terminal is None:
+            return terminal
+        saved = self.mover_const, self.mover_code
+        self.mover_const, self.mover_code = None, "turn"
+        try:
+            code = self.expr(self.c.terminal, {})
+        finally:
+            self.mover_const, self.mover_code = saved
+        return code if _CAN_MOVE.search(code) else terminal
 
     def kernel_action(self, out: _Source):
         """k_action(a): the course-interface action of a raw action."""

@@ -20,13 +20,13 @@ class LegalMixin:
         self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
 
     def legal_schemas(self, out: _Source, mode, ret):
-        counted = mode == "count" and self.c.prefer is not None    # a preference needs the moves
-        if counted:
-            mode = "list"
         started = mode == "any"
         longest = self.c.prefer == "longest" and mode == "list"
+        tally = self.c.prefer == "longest" and mode == "count"      # count walks: (most steps, how many, all)
         if longest:
             out("_long = []     # (steps, move) of the compound moves")
+        if tally:
+            out("_best = _nbest = 0     # the most steps of a compound move, how many moves have them")
         for ai, a in enumerate(self.c.actions):
             if a.step:
                 continue
@@ -81,8 +81,10 @@ class LegalMixin:
                     self.emit_values(out, "acts += {}", mask, values)
             elif compound and mode != "any":
                 walk = f"{self.compound_name('walk', ai)}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
-                if mode == "count":
-                    out(f"n += len({walk})")
+                if tally:
+                    self.tally(out, self.count_walk(ai, [env[p[0]] for p in a.params]), "n")
+                elif mode == "count":
+                    out(f"n += {self.count_walk(ai, [env[p[0]] for p in a.params])}")
                 else:
                     out(f"for _tail, _n in {walk}:")
                     move = f"{self.encode_action(ai, a, env, compound=True)} + _tail"
@@ -101,9 +103,9 @@ class LegalMixin:
             out("if _long:")
             out("    _best = max(steps for steps, _ in _long)")
             out("    acts = [m for steps, m in _long if steps == _best] if _best > 1 else acts + [m for _, m in _long]")
-        if counted:
-            out("n = len(acts)")
-            mode = "count"
+        if tally:
+            out("if _best > 1:")
+            out("    n = _nbest")
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
 
     def param_loop(self, pname, domain, ptype, conds, env):
@@ -112,7 +114,7 @@ class LegalMixin:
         var = f"p_{pname}"
         masks, rest = [], []
         for cond in conds:
-            m = self.cell_mask(cond, pname, env) if ptype == "cell" else None
+            m = (self.cell_mask(cond, pname, env) or self.mask_of(cond, pname, env)) if ptype == "cell" else None
             (masks if m else rest).append(m or cond)
         if masks:
             dom = self.domain(domain, env)

@@ -18,13 +18,19 @@ nothing the loop would not.
 """
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from framework import ast
+from framework.graph import Graph
 from framework.builtins.cell_arithmetic import row_cells
 from framework.builtins.connectivity import _helpers
-from framework.compiler.common import _static_int
+from framework.compiler.common import _static_int, _operands
 
+_GEOMETRIC_NODES = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.BinOp, pyast.Add, pyast.Sub,
+                    pyast.Mult, pyast.FloorDiv, pyast.Mod, pyast.UnaryOp, pyast.USub, pyast.UAdd, pyast.Not,
+                    pyast.Compare, pyast.Eq, pyast.NotEq, pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE, pyast.IfExp,
+                    pyast.Load, pyast.Name, pyast.Subscript, pyast.Call, pyast.Constant)
 _SAFE_OPS = {"+", "-", "*", "==", "!=", "<", "<=", ">", ">=", "and", "or"}
 
 
@@ -42,48 +48,156 @@ class MasksMixin:
             cells = f"({self.expr(domain, env)})"
         else:
             return None
-        saved, self.mask_parts = getattr(self, "mask_parts", None), {}
-        try:
-            mask = self.cells_where(node.body, node.var, env)
-            parts, self.mask_parts = self.mask_parts, saved
-        except BaseException:
-            self.mask_parts = saved
-            raise
+        mask = self.mask_of(node.body, node.var, env)
         if mask is None:
             return None
-        mask = _bind(mask, parts, self.walrus_ok)
         if node.kind == "exists":
             return f"({cells} & {mask} != 0)"
         if node.kind == "forall":
             return f"({cells} & ~{mask} == 0)"
         return f"({cells} & {mask}).bit_count()"
 
-    def cells_where(self, node, var, env):
+    def quantifier_cells(self, node, env):
+        """For `exists`/`count` over cells whose body is `A and B and ...` with only some
+        parts masks: (the iterable of the cells where those parts hold, the other parts), to
+        test only those cells; else None.  The parts left keep their order and run only on
+        cells where the masked ones hold, as the loop's `and` would."""
+        if node.kind not in ("exists", "count") or self.c.spec.board is None:
+            return None
+        if isinstance(node.domain, ast.Name) and node.domain.id == "cell" and node.domain.id not in env:
+            cells = "FULL"
+        elif self.types.get(id(node.domain)) == "cellset":
+            cells = f"({self.expr(node.domain, env)})"
+        else:
+            return None
+        masks, rest, saved = [], [], self.walrus_ok
+        self.walrus_ok = False                  # the mask is a comprehension's iterable
+        try:
+            for part in _operands("and", node.body):
+                mask = self.mask_of(part, node.var, env) if not rest else None
+                (masks if mask else rest).append(mask or part)
+        finally:
+            self.walrus_ok = saved
+        if not masks or not rest:
+            return None
+        return f"bits({cells} & {' & '.join(masks)})", rest
+
+    def mask_of(self, node, var, env):
+        """`cells_where` with its shared parts bound: one expression, or None."""
+        saved, self.mask_parts = getattr(self, "mask_parts", None), {}
+        try:
+            mask = self.cells_where(node, var, env, ())
+            parts, self.mask_parts = self.mask_parts, saved
+        except BaseException:
+            self.mask_parts = saved
+            raise
+        return None if mask is None else _bind(mask, parts, self.walrus_ok)
+
+    def cells_where(self, node, var, env, outer):
         """Bitboard expression of the cells c where condition `node` holds with `var` = c,
-        or None when `node` is not of the forms listed in the module docstring."""
+        or None when `node` is not of the forms listed in the module docstring.  `outer`:
+        the variables of the enclosing quantifiers written as masks too (no value here)."""
+        if any(_mentions(node, v) for v in outer):
+            return None
         if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-            left, right = self.cells_where(node.left, var, env), self.cells_where(node.right, var, env)
+            left, right = self.cells_where(node.left, var, env, outer), self.cells_where(node.right, var, env, outer)
             if left is None or right is None:
                 return None
             return self._share(f"({left} {'&' if node.op == 'and' else '|'} {right})")
         if isinstance(node, ast.Unary) and node.op == "not":
-            inner = self.cells_where(node.operand, var, env)
+            inner = self.cells_where(node.operand, var, env, outer)
             return None if inner is None else f"(FULL & ~{inner})"
+        if not _mentions(node, var):            # the same for every cell: all of them or none
+            known = self._known_test(node)
+            if known is not None:
+                return "FULL" if known else "0"
+            return f"(FULL if {self.expr(node, env)} else 0)" if self._safe_test(node, env) else None
         if isinstance(node, ast.Cond):
             known = self._known_test(node.test)
-            if known is None:
+            if known is not None:
+                return self.cells_where(node.then if known else node.else_, var, env, outer)
+            test, then, else_ = (self.cells_where(n, var, env, outer) for n in (node.test, node.then, node.else_))
+            if None in (test, then, else_):
                 return None
-            return self.cells_where(node.then if known else node.else_, var, env)
+            return f"({test} & {then} | (FULL & ~{test}) & {else_})"
         if isinstance(node, ast.Quant):
-            return self._neighbour_mask(node, var, env)
+            return self._neighbour_mask(node, var, env, outer)
+        if isinstance(node, ast.Binary) and node.op == "in" and _is_var(node.left, var) \
+                and isinstance(node.right, ast.Call) and node.right.func == "neighbors" \
+                and self._cell_var(node.right.args[0], env):
+            return f"({self.expr(node.right, env)})"
         if isinstance(node, ast.Binary) and node.op in ("==", "!="):
             for this, other in ((node.left, node.right), (node.right, node.left)):
                 mask = self._cell_test(this, other, var, env)
                 if mask is not None:
                     return mask if node.op == "==" else f"(FULL & ~{mask})"
+        return self.relation(node, var, env)
+
+    def relation(self, node, var, env):
+        """A test of where cell `var` lies, alone or beside one other cell variable q
+        (`row(b) == row(a) + 1`, `abs(col(b) - col(a)) <= 1`): a table, made when the module
+        loads, of the cells where it holds (for each q: `_REL<k>[q]`), when the test's code
+        reads nothing but the two cells' rows and columns, whole numbers and arithmetic."""
+        if not _plain(node):
             return None
-        known = None if _mentions(node, var) else self._known_test(node)
-        return None if known is None else "FULL" if known else "0"
+        others = {n.id for n in _name_nodes(node) if n.id != var and self._cell_var(n, env)}
+        if len(others) > 1:
+            return None
+        inner = {**env, var: "_c", **{o: "_q" for o in others}}
+        code = self.expr(node, inner)
+        if not _geometric(code, {"_c", "_q"} if others else {"_c"}):
+            return None
+        key = (code, bool(others))
+        name = self.relations.get(key)
+        if name is None:
+            name = self.relations[key] = f"_REL{len(self.relations)}"
+            cells = f"sum(1 << _c for _c in ALL_CELLS if {code})"
+            self.helpers[name] = (f"# {name}{'[q]' if others else ''}: the cells c where {code}\n{name} = "
+                                  + (f"tuple({cells} for _q in range(len(ROW)))\n" if others else f"{cells}\n"))
+        return f"{name}[{env[others.pop()]}]" if others else name
+
+    def cell_at(self, node, env):
+        """`cell(x, y)` whose coordinates read nothing but the rows and columns of one or two
+        cell variables, whole numbers and arithmetic (`over(c, d)`, `beyond(c, m)`): a table
+        made when the module loads (`_AT<k>[q][c]`, -1 off the board, as CELL gives), read
+        instead of a call per use; else None."""
+        if not all(_plain(a) for a in node.args):
+            return None
+        cells = sorted({n.id for a in node.args for n in _name_nodes(a) if self._cell_var(n, env)})
+        if not 1 <= len(cells) <= 2:
+            return None
+        names = ("_c", "_q")[:len(cells)]
+        inner = {**env, **dict(zip(cells, names))}
+        x, y = (self.expr(a, inner) for a in node.args)
+        if not all(_geometric(code, set(names)) for code in (x, y)):
+            return None
+        key = ("cell", x, y, len(cells))
+        name = self.relations.get(key)
+        if name is None:
+            name = self.relations[key] = f"_AT{len(self.relations)}"
+            table = f"tuple(CELL({x}, {y}) for _c in range(len(ROW)))"
+            if len(cells) == 2:
+                table = f"tuple({table} for _q in range(len(ROW)))"
+            self.helpers[name] = f"# {name}{'[q]' if len(cells) == 2 else ''}[c]: cell({x}, {y})\n{name} = {table}\n"
+        return f"{name}{''.join(f'[{env[v]}]' for v in reversed(cells))}"
+
+    def _cell_var(self, node, env) -> bool:
+        """Whether `node` names a cell parameter or a quantifier's cell (never `none`)."""
+        return isinstance(node, ast.Name) and node.id in env and self.types.get(id(node)) == "cell" \
+            and self.kinds.get(id(node), ("",))[0] in ("param", "quant")
+
+    def _safe_test(self, node, env) -> bool:
+        """A test that cannot fail at run time: `_safe`, or a cell variable's value on the
+        board compared with one, or `and`/`or`/`not` of those."""
+        if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+            return self._safe_test(node.left, env) and self._safe_test(node.right, env)
+        if isinstance(node, ast.Unary) and node.op == "not":
+            return self._safe_test(node.operand, env)
+        if isinstance(node, ast.Binary) and node.op in ("==", "!="):
+            for this, other in ((node.left, node.right), (node.right, node.left)):
+                if self.is_board_read(this) and self._cell_var(this.index, env) and _safe(other):
+                    return True
+        return _safe(node)
 
     def _known_test(self, node):
         """True or False for a comparison of players known while compiling (`p == Red` in a
@@ -116,17 +230,17 @@ class MasksMixin:
             return f"column_cells({code}, COLUMN_MASKS)"
         return None
 
-    def _neighbour_mask(self, node, var, env):
+    def _neighbour_mask(self, node, var, env, outer):
         """`exists d in neighbors(var, DIRS): Q(d)`: the cells with a DIRS neighbour in Q."""
         domain = node.domain
         if node.kind != "exists" or not (isinstance(domain, ast.Call) and domain.func == "neighbors"
                                          and _is_var(domain.args[0], var)):
             return None
         dirs = self.kinds[id(domain.args[1])][1]
-        steps = set(self.c.directions[dirs])
-        if any((-dx, -dy) not in steps for dx, dy in steps):
+        steps = self.c.directions[dirs]          # a graph's links go both ways
+        if not isinstance(steps, Graph) and any((-dx, -dy) not in steps for dx, dy in steps):
             return None
-        inner = self.cells_where(node.body, node.var, env)
+        inner = self.cells_where(node.body, node.var, env, (*outer, var))
         if inner is None:
             return None
         step, _ = _helpers(self, dirs)
@@ -155,6 +269,63 @@ def _bind(mask, parts: dict, walrus_ok: bool) -> str:
     for code, name in reversed(parts.items()):
         mask = re.sub(rf"\b{name}\b", lambda _: code, mask)
     return mask
+
+
+def _geometric(code: str, cells: set) -> bool:
+    """Whether generated Python `code` reads only the rows and columns of the cells named
+    `cells`, whole numbers and arithmetic that cannot fail (division only by a non-zero
+    constant): its value is then the same whenever the cells are."""
+    try:
+        tree = pyast.parse(code, mode="eval")
+    except SyntaxError:
+        return False
+    for n in pyast.walk(tree):
+        if isinstance(n, pyast.Name):
+            if n.id not in cells | {"ROW", "COL", "abs"}:
+                return False
+        elif isinstance(n, pyast.Subscript):
+            if not (isinstance(n.value, pyast.Name) and n.value.id in ("ROW", "COL")
+                    and isinstance(n.slice, pyast.Name) and n.slice.id in cells):
+                return False
+        elif isinstance(n, pyast.Call):
+            if not (isinstance(n.func, pyast.Name) and n.func.id == "abs" and len(n.args) == 1 and not n.keywords):
+                return False
+        elif isinstance(n, pyast.BinOp) and isinstance(n.op, (pyast.FloorDiv, pyast.Mod)):
+            if not (isinstance(n.right, pyast.Constant) and type(n.right.value) is int and n.right.value):
+                return False
+        elif isinstance(n, pyast.Constant):
+            if type(n.value) not in (int, bool):
+                return False
+        elif not isinstance(n, _GEOMETRIC_NODES):
+            return False
+    return True
+
+
+def _plain(node) -> bool:
+    """Whether `node` is made of numbers, names, arithmetic, comparisons, conditionals and
+    row/col/abs calls only (what a relation between cells may be)."""
+    if isinstance(node, (ast.Num, ast.Name)):
+        return True
+    if isinstance(node, ast.Binary):
+        return _plain(node.left) and _plain(node.right)
+    if isinstance(node, ast.Unary):
+        return _plain(node.operand)
+    if isinstance(node, ast.Cond):
+        return _plain(node.test) and _plain(node.then) and _plain(node.else_)
+    return isinstance(node, ast.Call) and node.func in ("row", "col", "abs") and all(_plain(a) for a in node.args)
+
+
+def _name_nodes(node):
+    """The Name nodes in `node`."""
+    if isinstance(node, ast.Name):
+        yield node
+    elif isinstance(node, (tuple, list)):
+        for n in node:
+            yield from _name_nodes(n)
+    else:
+        for f in getattr(node, "__dataclass_fields__", ()):
+            if f != "pos":
+                yield from _name_nodes(getattr(node, f))
 
 
 def _is_var(node, var) -> bool:

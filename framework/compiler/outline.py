@@ -16,6 +16,7 @@ or when the body's code would read a local of its caller by another way than its
 """
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from framework import ast
@@ -60,7 +61,7 @@ class OutlineMixin:
         for name, params, body in reversed(self.outlined_source):
             if name in called:
                 called.update(_IDENT.findall(body))
-                lines[:0] = [f"def {name}({', '.join(params)}):", f"    return {body}", ""]
+                lines[:0] = [f"def {name}({', '.join(params)}):"] + _statements(body) + [""]
         return lines
 
     def _outline_body(self, node, args, env):
@@ -78,6 +79,39 @@ class OutlineMixin:
         names = set(_IDENT.findall(body))
         used = [i for i in range(len(args)) if f"d_{i}" in names]
         return tuple(f for f in self.fields if f in names) + tuple(f"d_{i}" for i in used), body, used
+
+
+def _statements(body: str) -> list:
+    """The lines of a function returning the expression `body`: `return body`, or when
+    `body` is `any(E for x in D if C ...)` / `all(...)` (nested in the same kind, as
+    `exists ... exists ...` is written), plain loops that return at the first witness, which
+    Python runs several times faster than a generator per quantifier."""
+    tree = pyast.parse(body, mode="eval").body
+    kind = _quantifier(tree)
+    if kind is None:
+        return [f"    return {body}"]
+    lines, depth = [], 1
+    while _quantifier(tree) == kind:
+        for comp in tree.args[0].generators:
+            lines.append("    " * depth + f"for {pyast.unparse(comp.target)} in {pyast.unparse(comp.iter)}:")
+            depth += 1
+            for cond in comp.ifs:
+                lines.append("    " * depth + f"if {pyast.unparse(cond)}:")
+                depth += 1
+        tree = tree.args[0].elt
+    test = pyast.unparse(tree)
+    lines += ["    " * depth + (f"if {test}:" if kind == "any" else f"if not ({test}):"),
+              "    " * (depth + 1) + f"return {kind == 'any'}", f"    return {kind != 'any'}"]
+    return lines
+
+
+def _quantifier(node):
+    """'any' / 'all' for a call of it on one generator expression (no async), else None."""
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in ("any", "all") \
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], pyast.GeneratorExp) \
+            and not any(comp.is_async for comp in node.args[0].generators):
+        return node.func.id
+    return None
 
 
 def _size(node, sizes: dict) -> int:

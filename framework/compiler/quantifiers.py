@@ -5,6 +5,8 @@ a set of cells) -> its Python iterable.
 from __future__ import annotations
 
 from framework import ast
+from framework.builtins.connectivity import _helpers, _value_masks
+from framework.compiler import unroll
 from framework.compiler.common import _static_int
 
 
@@ -15,17 +17,25 @@ class QuantifiersMixin:
         masked = self.mask_quantifier(node, env)        # over cells: bit operations (masks.py)
         if masked is not None:
             return masked
+        grouped = self.over_groups(node, env)           # each group once, not each of its cells
+        if grouped is not None:
+            return grouped
+        unrolled = self.unrolled(node, env)             # a small constant range: term by term
+        if unrolled is not None:
+            return unrolled
+        narrowed = self.quantifier_cells(node, env)     # only the cells some masks allow
         var = self.fresh("q")
         inner = dict(env)
         inner[node.var] = var
-        dom = self.domain(node.domain, env)
+        dom, parts = narrowed or (self.domain(node.domain, env), [node.body])
         saved = self.param_ranges.get(node.var)
         if isinstance(node.domain, ast.Range):          # the body knows the variable's range
             lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
             if lo is not None and hi is not None:
                 self.param_ranges[node.var] = (lo, hi)
         try:
-            body = self.expr(node.body, inner)
+            body = " and ".join(self.expr(p, inner) for p in parts)
+            body = f"({body})" if len(parts) > 1 else body
         finally:
             if saved is None:
                 self.param_ranges.pop(node.var, None)
@@ -40,6 +50,56 @@ class QuantifiersMixin:
         if node.kind == "sum":
             return f"sum({body} for {var} in {dom})"
         return f"extreme({node.kind!r}, ({body} for {var} in {dom}), POSITIONS[{self.position(node)}])"
+
+    def over_groups(self, node, env):
+        """`exists c in D: P(group(board, c, DIRS))` (or forall) whose body reads c only as
+        that group: the same for every cell of a group, so each group of D's cells is tested
+        once (connectivity.groups), in the order of its first cell; else None."""
+        if node.kind not in ("exists", "forall") or self.c.spec.board is None:
+            return None
+        if isinstance(node.domain, ast.Name) and node.domain.id == "cell" and node.domain.id not in env:
+            cells = "FULL"
+        elif self.types.get(id(node.domain)) == "cellset":
+            cells = self.expr(node.domain, env)
+        else:
+            return None
+        calls = [n for n in _nodes(node.body) if isinstance(n, ast.Call) and n.func == "group"
+                 and isinstance(n.args[1], ast.Name) and n.args[1].id == node.var]
+        uses = [n for n in _nodes(node.body) if isinstance(n, ast.Name) and n.id == node.var]
+        if not calls or len(uses) != len(calls) or len({self.kinds[id(n.args[2])][1] for n in calls}) != 1:
+            return None
+        var = self.fresh("g")
+        _, flood = _helpers(self, self.kinds[id(calls[0].args[2])][1])
+        saved = dict(self.subst)
+        self.subst.update({id(n): var for n in calls})
+        try:
+            body = self.expr(node.body, env)
+        finally:
+            self.subst = saved
+        test = "any" if node.kind == "exists" else "all"
+        return f"{test}({body} for {var} in groups({cells}, {_value_masks(self)}, {flood}))"
+
+    def unrolled(self, node, env):
+        """exists/forall/count/sum over a constant range of at most unroll.MAX_TERMS values,
+        written out term by term (framework/compiler/unroll.py), or None."""
+        if node.kind not in ("exists", "forall", "count", "sum") or not isinstance(node.domain, ast.Range):
+            return None
+        lo, hi = _static_int(node.domain.lo), _static_int(node.domain.hi)
+        if lo is None or hi is None or not 0 < hi - lo + 1 <= unroll.MAX_TERMS:
+            return None
+        saved, terms = self.param_ranges.get(node.var), []
+        try:
+            for value in range(lo, hi + 1):
+                self.param_ranges[node.var] = (value, value)
+                terms.append(unroll.fold(self.expr(node.body, {**env, node.var: f"({value})"})))
+                if sum(map(len, terms)) > unroll.MAX_CHARS:
+                    return None
+        finally:
+            if saved is None:
+                self.param_ranges.pop(node.var, None)
+            else:
+                self.param_ranges[node.var] = saved
+        return unroll.combine(node.kind, terms)
 
     def domain(self, node, env):
         """The Python iterable of a quantifier's or loop's domain.  It may become a
@@ -66,3 +126,13 @@ class QuantifiersMixin:
                 return f"range({lo}, {hi} + 1)"          # the checker bounded its size
             return f"span({lo}, {hi}, POSITIONS[{self.position(node)}])"
         return f"bits({self.expr(node, env)})"
+
+
+def _nodes(node):
+    """Every node of the expression `node`."""
+    yield node
+    for f in getattr(node, "__dataclass_fields__", ()):
+        child = getattr(node, f)
+        for c in child if isinstance(child, (tuple, list)) else (child,):
+            if hasattr(c, "__dataclass_fields__") and f != "pos":
+                yield from _nodes(c)

@@ -102,10 +102,7 @@ class StateClassMixin:
             if f in self.legal_helpers:
                 out(f"def _{f}({self.sig}):")
                 out.indent()
-                if mode == "count" and self.c.prefer:
-                    self.legal(out, "list", "len(acts)")      # counted after the preference
-                else:
-                    self.legal(out, mode)
+                self.legal(out, mode)
                 out.dedent()
                 out()
 

@@ -42,7 +42,7 @@ def positions_do_not_repeat(game, path_text, *, seed=None) -> Outcome:
                                              "outcomes (Pig: a turn that scores nothing); its exact "
                                              "values need value iteration or a bound on its length "
                                              "(expectimax refuses a line past 100,000 plies)")
-    found = graph_cycle(game) or playout_cycle(game, seed)
+    found = graph_cycle(game, BFS_STATES) or playout_cycle(game, seed, PLAYOUTS)   # (read now: the detail names them)
     rule = declared_rule(game)
     if found is None:
         return Outcome(NAME, PASSED, f"no repeated position among up to {BFS_STATES:,} states "

@@ -9,7 +9,8 @@ evaluation; and for every action, either both give a state or both raise the sam
 `board[none]` written or an index off a list, fails alike in both; any other exception is a
 difference).  The first difference is reported with the action sequence that leads to it.  The compiler is
 clever (bitboards, tables, specialised code); the interpreter is obvious: when they differ,
-the compiled game is the suspect.
+the compiled game is the suspect.  `campaign` runs this over random generated specs
+(framework.conformance.generate): `plyspec fuzz --differential`.
 """
 from __future__ import annotations
 
@@ -188,3 +189,37 @@ def agrees_with_interpreter(game, options=None, *, seed=None):
         return Outcome(NAME, PASSED, f"the {BFS_STATES} states nearest the start and {PLAYOUTS} random "
                                      f"playouts agree with the reference interpreter")
     return Outcome(NAME, FAILED, difference.message, difference.path)
+
+
+def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:
+    """Generate `inputs` specs and compare each compiled game with the interpreter; returns
+    {"inputs", "refused", "differs", "findings": [(kind, message, path, spec text)], "seconds"}.
+    Derandomized (the same specs on every run) unless `seed` is given; Hypothesis keeps no
+    database, so nothing is written anywhere."""
+    import time
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as seeded
+    from framework.conformance.generate import check_one, spec_texts
+    tally = {"inputs": 0, "refused": 0, "differs": 0, "findings": []}
+    start = last = time.perf_counter()
+
+    @settings(max_examples=inputs, derandomize=seed is None, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(spec_texts())
+    def one(text):
+        nonlocal last
+        tally["inputs"] += 1
+        found = check_one(text)
+        if found is not None:
+            tally[found[0]] += 1
+            if len(tally["findings"]) < 20:
+                tally["findings"].append((*found, text))
+        if progress and time.perf_counter() - last >= every:
+            last = time.perf_counter()
+            progress(tally, time.perf_counter() - start)
+
+    from framework.conformance.games import scratch_storage
+    with scratch_storage():
+        (seeded(seed)(one) if seed is not None else one)()
+    tally["seconds"] = round(time.perf_counter() - start, 1)
+    return tally

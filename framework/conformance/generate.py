@@ -2,42 +2,40 @@
 
 `check_one(text)` compares the compiled game with the interpreter, and the compiled game's
 kernel (framework.kernel) with its course interface (framework.conformance.kernel_check).
-`spec_texts()` is a Hypothesis strategy of YAML specs that the checker accepts: a small
-board with a non-player cell value, an integer, a flag, a list and a per-player variable,
-an option, a chance action of one or two outcome variables with uniform, joint or
-per-variable probabilities, a compound move (`continue` into a step that fills a
-neighbouring cell, with or without `prefer: longest`), local variables (`let`), `prev(p)`,
-connectivity (`connected`, `group`, `liberties`, `region` over every direction set, `hex`, the
-table-driven `knight` and a `directions:` set of the spec's own included; rows and columns
-as sets),
-an enumeration variable (compared, assigned, a quantifier's and a parameter's domain),
-rules that may fail during play (a store to a cell that may be `none`: `drop` on a full
-or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index that
-may be off a list; `max` over a domain that may be empty), so that the two games must
-fail alike (the same positioned SpecRuntimeError),
-`legal_after` conditions on the position a move leaves, a definition large enough to be
-written as a function (compiler/outline.py) and called with various arguments,
-definitions whose bound variables reuse the names of the callers' parameters (the capture
-trap), an effect definition run from effects (its local named like the callers', a parameter
-assigned), an option whose default is computed from another, a range chosen by a condition, quantifiers that shadow parameters, nested conditionals, conditional stores of a
-player or a cell value, and effects on every kind of target.  `run(inputs, seed)` is the
-campaign behind `plyspec fuzz --differential`: each generated spec is compiled and walked
-in lockstep with the reference interpreter (`differential.find_difference`).
+`spec_texts()` is a Hypothesis strategy of YAML specs the checker accepts: a small board
+(one in four a graph board: framework.conformance.generate_graph) with a non-player value,
+an integer, a flag, a list and a per-player variable, an option (its default computed from
+another), a chance action of one or two outcome variables (uniform, joint or per-variable
+probabilities), a compound move (`continue` into a step that fills a neighbouring cell, with
+or without `prefer: longest`), `let` locals, `prev(p)`, connectivity (`connected`, `group`,
+`liberties`, `region` over every direction set, `knight` and a `directions:` set of the
+spec's own included; rows and columns as sets), an enumeration variable, rules that may fail
+during play (a store to a cell that may be `none`: `drop` on a full or missing column,
+`cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
+empty domain: the two games must fail alike), `legal_after`, a move from cell to cell
+relating the two cells' rows and columns, `!=` tests of a cell's value, a definition large
+enough to be written as a function (compiler/outline.py), the capture trap (bound variables
+named like the callers' arguments), an effect definition (its local named like the callers',
+a parameter assigned), a range chosen by a condition, nested conditionals, conditional
+stores and effects on every kind of target.  The campaign behind `plyspec fuzz
+--differential` over these specs is `differential.campaign`.
 """
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
 BOUND = ("t", "c", "x", "i")            # bound names, deliberately the same as parameters'
+ORDERS = ("ab", "ba")                   # the cells a relation compares, either way round
 
 
 @st.composite
 def spec_texts(draw) -> str:
-    g = _Gen(draw)
-    return g.spec()
+    from framework.conformance.generate_graph import GraphGen   # one spec in four on a graph board
+    return (GraphGen if draw(st.integers(0, 3)) == 0 else _Gen)(draw).spec()
 
 
 class _Gen:
+    STEP, ORIGIN, NEAR = "orthogonal", "(0, 0)", ["orthogonal", "diagonal", "queen"]   # grid constants
     def __init__(self, draw):
         self.draw = draw
         self.players = draw(st.sampled_from([["A", "B"], ["A", "B", "C"]]))
@@ -61,10 +59,10 @@ class _Gen:
         leaves = ["0", "1", "2", "k", "m", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
                   "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]",
                   f"size({self.pick(['group', 'liberties'])}(board, {self.cell(scope)}, {self.dirs()}))"]
-        leaves += [f"col({v})" for v, t in scope.items() if t == "cell"]
+        leaves += [self.cell_int(v) for v, t in scope.items() if t == "cell"]
         leaves += [v for v, t in scope.items() if t == "int"]
         if self.rare():                   # may fail during play: a cell that may be none, an index
-            leaves = [f"{self.pick(['col', 'row'])}({self.none_cell()})", f"h[{self.pick(['k', 'n'])}]",
+            leaves = [self.cell_int(self.none_cell()), f"h[{self.pick(['k', 'n'])}]",
                       f"(max {self.pick(BOUND)} in 0..k - 2: n)", "(count v in hue: v != hue)"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
@@ -81,13 +79,19 @@ class _Gen:
             return f"(count {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
         if form == 3:                     # a range chosen by a condition
             var = self.pick(BOUND)
-            domain = f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)"
+            domain = self.pick([f"(0..{self.int_(scope, 0)} if {self.bool_(scope, 0)} else 1..k)", "0..2", "k..3"])
             return f"(sum {var} in {domain}: {self.int_({**scope, var: 'int'}, depth - 1)})"
         if form == 4 and self.calls:
             return f"f({a})"
         if form == 5:
             return f"max({a}, {b})"
         return f"abs({a})"
+
+    def relation(self, a, b) -> str:
+        return _relation(self.pick, a, b)
+
+    def cell_int(self, c) -> str:
+        return f"{self.pick(['col', 'row'])}({c})"
 
     def rare(self) -> bool:
         """True now and then: for the constructs that may fail during play, so that most
@@ -135,8 +139,9 @@ class _Gen:
         return self.pick(plain)
 
     def bool_(self, scope, depth=2) -> str:
-        leaves = ["flag", "full(board)", f"board[{self.cell(scope)}] == {self.value(scope, 0)}",
+        leaves = ["flag", "full(board)", f"board[{self.cell(scope)}] {self.pick(['==', '!='])} {self.value(scope, 0)}",
                   f"hue {self.pick(['==', '!='])} {self.pick(['red', 'green', 'blue'])}",
+                  self.relation(self.cell(scope), self.cell(scope)),
                   f"{self.int_(scope, 0)} < {self.int_(scope, 0)}", f"line(board, 2, {self.player(scope)})"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
@@ -155,12 +160,19 @@ class _Gen:
             return f"not {self.bool_(scope, depth - 1)}"
         if form == 3:
             var = self.pick(BOUND)
-            kind = self.pick(["exists", "forall"])
-            return f"({kind} {var} in cell: {self.bool_({**scope, var: 'cell'}, depth - 1)})"
+            kind, domain = self.pick(["exists", "forall"]), self.pick(["cell", "cell", "0..2", "1..k"])  # 0..2: unrolled
+            if domain == "cell" and self.draw(st.integers(0, 3)) == 0:     # the cell read as its group only
+                group = f"group(board, {var}, {self.dirs()})"
+                outer = {k: t for k, t in scope.items() if k != var}           # (the bound cell hides them)
+                return f"({kind} {var} in {self.cells(scope)}: size({group}) > {self.int_(outer, 0)})"
+            inner = {**scope, var: "cell" if domain == "cell" else "int"}    # (masks and tests left)
+            return f"({kind} {var} in {domain}: {self.bool_(inner, 0)} and {self.bool_(inner, depth - 1)})"
         if form == 4 and self.calls:
             return f"g({self.cell(scope)}, {self.player(scope)})"
         if form == 5:
             return f"{self.cell(scope)} in neighbors({self.cell(scope)}, {self.dirs()})"
+        if form == 6:              # a conditional test (masks: both branches, chosen by the test's mask)
+            return f"({self.bool_(scope, depth - 1)} if {self.bool_(scope, depth - 1)} else {self.bool_(scope, 0)})"
         return f"{self.int_(scope, depth - 1)} == {self.int_(scope, depth - 1)}"
 
     # --------------------------------------------------------------- effects
@@ -203,7 +215,7 @@ class _Gen:
             "game: Generated",
             f"players: [{', '.join(players)}]",
             f"options: {{k: {self.draw(st.integers(1, 3))}, m: '{self.pick(['k + 1', 'k * 2 - 1', 'max(k, 2)'])}'}}",
-            f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(players)}, Z]}}",
+            self.board(),
         ] + ([f"directions: {{mine: {[list(s) for s in self.own_dirs]}}}"] if self.own_dirs else []) + [
             "state:",
             "  n: {type: '0..9', initial: 0}",
@@ -224,6 +236,10 @@ class _Gen:
         lines += [f"  put({c} in cell):",
                   f"    if: '{self._q(f'board[{c}] == empty' + extra)}'",
                   f"    then: '{self._q(self._effects({c: 'cell'}))}'"] + self._legal_after({c: 'cell'})
+        ab = {"a": "cell", "b": "cell"}      # moves drawn from masks of cells and tables of where cells lie
+        lines += ["  hop(a in cell, b in cell):",
+                  f"    if: '{self._q(f'board[a] == mover and {self.relation(*self.pick(ORDERS))} and ' + self.bool_(ab, 1))}'",
+                  f"    then: '{self._q('board[b] = board[a]; board[a] = empty; n += 1; ' + self._effects(ab))}'"]
         i = self.pick(BOUND)
         guard = "n < 8 and " + self.pick([f"({self.bool_({i: 'int'}, 1)} or h[0] < 3)", f"f({i}) > 0"])
         lines += [f"  bump({i} in 0..{self.draw(st.integers(0, 2))}):",
@@ -244,21 +260,10 @@ class _Gen:
         else:
             lines.append(f"utility: '{self._q(self.int_({}, 1))}'")
             score = f"utility: '{self._q(self.int_({}, 1))}'"
-        return "\n".join(lines + self._history_rules(winner and len(players) == 2, score)) + "\n"
+        return "\n".join(lines + _history_rules(self.pick, winner and len(players) == 2, score)) + "\n"
 
-    def _history_rules(self, can_lose, score) -> list[str]:
-        """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
-        framework.history and in the interpreter); `score` scores the final position
-        (`winner: EXPR` or `utility: EXPR`); `over` compares part of the state."""
-        over = self.pick(["board", "board, mover", "n, hue", "board, s, mover"])
-        rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
-                 ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"],
-                 [f"repetition: {{result: draw, over: [{over}]}}"], [f"repetition: {{result: forbidden, over: [{over}]}}"],
-                 [f"repetition: {{{score}, count: 2, over: [{over}]}}"], [f"max_moves: {{limit: 5, {score}}}"],
-                 [f"repetition: {{{score}}}", f"max_moves: {{limit: 6, {score}}}"]]
-        if can_lose:
-            rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
-        return self.pick(rules)
+    def board(self) -> str:
+        return f"board: {{width: {self.w}, height: {self.h}, cells: [empty, {', '.join(self.players)}, Z]}}"
 
     def _legal_after(self, scope) -> list[str]:
         """Maybe `legal_after`: a condition on the position the move leaves (with the
@@ -293,7 +298,7 @@ class _Gen:
                  "    if: board[c] == mover",
                  "    then: 'board[c] = empty; continue more(c)'",
                  "steps:",
-                 "  more(a in cell, b in neighbors(a, orthogonal)):",
+                 f"  more(a in cell, b in neighbors(a, {self.STEP})):",
                  f"    if: '{self._q('board[b] == empty and ' + self.bool_({'a': 'cell', 'b': 'cell'}, 1))}'",
                  f"    then: '{self._q('board[b] = Z' + extra)}; continue more(b)'"]
         return lines + (["prefer: longest"] if self.draw(st.booleans()) else [])
@@ -308,7 +313,7 @@ class _Gen:
         """g(c, p): a neighbourhood test that uses its parameter inside the quantifier, whose
         bound name may equal the caller's argument."""
         var = self.pick([b for b in BOUND if b != "c"])
-        dirs = self.pick(["orthogonal", "diagonal", "queen"])
+        dirs = self.pick(self.NEAR)
         return f"exists {var} in cell: {var} in neighbors(c, {dirs}) and board[{var}] == p"
 
     def _effect_definition(self) -> str:
@@ -318,7 +323,7 @@ class _Gen:
         scope = {"c": "cell", "p": "player"}
         self.locals = 1                   # the body's own locals from u2; the callers' from u1
         body = [f"let u1 = {self.int_(scope, 1)}", self.effect({**scope, "u1": "int"}, 1),
-                self.pick(["p = next(p)", "c = (0, 0)", f"u1 += {self.int_(scope, 0)}"]),
+                self.pick(["p = next(p)", f"c = {self.ORIGIN}", f"u1 += {self.int_(scope, 0)}"]),
                 f"s[p] = min(abs(u1), 9)", f"board[c] = {self.value(scope, 0)}"]
         self.locals = 0
         return "; ".join(body)
@@ -329,6 +334,29 @@ class _Gen:
     @staticmethod
     def _q(text: str) -> str:
         return text.replace("'", "''")
+
+
+def _history_rules(pick, can_lose, score) -> list[str]:
+    """Maybe `repetition` and / or `max_moves` (their meaning is written twice: in
+    framework.history and in the interpreter); `score` scores the final position
+    (`winner: EXPR` or `utility: EXPR`); `over` compares part of the state."""
+    over = pick(["board", "board, mover", "n, hue", "board, s, mover"])
+    rules = [[], [], ["repetition: draw"], ["repetition: {result: forbidden, count: 2}"],
+             ["max_moves: 4"], ["repetition: {result: draw, count: 3}", "max_moves: {limit: 6, result: draw}"],
+             [f"repetition: {{result: draw, over: [{over}]}}"], [f"repetition: {{result: forbidden, over: [{over}]}}"],
+             [f"repetition: {{{score}, count: 2, over: [{over}]}}"], [f"max_moves: {{limit: 5, {score}}}"],
+             [f"repetition: {{{score}}}", f"max_moves: {{limit: 6, {score}}}"]]
+    if can_lose:
+        rules += [["repetition: loss"], ["max_moves: {limit: 3, result: loss}"]]
+    return pick(rules)
+
+
+def _relation(pick, a: str, b: str) -> str:
+    """Where two cells lie (a table of cells in the compiled game: compiler/masks.py)."""
+    part, other = pick(["col", "row"]), pick(["col", "row"])
+    if pick([True, False]):
+        return f"abs({part}({a}) - {part}({b})) <= {pick(['0', '1', 'k'])}"
+    return f"{part}({a}) {pick(['==', '<=', '!='])} {other}({b}) + {pick(['0', '1', '-1', 'k', 'h[0]'])}"
 
 
 def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
@@ -363,35 +391,3 @@ def check_one(text: str, *, bfs_states=40, playouts=3, plies=30):
     found = walk_difference(game, bfs_states=bfs_states // 2, playouts=1, plies=plies)   # (half the cost)
     return None if found is None else ("differs", f"kernel and course interface: {found[0]}", found[1])
 
-
-def campaign(inputs: int, *, seed=None, progress=None, every: float = 5.0) -> dict:
-    """Generate `inputs` specs and compare each compiled game with the interpreter; returns
-    {"inputs", "refused", "differs", "findings": [(kind, message, path, spec text)], "seconds"}.
-    Derandomized (the same specs on every run) unless `seed` is given; Hypothesis keeps no
-    database, so nothing is written anywhere."""
-    import time
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as seeded
-    tally = {"inputs": 0, "refused": 0, "differs": 0, "findings": []}
-    start = last = time.perf_counter()
-
-    @settings(max_examples=inputs, derandomize=seed is None, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(spec_texts())
-    def one(text):
-        nonlocal last
-        tally["inputs"] += 1
-        found = check_one(text)
-        if found is not None:
-            tally[found[0]] += 1
-            if len(tally["findings"]) < 20:
-                tally["findings"].append((*found, text))
-        if progress and time.perf_counter() - last >= every:
-            last = time.perf_counter()
-            progress(tally, time.perf_counter() - start)
-
-    from framework.conformance.games import scratch_storage
-    with scratch_storage():
-        (seeded(seed)(one) if seed is not None else one)()
-    tally["seconds"] = round(time.perf_counter() - start, 1)
-    return tally

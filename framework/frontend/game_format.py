@@ -13,6 +13,7 @@ syntax errors) and the assembly of the spec; the tree transformer is game_sectio
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,7 +33,8 @@ GRAMMAR_FILE = Path(__file__).with_name("game_format.lark")
 
 # `.game` section keyword -> the YAML section it stands for (the keys of spec.positions)
 SECTIONS = {
-    "game": "game", "players": "players", "option": "options", "board": "board", "directions": "directions",
+    "game": "game", "players": "players", "option": "options", "board": "board", "links": "links",
+    "lines": "lines", "directions": "directions",
     "state": "state", "define": "define", "action": "actions", "step": "steps", "init": "init",
     "turn": "turn", "pass": "pass", "terminal": "terminal", "goal": "goal",
     "utility": "utility", "winner": "winner", "utility_bounds": "utility_bounds",
@@ -210,8 +212,14 @@ def _build_spec(sections: list, file: str | None) -> ast.GameSpec:
     spec.evaluation = items("evaluation", "feature")
 
     for keyword, section in first.items():
-        if keyword not in REPEATED and keyword not in ("game", "players"):
+        if keyword not in REPEATED and keyword not in ("game", "players", "links", "lines"):
             setattr(spec, "pass_rule" if keyword == "pass" else keyword, section.value)
+    for keyword in ("links", "lines"):            # a graph board's: they go into `board`
+        if keyword in first:
+            if spec.board is None or not spec.board.points:
+                raise _error(first[keyword].pos, f"`{keyword}` needs a graph board",
+                             "declare its points: board points a b c of empty, X, O")
+            spec.board = replace(spec.board, **{keyword: first[keyword].value})
     return spec
 
 

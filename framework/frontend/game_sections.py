@@ -14,6 +14,7 @@ from framework import ast
 from framework.errors import SpecError
 from framework.frontend import check_display_text
 from framework.frontend.expressions import _ToAst, number_value
+from framework.frontend.graph_board import GraphSections
 
 # sections that hold one expression
 _EXPRESSION_SECTIONS = {"turn", "terminal", "goal", "winner", "max_length"}
@@ -43,7 +44,7 @@ def _error(pos: ast.Pos, message: str, hint: str | None = None) -> SpecError:
 
 
 
-class _GameToAst(_ToAst):
+class _GameToAst(GraphSections, _ToAst):
     """Lark tree of a `.game` file -> a list of `_Section`s holding AST nodes."""
 
     def _keyword_pos(self, meta, keyword: str) -> ast.Pos:

@@ -18,6 +18,7 @@ from framework.frontend.expression_printer import (AND, EXPR, OR, SUM, _BINARY_L
                                                    domain_text, effect_text, effects_text, expression_text,
                                                    number_text)  # effects_text: re-exported
 from framework.frontend.game_format import RESERVED
+from framework.frontend.graph_board import graph_game, graph_yaml
 
 MAX_LINE = 100          # `.game` lines longer than this are broken where the format allows
 
@@ -55,8 +56,9 @@ def to_yaml(spec: ast.GameSpec) -> str:
                                    else expression_text(o.default) for o in spec.options})
     if spec.board:
         board = spec.board
-        doc["board"] = _FlowMap(width=_yaml_expr(board.width), height=_yaml_expr(board.height),
-                                cells=_FlowList(board.values))
+        doc["board"] = _FlowMap(cells=_FlowList(board.values), **graph_yaml(board, _FlowList, _FlowMap)) \
+            if board.points else _FlowMap(width=_yaml_expr(board.width), height=_yaml_expr(board.height),
+                                          cells=_FlowList(board.values))
         if board.initial != board.values[0]:
             doc["board"]["initial"] = board.initial
     if spec.directions:
@@ -211,10 +213,12 @@ def to_game(spec: ast.GameSpec) -> str:
                                            for o in spec.options))
     if spec.board:
         board = spec.board
-        line = (f"board {_at(board.width, SUM)} x {_at(board.height, SUM)} "
-                f"of {names(board.values, 'cell value')}")
-        lines.append(line + (f" initial {_name(board.initial, 'cell value')}"
-                             if board.initial != board.values[0] else ""))
+        initial = f" initial {_name(board.initial, 'cell value')}" if board.initial != board.values[0] else ""
+        if board.points:
+            lines += graph_game(board, names(board.values, 'cell value'), initial, _name)
+        else:
+            lines.append(f"board {_at(board.width, SUM)} x {_at(board.height, SUM)} "
+                         f"of {names(board.values, 'cell value')}{initial}")
     for d in spec.directions:
         lines.append(f"directions {_name(d.name, 'direction set')} = " + ", ".join(
             f"({', '.join(_game_constant(x) for x in step)})" if isinstance(step, tuple) else _game_constant(step)

@@ -17,11 +17,12 @@ from yaml.nodes import MappingNode, SequenceNode
 from framework import ast
 from framework.errors import SpecError, did_you_mean
 from framework.frontend.expressions import parse_expression, parse_domain
+from framework.frontend.graph_board import GRAPH_KEYS, read_graph
 from framework.frontend.yaml_reader import YamlReader, _split_commas, compose  # compose: planners use it too
 
 SECTIONS = {
     "game": "the game's name", "players": "the players, in turn order",
-    "options": "variant options with defaults", "board": "the grid",
+    "options": "variant options with defaults", "board": "the grid (or a graph: points, links, lines)",
     "directions": "named direction sets: lists of [dx, dy] steps",
     "state": "other state variables", "define": "helper definitions",
     "actions": "the moves", "steps": "the later steps of compound moves", "init": "effects that set up the initial state",
@@ -40,7 +41,7 @@ ACTION_KEY_SYNONYMS = {"pre": "if", "precondition": "if", "preconditions": "if",
                        "requires": "if", "when": "if", "effect": "then", "effects": "then",
                        "do": "then", "add": "then", "del": "then"}
 VARIABLE_KEYS = {"type", "initial", "per", "size"}
-BOARD_KEYS = {"width", "height", "cells", "initial"}
+BOARD_KEYS = {"width", "height", "cells", "initial", *GRAPH_KEYS}
 
 
 def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
@@ -85,18 +86,20 @@ def load_yaml_spec(text: str, file: str | None = None) -> ast.GameSpec:
         for k, (kn, _) in items.items():
             if k not in BOARD_KEYS:
                 raise R.error(kn, f"unknown board key `{k}`", did_you_mean(k, BOARD_KEYS)
-                              or "board keys: width, height, cells, initial")
-        for needed in ("width", "height", "cells"):
+                              or "board keys: width, height, cells, initial (a graph: points, links, lines)")
+        graph = read_graph(R, items)
+        for needed in ("cells",) if graph else ("width", "height", "cells"):
             if needed not in items:
                 raise R.error(bnode, f"the board needs `{needed}`",
                               "e.g. board: {width: 3, height: 3, cells: [empty, X, O]}")
         values = tuple(R.name(n, "cell value") for n in R.sequence(items["cells"][1], "cells"))
         initial = R.name(items["initial"][1], "initial cell value") if "initial" in items else \
             values[0] if values else None            # no values: the checker says "at least two"
-        spec.board = ast.Board("board", R.expr(items["width"][1], "board width"),
-                               R.expr(items["height"][1], "board height"), values, initial,
-                               R.pos(sections["board"][0]))
+        size = (None, None) if graph else (R.expr(items["width"][1], "board width"),
+                                           R.expr(items["height"][1], "board height"))
+        spec.board = ast.Board("board", *size, values, initial, R.pos(sections["board"][0]), **graph)
         spec.positions["board_initial"] = R.pos(items["initial"][1]) if "initial" in items else R.pos(items["cells"][1])
+        spec.positions.update({k: R.pos(items[k][0]) for k in ("links", "lines") if k in items})   # as `.game`'s sections
     if "directions" in sections:
         spec.directions = tuple(ast.Directions(R.name(kn, "direction set"), R.constant(v, f"direction set `{k}`"),
                                                R.pos(kn))

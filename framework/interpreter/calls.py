@@ -4,6 +4,7 @@ their plain definitions (lines, slides, flanking runs, drops, counting, players)
 from __future__ import annotations
 
 from framework import builtins
+from framework.graph import step_cells
 from framework.interpreter.values import LINE_DIRECTIONS, PlayerId, RuleError
 
 
@@ -18,8 +19,6 @@ class CallsMixin:
         known = builtins.get(f)
         if known is not None and known.interpret is not None:     # the meaning its family gives
             return known.interpret(self, node, args, s)
-        if f == "line":
-            return self.line(s, args[1], self.as_value(args[2]))
         if f == "full":
             return all(v != self.c.default_value for v in s.board)
         if f == "count":
@@ -32,7 +31,7 @@ class CallsMixin:
             c, dirs = args
             if c is None:
                 return frozenset()
-            return frozenset(n for n in ((c[0] + dx, c[1] + dy) for dx, dy in dirs) if self.on_board(n))
+            return frozenset(n for n in step_cells(c, dirs) if self.on_board(n))
         if f == "slide":
             _, c, dirs, v = args
             return self.slide(s, c, dirs, self.as_value(v))

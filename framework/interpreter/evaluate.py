@@ -39,6 +39,10 @@ class Evaluator(CallsMixin, EffectsMixin):
         self.memo = {}                          # (definition without parameters, snapshot) -> value
         self.board_cells = tuple((x, y) for y in range(self.h) for x in range(self.w))   # board order
         self.methods = {}                       # node type -> its e_ method
+        graph = checked.graph                   # framework.graph: point and line names
+        self.graph_names = {} if graph is None else {
+            **{name: frozenset((i, 0) for i in pts) for name, pts in graph.lines},
+            **{name: (i, 0) for i, name in enumerate(graph.points)}}
 
     # ----------------------------------------------------------------- cells and board
     def cells(self):
@@ -93,6 +97,8 @@ class Evaluator(CallsMixin, EffectsMixin):
             return self.c.enums[name][1]
         if name in self.vars:
             return s.get(name)
+        if name in self.graph_names:           # a graph board's point (a cell) or line (a set of cells)
+            return self.graph_names[name]
         if name == self.board_name:
             return s.board
         if name in self.defines:           # a definition without parameters: a function of the state

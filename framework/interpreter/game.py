@@ -10,6 +10,7 @@ import itertools
 from dataclasses import replace
 
 from framework import ast
+from framework.graph import point_text
 from framework.game import CHANCE, illegal_action, outcome_value_text, player_index
 from framework.runtime import MAX_MOVE_STEPS, endless_move
 
@@ -153,7 +154,7 @@ class InterpretedGame:
     def _value_text(self, v, t) -> str:
         if t.startswith("enum:"):
             return self.outcome_value(t, v)
-        return f"{v[0]},{v[1]}" if t == "cell" else self.player_names[v] if t == "player" else str(v)
+        return point_text(self.c.graph, v) if t == "cell" else self.player_names[v] if t == "player" else str(v)
 
     def outcome_value(self, t, v):
         """A chance variable's value as an outcome shows it: an enumeration value by name."""

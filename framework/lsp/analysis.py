@@ -48,7 +48,8 @@ class Diagnostic:
 @dataclass(frozen=True)
 class Symbol:
     name: str
-    kind: str                 # player | option | variable | board | cell value | define | action | parameter
+    kind: str                 # player | option | variable | board | cell value | point | line | define |
+    #                           action | parameter
     line: int                 # (planning: type | object | predicate | function | action | parameter | option)
     col: int
     detail: str               # shown on hover
@@ -198,10 +199,13 @@ def _index(spec, result: Analysis) -> None:
                    f"{option.name}=...)"))
     if spec.board is not None:
         b = spec.board
-        add(_named(b.pos, b.name, "board", f"board `{b.name}`: {expression_text(b.width)} x "
-                   f"{expression_text(b.height)}, cells {', '.join(b.values)} (initially {b.initial})"))
+        size = f"a graph of {sum(map(len, b.points))} points" if b.points else \
+            f"{expression_text(b.width)} x {expression_text(b.height)}"
+        add(_named(b.pos, b.name, "board", f"board `{b.name}`: {size}, cells {', '.join(b.values)} "
+                   f"(initially {b.initial})"))
         for value in b.values:
             add(_named(b.pos, value, "cell value", f"cell value `{value}` of `{b.name}`"))
+        _graph_symbols(b, add)
     for d in spec.directions:
         steps = ", ".join(f"({', '.join(map(str, s))})" if isinstance(s, tuple) else str(s) for s in d.steps)
         add(Symbol(d.name, "direction set", d.pos.line, d.pos.col, f"direction set `{d.name}`: {steps}"))
@@ -230,6 +234,23 @@ def _index(spec, result: Analysis) -> None:
         _uses(getattr(spec, section), result, None)
     result.sections = {name: pos.line for name, pos in spec.positions.items()     # sections start a line;
                        if hasattr(pos, "line") and pos.line and pos.col == 1}    # not `board_initial`
+
+
+def _graph_symbols(b, add) -> None:
+    """A graph board's points (with their links and lines) and lines, for hovers."""
+    linked = {}
+    for path in b.links:
+        for p, q in zip(path.items, path.items[1:]):
+            linked.setdefault(p.id, []).append(q.id)
+            linked.setdefault(q.id, []).append(p.id)
+    for p in (p for row in b.points for p in row):
+        lines = [line.name for line in b.lines if p.id in (q.id for q in line.points)]
+        add(Symbol(p.id, "point", p.pos.line, p.pos.col, f"point `{p.id}` of the graph board: linked to "
+                   f"{', '.join(dict.fromkeys(linked.get(p.id, []))) or 'no point'}"
+                   + (f"; on the lines {', '.join(lines)}" if lines else "")))
+    for line in b.lines:
+        add(Symbol(line.name, "line", line.pos.line, line.pos.col,
+                   f"line `{line.name}` of the graph board (a set of cells): {' '.join(p.id for p in line.points)}"))
 
 
 def _option_default(value) -> str:

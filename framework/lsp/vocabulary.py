@@ -5,7 +5,7 @@ from __future__ import annotations
 from framework import builtins
 from framework.lsp.analysis import Analysis
 
-GAME_KEYWORDS = ("game", "players", "option", "board", "state", "define", "action", "step", "init", "turn",
+GAME_KEYWORDS = ("game", "players", "option", "board", "links", "lines", "state", "define", "action", "step", "init", "turn",
                  "pass", "prefer", "terminal", "goal", "utility", "winner", "utility_bounds", "zero_sum",
                  "constant_sum", "evaluation", "display", "symmetries", "max_length", "repetition",
                  "max_moves")
@@ -18,6 +18,13 @@ KEYWORD_HELP = {
     "legal_after": "`legal_after: CONDITION`: the move is legal only if CONDITION holds in the position "
                    "it leaves (its effects applied; `mover` is still the player who moved, the action's "
                    "parameters keep their values). Chess: `legal_after: not in_check(mover)`.",
+    "points": "`points: [[a, b], [c, d]]` (`.game`: `board points a b / c d of ...`): a graph board's named "
+              "points, row by row as the board is drawn; a point's name is a cell in the rules and in moves.",
+    "links": "`links: [[a, b, c], [c, d]]` (`.game`: `links a - b - c, c - d`): a graph board's links, as paths "
+             "(each point linked to the next, both ways); in rules the direction set `links`: neighbors(c, links).",
+    "lines": "`lines: {top: [a, b, c]}` (`.game`: `lines top = a b c`): a graph board's named lines along its "
+             "links (mills); `line(board, k, v)` runs along them, `in_line(board, c, v)` asks for a whole line "
+             "through c, and a line's name is the set of its points.",
 }
 
 
@@ -29,6 +36,8 @@ def builtin_help(name: str, call: bool = True) -> str | None:
     builtin = builtins.get(name)
     if builtin is None:
         from framework.checker import DIRECTION_SETS
+        if name == "links":
+            return "direction set `links`: on a graph board, the points linked to a point"
         if name in DIRECTION_SETS:
             steps = ", ".join(f"({dx},{dy})" for dx, dy in DIRECTION_SETS[name])
             return f"direction set `{name}`: {steps}"
@@ -47,10 +56,12 @@ def completions_for(result: Analysis, scope: str | None, at_line_start: bool, ga
             from framework.frontend.yaml_spec import SECTIONS
             items += [(f"{k}:", "Keyword", what) for k, what in SECTIONS.items()]
     items += [(b.name, "Function", b.usage()) for b in builtins.all()]
-    items += [(name, "EnumMember", "direction set") for name in DIRECTION_SETS]
+    graph = any(s.kind == "point" for s in result.symbols)      # a graph board: its one direction set
+    items += [("links", "EnumMember", "direction set")] if graph else \
+        [(name, "EnumMember", "direction set") for name in DIRECTION_SETS]
     items += [(word, "Keyword", "expression") for word in EXPRESSION_WORDS]
     kinds = {"player": "EnumMember", "option": "Constant", "variable": "Variable", "board": "Struct",
-             "cell value": "EnumMember", "direction set": "EnumMember", "define": "Function", "action": "Method", "parameter": "Variable"}
+             "cell value": "EnumMember", "point": "EnumMember", "line": "Constant", "direction set": "EnumMember", "define": "Function", "action": "Method", "parameter": "Variable"}
     for s in result.symbols:
         if s.scope in (None, scope) and s.kind != "action":
             items.append((s.name, kinds[s.kind], s.detail))

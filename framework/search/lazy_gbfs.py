@@ -21,6 +21,15 @@ first-in-first-out list), then, among the successors of one state, to the smalle
 when actions are integers (a planning task's operator indices): the outcome does not
 depend on the order the successor function lists the successors in.
 
+The successors of one expanded state all share its key (its estimates, and its g when
+weighted), so they enter a list as one entry, the batch of them sorted in tie order with
+a cursor: the batch's head is the next successor taken, the entry leaves the list when
+its batch is used up.  This takes successors out in exactly the order of one heap entry
+per successor (no other entry can come between two of one batch: equal keys order by
+the expanded parent), with one heap operation per expanded state and list instead of one
+per successor: on a task whose states have hundreds of successors (childsnack) most of
+the work of the lists.
+
 A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
 estimate (no preferred operators), or an evaluator object with
 `evaluate(state, parent) -> (estimate, preferred actions)`; an evaluator whose
@@ -31,6 +40,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 from itertools import count
+from operator import itemgetter
 
 from framework.search.problem import STOPS, SearchRun, plan_to, resolve_heuristic
 
@@ -49,6 +59,20 @@ def _evaluator(problem, heuristic):
             return lambda state, parent: with_preferred(state)
     h = resolve_heuristic(problem, heuristic)
     return lambda state, parent: (h(state), ())
+
+
+class _Open:
+    """The open lists' size in successors (each entry a batch: [key, h, expanded,
+    cursor, successors])."""
+
+    def __init__(self, queues):
+        self.queues = queues
+
+    def __len__(self):
+        return sum(len(entry[4]) - entry[3] for queue in self.queues for entry in queue)
+
+
+_ACTION = itemgetter(2)
 
 
 def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
@@ -71,9 +95,8 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
     parents, cost_to = {}, {}          # closed states: (parent, action) and path cost
     run.reached = parents
     queues = [[] for _ in range(2 * lists)]    # regular lists, then preferred lists
-    run.frontier = queues
+    run.frontier = [_Open(queues)]
     priority = [0] * (2 * lists)
-    order = count()
     expansions = count()
     best = [INF] * lists
     limit = INF if bound is None else bound
@@ -106,7 +129,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                         priority[j] -= BOOST      # progress: boost the preferred lists
                 tick()
                 expanded = next(expansions)
-                keys = [(g + weight * v if weighted else v, v) for v in values]
+                batch = []                    # (child, state, action, g of the child)
                 for action, child, step in successors(state):
                     child_g = g + step
                     if child_g >= limit:
@@ -115,20 +138,30 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                         for reached in again:
                             reached(child, state)
                         continue
-                    tie = action if type(action) is int else next(order)
-                    good = action in preferred
-                    for i, (key, value) in enumerate(keys):
-                        entry = (key, value, expanded, tie, next(order), child, state, action,
-                                 child_g)
-                        heappush(queues[i], entry)
-                        if good:
-                            heappush(queues[lists + i], entry)
+                    batch.append((child, state, action, child_g))
+                if not batch:
+                    continue
+                if type(batch[0][2]) is int:  # operator indices: the smaller first
+                    batch.sort(key=_ACTION)
+                good = [item for item in batch if item[2] in preferred] if preferred else []
+                for i, value in enumerate(values):
+                    key = g + weight * value if weighted else value
+                    heappush(queues[i], [key, value, expanded, 0, batch])
+                    if good:
+                        heappush(queues[lists + i], [key, value, expanded, 0, good])
             live = [i for i in range(2 * lists) if queues[i]]
             if not live:
                 break
             pick = min(live, key=lambda i: (priority[i], i))
             priority[pick] += 1
-            *_, child, parent, action, child_g = heappop(queues[pick])
+            queue = queues[pick]
+            head = queue[0]
+            at, items = head[3], head[4]
+            child, parent, action, child_g = items[at]
+            if at + 1 == len(items):
+                heappop(queue)
+            else:
+                head[3] = at + 1
             pending.append((child, (parent, action), child_g))
     except STOPS as why:
         run.generated = len(parents)

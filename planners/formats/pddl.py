@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from framework.errors import SpecError, normalise_line_breaks
-from framework.files import read_text
+from framework.files import MAX_PDDL_BYTES, read_text
 from planners.formats.pddl_adl import AdlBuilder, flat_conditions
 from planners.formats.pddl_reader import read_pddl
 from planners.lifted.ast import (ROOT_TYPE, either_type, ActionDef, Atom, FunctionDef, FunctionTerm,
@@ -304,9 +304,10 @@ def load_pddl(domain_path, problem_path) -> PlanningProblem:
     """Reads a PDDL domain and problem file into one checked `PlanningProblem`."""
     from planners.lifted.check import check
 
-    parsed = []
+    parsed, texts = [], []
     for path, expected in ((domain_path, "domain"), (problem_path, "problem")):
-        result = parse_pddl(read_text(path), str(path))
+        texts.append(read_text(path, limit=MAX_PDDL_BYTES, what="PDDL file"))
+        result = parse_pddl(texts[-1], str(path))
         if result[0] != expected:
             raise SpecError(f"{path} is a PDDL {result[0]} file, expected a {expected} file",
                             file=str(path), line=1, col=1,
@@ -314,7 +315,7 @@ def load_pddl(domain_path, problem_path) -> PlanningProblem:
         parsed.append(result)
     (_, domain_name, domain_items), (_, problem_name, domain_ref, problem_items) = parsed
     builder = _Builder()
-    builder.file, builder.lines = str(problem_path), normalise_line_breaks(read_text(problem_path)).split("\n")
+    builder.file, builder.lines = str(problem_path), normalise_line_breaks(texts[1]).split("\n")
     if domain_ref.lower() != domain_name.lower():
         raise builder.pos(domain_ref).error(
             f"problem is for domain `{domain_ref.lower()}`, the domain file defines "

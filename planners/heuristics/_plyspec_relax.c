@@ -436,21 +436,31 @@ static PyTypeObject GraphType = {
 
 
 /* ---- landmark-cut (planners/heuristics/lmcut.py), from its definition as in
-   tests/lmcut_reference.py: every round h_max from scratch (a Dijkstra), each reached
-   operator hung from its precondition of highest h_max (ties: the lowest fact index, the
-   highest with `descending`), the goal zone grown backwards through zero-cost operators,
-   the cut found forwards from the state, its cheapest cost charged to the cut's operators
-   and their conditional-effect copies.  Facts keep LM-cut's numbering: START is fact
-   `facts`, GOAL `facts + 1` (added by a zero-cost operator, the last, needing the goals). */
+   tests/lmcut_reference.py: every round h_max, each reached operator hung from its
+   precondition of highest h_max (ties: the lowest fact index, the highest with
+   `descending`), the goal zone grown backwards through zero-cost operators, the cut found
+   forwards from the state, its cheapest cost charged to the cut's operators and their
+   conditional-effect copies.  Facts keep LM-cut's numbering: START is fact `facts`, GOAL
+   `facts + 1` (added by a zero-cost operator, the last, needing the goals).
+
+   h_max is computed from scratch (a Dijkstra) in the first round only; after a cut it is
+   updated incrementally, as Fast Downward's LM-cut does: the charged operators got
+   cheaper, so h_max can only fall, and a Dijkstra from their effects lowers the facts
+   that get cheaper, choosing again the supporter of each operator one of whose
+   preconditions fell (the others keep theirs).  h_max is unique and a supporter is a
+   function of its preconditions' values, so every round sees the same justification
+   graph as a from-scratch computation: the same values. */
 
 typedef struct {
     PyObject_HEAD
     Py_ssize_t facts, size, ops;
     int64_t *cost0, *cost, *h;
     Py_ssize_t *pre_at, *pre, *add_at, *add, *user_at, *user, *ach_at, *ach, *copy_at, *copy;
-    Py_ssize_t *owner, *waiting, *supporter, *hang_head, *hang_next, *todo;
-    unsigned char *zone, *seen, *in_cut, *charged;
+    Py_ssize_t *owner, *waiting, *supporter, *hang_head, *hang_next, *hang_prev, *todo;
+    Py_ssize_t *changed, *cut;
+    unsigned char *zone, *seen, *charged, *in_state;
     Heap heap;
+    Py_ssize_t heap_cap;
 } Cut;
 
 static void cut_dealloc(Cut *c)
@@ -458,7 +468,8 @@ static void cut_dealloc(Cut *c)
     void *arrays[] = {c->cost0, c->cost, c->h, c->heap.d, c->pre_at, c->pre, c->add_at, c->add,
                       c->user_at, c->user, c->ach_at, c->ach, c->copy_at, c->copy, c->owner,
                       c->waiting, c->supporter, c->hang_head, c->hang_next, c->todo, c->heap.f,
-                      c->zone, c->seen, c->in_cut, c->charged};
+                      c->changed, c->in_state, c->hang_prev, c->cut,
+                      c->zone, c->seen, c->charged};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
     Py_TYPE(c)->tp_free((PyObject *)c);
@@ -571,19 +582,23 @@ static PyObject *cut_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         inverse(c->ops, c->size, c->add_at, c->add, &c->ach_at, &c->ach) < 0)
         goto fail;
     c->h = PyMem_Calloc(c->size, sizeof(int64_t));
-    c->heap.d = PyMem_Calloc(c->size + adds + 1, sizeof(int64_t));
-    c->heap.f = PyMem_Calloc(c->size + adds + 1, sizeof(Py_ssize_t));
+    c->heap_cap = c->size + adds + 1;
+    c->heap.d = PyMem_Calloc(c->heap_cap, sizeof(int64_t));
+    c->heap.f = PyMem_Calloc(c->heap_cap, sizeof(Py_ssize_t));
+    c->in_state = PyMem_Calloc(c->size, 1);
     c->waiting = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
     c->supporter = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
     c->hang_head = PyMem_Calloc(c->size, sizeof(Py_ssize_t));
     c->hang_next = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->hang_prev = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->cut = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
     c->todo = PyMem_Calloc(c->size + c->ops + 1, sizeof(Py_ssize_t));
+    c->changed = PyMem_Calloc(c->ops + 1, sizeof(Py_ssize_t));
     c->zone = PyMem_Calloc(c->size, 1);
     c->seen = PyMem_Calloc(c->size, 1);
-    c->in_cut = PyMem_Calloc(c->ops, 1);
     c->charged = PyMem_Calloc(owner_count + 1, 1);
     if (!c->h || !c->heap.d || !c->heap.f || !c->waiting || !c->supporter || !c->hang_head ||
-        !c->hang_next || !c->todo || !c->zone || !c->seen || !c->in_cut || !c->charged)
+        !c->hang_next || !c->hang_prev || !c->cut || !c->todo || !c->changed || !c->in_state || !c->zone || !c->seen || !c->charged)
         goto nomemory;
     PyMem_Free(costs), PyMem_Free(goals), PyMem_Free(owners);
     PyMem_Free(pre_at), PyMem_Free(pre_items), PyMem_Free(add_at), PyMem_Free(add_items);
@@ -597,13 +612,59 @@ fail:
     return NULL;
 }
 
+/* the supporter of reached operator k: its precondition of highest h_max (ties: the
+   lowest fact index, the highest with `descending`) */
+static inline Py_ssize_t cut_supporter(Cut *c, Py_ssize_t k, int descending)
+{
+    Py_ssize_t best = -1;
+    for (Py_ssize_t i = c->pre_at[k]; i < c->pre_at[k + 1]; i++) {
+        Py_ssize_t q = c->pre[i];
+        if (best < 0 || c->h[q] > c->h[best] ||
+            (c->h[q] == c->h[best] && (descending ? q > best : q < best)))
+            best = q;
+    }
+    return best;
+}
+
+/* every reached operator hung from its supporter (doubly linked lists, one per fact) */
+static void cut_hang(Cut *c)
+{
+    for (Py_ssize_t f = 0; f < c->size; f++)
+        c->hang_head[f] = -1;
+    for (Py_ssize_t k = c->ops - 1; k >= 0; k--)
+        if (!c->waiting[k]) {
+            Py_ssize_t best = c->supporter[k], next = c->hang_head[best];
+            c->hang_next[k] = next, c->hang_prev[k] = -1, c->hang_head[best] = k;
+            if (next >= 0)
+                c->hang_prev[next] = k;
+        }
+}
+
+/* reached operator k hung from `best` instead of its supporter */
+static inline void cut_rehang(Cut *c, Py_ssize_t k, Py_ssize_t best)
+{
+    Py_ssize_t old = c->supporter[k], prev = c->hang_prev[k], next = c->hang_next[k];
+    if (old == best)
+        return;
+    if (prev >= 0)
+        c->hang_next[prev] = next;
+    else
+        c->hang_head[old] = next;
+    if (next >= 0)
+        c->hang_prev[next] = prev;
+    next = c->hang_head[best];
+    c->hang_next[k] = next, c->hang_prev[k] = -1, c->hang_head[best] = k;
+    if (next >= 0)
+        c->hang_prev[next] = k;
+    c->supporter[k] = best;
+}
+
 /* h_max from the state facts (`seen` marks them) under the current costs, and each
-   reached operator hung from its supporter */
+   reached operator's supporter */
 static void cut_hmax(Cut *c, int descending)
 {
-    for (Py_ssize_t f = 0; f < c->size; f++) {
-        c->h[f] = UNREACHED, c->hang_head[f] = -1;
-    }
+    for (Py_ssize_t f = 0; f < c->size; f++)
+        c->h[f] = UNREACHED;
     for (Py_ssize_t k = 0; k < c->ops; k++)
         c->waiting[k] = c->pre_at[k + 1] - c->pre_at[k], c->supporter[k] = -1;
     c->heap.len = 0;
@@ -628,19 +689,67 @@ static void cut_hmax(Cut *c, int descending)
             }
         }
     }
-    for (Py_ssize_t k = c->ops - 1; k >= 0; k--) {
-        if (c->waiting[k])
-            continue;
-        Py_ssize_t best = -1;
-        for (Py_ssize_t i = c->pre_at[k]; i < c->pre_at[k + 1]; i++) {
-            Py_ssize_t q = c->pre[i];
-            if (best < 0 || c->h[q] > c->h[best] ||
-                (c->h[q] == c->h[best] && (descending ? q > best : q < best)))
-                best = q;
-        }
-        c->supporter[k] = best;
-        c->hang_next[k] = c->hang_head[best], c->hang_head[best] = k;
+    for (Py_ssize_t k = 0; k < c->ops; k++)
+        if (!c->waiting[k])
+            c->supporter[k] = cut_supporter(c, k, descending);
+}
+
+/* heap_push with room made first (a fact may fall several times while h_max is
+   lowered); -1 when memory is out */
+static int cut_push(Cut *c, int64_t d, Py_ssize_t f)
+{
+    if (c->heap.len == c->heap_cap) {
+        Py_ssize_t cap = 2 * c->heap_cap;
+        int64_t *ds = PyMem_Realloc(c->heap.d, cap * sizeof(int64_t));
+        if (ds)
+            c->heap.d = ds;
+        Py_ssize_t *fs = ds ? PyMem_Realloc(c->heap.f, cap * sizeof(Py_ssize_t)) : NULL;
+        if (!fs)
+            return -1;
+        c->heap.f = fs, c->heap_cap = cap;
     }
+    heap_push(&c->heap, d, f);
+    return 0;
+}
+
+/* reached operator k hung from its supporter again, and the effects it makes cheaper
+   lowered; -1 when memory is out */
+static int cut_fire(Cut *c, Py_ssize_t k, int descending)
+{
+    Py_ssize_t best = cut_supporter(c, k, descending);
+    cut_rehang(c, k, best);
+    int64_t reach = c->h[best] + c->cost[k];
+    for (Py_ssize_t a = c->add_at[k]; a < c->add_at[k + 1]; a++) {
+        Py_ssize_t new = c->add[a];
+        if (reach < c->h[new]) {
+            c->h[new] = reach;
+            if (cut_push(c, reach, new) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* h_max after the `count` operators in `changed` got cheaper: lowered by a Dijkstra from
+   their effects; an operator one of whose preconditions fell chooses its supporter again
+   (a precondition may fall before the operator's own turn: every choice is made anew) */
+static int cut_lower(Cut *c, Py_ssize_t count, int descending)
+{
+    c->heap.len = 0;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (!c->waiting[c->changed[i]] && cut_fire(c, c->changed[i], descending) < 0)
+            return -1;
+    while (c->heap.len) {
+        int64_t d;
+        Py_ssize_t f;
+        heap_pop(&c->heap, &d, &f);
+        if (d > c->h[f])
+            continue;
+        for (Py_ssize_t u = c->user_at[f]; u < c->user_at[f + 1]; u++)
+            if (!c->waiting[c->user[u]] && cut_fire(c, c->user[u], descending) < 0)
+                return -1;
+    }
+    return 0;
 }
 
 /* value(state, descending) -> the LM-cut value of the relaxed state, inf if unreachable */
@@ -653,20 +762,27 @@ static PyObject *cut_value(Cut *c, PyObject *args)
     const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(state);
     Py_ssize_t size = PyBytes_GET_SIZE(state), goal = c->facts + 1;
     memcpy(c->cost, c->cost0, c->ops * sizeof(int64_t));
-    int64_t total = 0;
-    for (;;) {
-        memset(c->seen, 0, c->size);
-        c->seen[c->facts] = 1;
-        for (Py_ssize_t i = 0; i < size; i++)
-            for (int bit = 0; bit < 8 && bytes[i]; bit++)
-                if (bytes[i] >> bit & 1) {
-                    if (8 * i + bit >= c->facts) {
-                        PyErr_SetString(PyExc_IndexError, "a fact beyond the task's");
-                        return NULL;
-                    }
-                    c->seen[8 * i + bit] = 1;
+    memset(c->in_state, 0, c->size);
+    c->in_state[c->facts] = 1;
+    for (Py_ssize_t i = 0; i < size; i++)
+        for (int bit = 0; bit < 8 && bytes[i]; bit++)
+            if (bytes[i] >> bit & 1) {
+                if (8 * i + bit >= c->facts) {
+                    PyErr_SetString(PyExc_IndexError, "a fact beyond the task's");
+                    return NULL;
                 }
-        cut_hmax(c, descending);
+                c->in_state[8 * i + bit] = 1;
+            }
+    int64_t total = 0;
+    Py_ssize_t changed = -1;               /* none before the first round: from scratch */
+    for (;;) {
+        memcpy(c->seen, c->in_state, c->size);
+        if (changed < 0) {
+            cut_hmax(c, descending);
+            cut_hang(c);
+        }
+        else if (cut_lower(c, changed, descending) < 0)
+            return PyErr_NoMemory();
         if (c->h[goal] == UNREACHED)
             return PyFloat_FromDouble(Py_HUGE_VAL);
         if (c->h[goal] == 0)
@@ -684,11 +800,11 @@ static PyObject *cut_value(Cut *c, PyObject *args)
             }
         }
         /* the cut, forwards from the state (`seen` holds it) */
-        memset(c->in_cut, 0, c->ops);
         for (Py_ssize_t f = 0; f < c->size; f++)
             if (c->seen[f])
                 c->todo[top++] = f;
         int64_t charge = INT64_MAX;
+        Py_ssize_t cuts = 0;
         while (top) {
             Py_ssize_t f = c->todo[--top];
             for (Py_ssize_t k = c->hang_head[f]; k >= 0; k = c->hang_next[k]) {
@@ -696,7 +812,7 @@ static PyObject *cut_value(Cut *c, PyObject *args)
                 while (a < c->add_at[k + 1] && !c->zone[c->add[a]])
                     a++;
                 if (a < c->add_at[k + 1]) {
-                    c->in_cut[k] = 1;
+                    c->cut[cuts++] = k;
                     charge = c->cost[k] < charge ? c->cost[k] : charge;
                     continue;
                 }
@@ -710,16 +826,20 @@ static PyObject *cut_value(Cut *c, PyObject *args)
             return NULL;
         }
         total += charge;
-        for (Py_ssize_t k = 0; k < c->ops; k++)
-            if (c->in_cut[k] && c->owner[k] >= 0 && !c->charged[c->owner[k]]) {
-                Py_ssize_t o = c->owner[k];
+        changed = 0;                   /* (an operator hangs once: the cut has no repeats) */
+        for (Py_ssize_t i = 0; i < cuts; i++) {
+            Py_ssize_t o = c->owner[c->cut[i]];
+            if (o >= 0 && !c->charged[o]) {
                 c->charged[o] = 1;
-                for (Py_ssize_t i = c->copy_at[o]; i < c->copy_at[o + 1]; i++)
-                    c->cost[c->copy[i]] -= charge;
+                for (Py_ssize_t j = c->copy_at[o]; j < c->copy_at[o + 1]; j++) {
+                    c->cost[c->copy[j]] -= charge;
+                    c->changed[changed++] = c->copy[j];
+                }
             }
-        for (Py_ssize_t k = 0; k < c->ops; k++)
-            if (c->in_cut[k] && c->owner[k] >= 0)
-                c->charged[c->owner[k]] = 0;
+        }
+        for (Py_ssize_t i = 0; i < cuts; i++)
+            if (c->owner[c->cut[i]] >= 0)
+                c->charged[c->owner[c->cut[i]]] = 0;
     }
 }
 

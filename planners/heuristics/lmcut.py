@@ -35,9 +35,10 @@ Every loop runs over facts (tens to hundreds), each step an AND/OR of operator m
 except the repair's, over the operators it re-hangs.
 The tie-breaking makes the value a function of the state and the order alone (a
 from-scratch reference with the same rule gives the same numbers; tests/test_lmcut.py).
-With the C accelerator (`relaxation.Relaxation.accelerator`: integer costs), that
-from-scratch definition runs in C (`_plyspec_relax.Cut`, h_max by a Dijkstra each round)
-with the same values (tests/test_relaxed_accelerator.py); the order's choice stays here.
+With the C accelerator (`relaxation.Relaxation.accelerator`: integer costs), LM-cut runs
+in C (`_plyspec_relax.Cut`: h_max by a Dijkstra in the first round, then lowered
+incrementally from the charged operators' effects, as Fast Downward does) with the same
+values (tests/test_relaxed_accelerator.py); the order's choice stays here.
 Which order pays depends on the domain (A* expansions, lowest first / highest first:
 openstacks task02 341 / 6799, freecell task02 16873 / 2551), so by default the first
 `SAMPLE` states evaluated get the larger of both values and decide: the order whose sum
@@ -105,8 +106,7 @@ class LandmarkCut:
             relaxed = self.state_bytes(state)
             value = partial(self.fast.value, relaxed)
         else:
-            start = bits(self.relaxed(state))
-            start.append(self.start)
+            start = [*bits(self.relaxed(state)), self.start]
             value = partial(self._value, start)
         if self.descending is not None:
             return value(self.descending)

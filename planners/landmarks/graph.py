@@ -130,7 +130,7 @@ class LandmarkGraph:
             for g in relaxation.goal:
                 landmarks |= labels[g]
         self.landmarks = self.fact_landmarks = landmarks
-        self.facts = bits(landmarks)
+        self.facts = list(bits(landmarks))
         self.size = size = relaxation.facts
         self.achievers = list(relaxation.achievers)
         self.parents = [0] * size
