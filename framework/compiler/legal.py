@@ -109,8 +109,7 @@ class LegalMixin:
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
 
     def loop_at(self, k, pname, domain, ptype, conds, depths, raising, env):
-        """param_loop over the conditions in the k-th loop; only those before the first in
-        `raising` (common.may_raise) may become its mask, the others are tested after, in order."""
+        """param_loop over the k-th loop's conditions; those from the first `raising` on stay tests."""
         here = [c for c, d in zip(conds, depths) if d == k + 1]
         cut = next((i for i, c in enumerate(here) if c in raising), len(here))
         header, rest = self.param_loop(pname, domain, ptype, here[:cut], env)
