@@ -13,10 +13,13 @@
    a hand-written Python minimax (tuple board, plain functions) in the same process.
 4. A history rule on the kernel: Northcott (three rows, width 6) searched by alpha-beta at
    a fixed depth with `repetition: {result: draw, count: 3}` and with the rule removed,
-   with and without the transposition table, and with the rule on the course interface
-   (the kernel switched off: how history games ran before framework/history_kernel.py).
+   with and without the transposition table, with the table keyed by the whole state
+   (position and history: how the table worked before framework/search/history_table.py),
+   and with the rule on the course interface (the kernel switched off: how history games
+   ran before framework/history_kernel.py).  `--history-only` prints this table alone.
 
     python benchmarks/bench_adversarial.py [--depths 8,10] [--repeat 1] [--positions 30] [--history-depth 8]
+                                           [--history-only]
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from framework import load, load_text                      # noqa: E402
 from framework.search import alphabeta, minimax            # noqa: E402
+from framework.search.tt import TranspositionTable         # noqa: E402
 
 SWITCHES = ("tt", "ordering", "killers", "history", "id", "aspiration", "pvs", "quiescence")
 STEPS = ("tt", "ordering", "id", "killers", "history", "aspiration", "pvs", "quiescence")
@@ -178,11 +182,15 @@ def history_rows(depth, repeat):
     options = {"width": 6, "white": [0, 0, 0], "black": [5, 4, 3]}
     ruled, free = load_text(text, **options), load_text(text.replace(rule, ""), **options)
     runs = [("repetition draw 3, kernel", ruled, {}), ("rule removed, kernel", free, {}),
+            ("repetition draw 3, kernel, table keyed by the whole state (before)", ruled,
+             {"tt": TranspositionTable(500_000)}),           # unguarded: keyed by hash(state)
             ("repetition draw 3, kernel, no table", ruled, {"tt": False}),
             ("rule removed, kernel, no table", free, {"tt": False})]
     rows = []
     for label, game, switches in runs:
-        rows.append((label,) + _best(lambda counter: _alphabeta_nodes(game, depth, switches, counter), repeat))
+        fresh = ((lambda: {"tt": TranspositionTable(500_000)})      # a new (empty) table each run
+                 if isinstance(switches.get("tt"), TranspositionTable) else (lambda: switches))
+        rows.append((label,) + _best(lambda counter: _alphabeta_nodes(game, depth, fresh(), counter), repeat))
     state_class = type(ruled.initial_state())
     kernel, state_class._kernel = state_class._kernel, None
     try:
@@ -220,8 +228,11 @@ def main(argv=None):
                         help="Othello 6x6 positions for the quiescence table (default 30)")
     parser.add_argument("--history-depth", type=int, default=8,
                         help="alpha-beta depth on Northcott 3x6 for the history-rule table (default 8)")
+    parser.add_argument("--history-only", action="store_true", help="print the history-rule table alone")
     args = parser.parse_args(argv)
     depths = [int(d) for d in args.depths.split(",")]
+    if args.history_only:
+        return print_history_table(args.history_depth, args.repeat)
 
     tictactoe = load(ROOT / "game_specs" / "tictactoe.yaml")
     connect_four = load(ROOT / "game_specs" / "connect_four.yaml")
@@ -258,10 +269,14 @@ def main(argv=None):
                      ("the same compiled states, bare traversal (no search)", walk),
                      ("hand-written Python minimax (tuple board, plain functions)", hand))])
 
-    rows = history_rows(args.history_depth, max(args.repeat, 3))
+    print_history_table(args.history_depth, args.repeat)
+
+
+def print_history_table(depth, repeat):
+    rows = history_rows(depth, max(repeat, 3))
     base = {label: seconds for label, _, seconds, _ in rows}
     print_table(f"A history rule on the kernel: Northcott 3x6 (width 6, white [0,0,0], black [5,4,3]), "
-                f"alpha-beta depth {args.history_depth}", ("search", "nodes", "CPU time (s)", "value", "vs rule removed"),
+                f"alpha-beta depth {depth}", ("search", "nodes", "CPU time (s)", "value", "vs rule removed"),
                 [(label, f"{nodes:,}", f"{seconds:.3f}", f"{value:g}",
                   f"{seconds / base['rule removed, kernel' + (', no table' if 'no table' in label else '')]:.2f}x")
                  for label, nodes, seconds, value in rows])

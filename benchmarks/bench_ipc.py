@@ -38,7 +38,8 @@ PLANNERS = ("plyspec", "pyperplan", "fd")
 DEFAULT_SAT = "--algo gbfs --heuristic hff"
 DEFAULT_OPT = "--algo astar --heuristic lmcut"
 RESULTS = {"ipc21": ROOT / "benchmarks" / "ipc-results.jsonl",
-           "collection": ROOT / "benchmarks" / "collection-results.jsonl"}
+           "collection": ROOT / "benchmarks" / "collection-results.jsonl",
+           "recheck": ROOT / "benchmarks" / "collection-recheck.jsonl"}
 
 
 def task_range(text: str) -> list[int]:
@@ -278,7 +279,7 @@ def main(argv=None) -> int:
     parser.add_argument("--suite", choices=sorted(SUITES), default="ipc21",
                         help="which section of the report the runs belong to, and its default "
                              "results file (default ipc21: the 21 IPC domains; collection: "
-                             "Fast Downward's benchmark collection)")
+                             "Fast Downward's benchmark collection; recheck: its gaps run again)")
     parser.add_argument("--tasks-from", type=Path, metavar="FILE",
                         help="only these tasks, one `MODE DOMAIN TASK-FILE` a line (for example "
                              "benchmarks/collection-gaps.txt)")

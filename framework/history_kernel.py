@@ -110,6 +110,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
     kernel.count = lambda s: len(actions(s))
     kernel.leaves, kernel.leaves2 = leaves, None
     kernel.action, kernel.state_class, kernel.inner = inner.action, state_class, inner
+    kernel.rules, kernel.repetition_key = rules, key
     kernel.player = lambda s: mover_of(s[0])
     estimate = inner.estimate
     kernel.estimate = lambda s, me: estimate(s[0], me)
@@ -121,7 +122,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
 class HistoryKernel(Kernel):
     """A Kernel over packed states with their history (see the module docstring)."""
 
-    __slots__ = ("inner",)
+    __slots__ = ("inner", "rules", "repetition_key")
     INDEXED = False
 
     def view(self, packed):

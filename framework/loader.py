@@ -210,9 +210,9 @@ def restore_state(key, values):
 
 
 def _noisy_function(compiler, namespace, noisy):
-    """(state, action) -> bool from the actions' `noisy` expressions."""
+    """(state, action) -> bool from the actions' `noisy` expressions (and the tables they read)."""
     from framework.compiler import _Source
-    out = _Source()
+    out, before = _Source(), set(compiler.helpers)     # tables the expressions make are written before it
     out(f"def _noisy({compiler.sig}, action):")
     out.indent()
     for ai, (a, e) in enumerate(zip(compiler.c.actions, noisy)):
@@ -228,14 +228,14 @@ def _noisy_function(compiler, namespace, noisy):
         else:
             out(f"if action[0] == ACTION_NAMES[{ai}]:")
             raw = [f"action[{k + 1}]" for k in range(len(types))]
-        env = {}
-        prefix = "    " if not compiler.single else ""
+        env, prefix = {}, ("    " if not compiler.single else "")
         for (pname, _, t), r in zip(a.params, raw):
             out(f"{prefix}p_{pname} = {compiler.decode(t, r)}")
             env[pname] = f"p_{pname}"
         out(f"{prefix}return bool({compiler.expr(e, env)})")
     out("return False")
-    exec(compile(out.text(), "<plyspec:noisy>", "exec"), namespace)
+    tables = "".join(code for name, code in compiler.helpers.items() if name not in before)
+    exec(compile(tables + out.text(), "<plyspec:noisy>", "exec"), namespace)
     fn = namespace["_noisy"]
     k = len(compiler.fields)
     return lambda state, action: action != "pass" and not state.is_chance() and fn(*state[:k], action)

@@ -106,10 +106,69 @@ def _names(node) -> set:
     return out
 
 
-def loop_depths(conds, params) -> list:
-    """For each condition, the loop it sits in: the 1-based place in `params` of the last
-    parameter it names, 0 when it names none (each condition's names walked once)."""
-    return [max([params.index(n) + 1 for n in _names(c) if n in params] or [0]) for c in conds]
+def loop_depths(conds, params, raises=lambda cond: False) -> list:
+    """For each condition, the loop it sits in (the 1-based place in `params`, 0 for none).
+    Up to the first condition that `raises`, each sits at the loop of the last parameter
+    it names (hoisted: testing it sooner changes nothing); from that one on, each sits where
+    the interpreter tests it, no shallower than the conditions before it, so an error comes
+    for exactly the bindings the interpreter raises it for."""
+    out, deepest, barrier = [], 0, False
+    for c in conds:
+        own = max([params.index(n) + 1 for n in _names(c) if n in params] or [0])
+        deepest = max(deepest, own)
+        barrier = barrier or raises(c)
+        out.append(deepest if barrier else own)
+    return out
+
+
+# built-ins that raise on no argument value (`none`) only through their arguments' own errors
+_NONE_SAFE = frozenset({"abs", "size", "len", "count", "sum", "full", "line", "cells", "can_move", "min", "max"})
+
+
+def may_raise(node, types, sure=frozenset()) -> bool:
+    """Whether testing `node` could raise a run-time error (an index outside an array, a
+    division by zero, a built-in given `none`): such a condition is tested where the
+    interpreter tests it, never sooner.  `types` are the checker's node types; `sure`
+    the names bound to a value that is never `none` (parameters, quantifier variables).
+    Conservative: an unknown form may raise."""
+    if isinstance(node, (ast.Num, ast.Name)):
+        return False
+    if isinstance(node, ast.Unary):
+        return may_raise(node.operand, types, sure)
+    if isinstance(node, ast.Binary):
+        if node.op in ("/", "//", "%") and not (isinstance(node.right, ast.Num) and node.right.value):
+            return True
+        return may_raise(node.left, types, sure) or may_raise(node.right, types, sure)
+    if isinstance(node, ast.Cond):
+        return any(may_raise(n, types, sure) for n in (node.test, node.then, node.else_))
+    if isinstance(node, (ast.TupleExpr, ast.ListExpr)):
+        return any(may_raise(n, types, sure) for n in node.items)
+    if isinstance(node, ast.Range):
+        return may_raise(node.lo, types, sure) or may_raise(node.hi, types, sure)
+    if isinstance(node, ast.Index):
+        if types.get(id(node)) != "value" and not isinstance(node.index, ast.Num):
+            return True              # an array read: the index may be outside it (a board read at `none` is -1)
+        return may_raise(node.base, types, sure) or may_raise(node.index, types, sure)
+    if isinstance(node, ast.Quant):
+        inner = sure | {node.var}
+        return node.kind in ("min", "max") or may_raise(node.domain, types, sure) or may_raise(node.body, types, inner)
+    if isinstance(node, ast.Call):
+        if node.func not in _NONE_SAFE and any(_maybe_none(a, types, sure) for a in node.args):
+            return True
+        return any(may_raise(a, types, sure) for a in node.args)
+    return True
+
+
+def _maybe_none(node, types, sure) -> bool:
+    """Whether an argument may be `none`: a cell or player that is not a parameter or a
+    quantifier variable, a computed cell, a cell written as a pair of expressions."""
+    if isinstance(node, ast.Num):
+        return False
+    if isinstance(node, ast.Name):
+        return node.id not in sure and types.get(id(node)) in ("cell", "player", "none", None)
+    if isinstance(node, ast.TupleExpr):
+        return not all(isinstance(n, ast.Num) for n in node.items)
+    return types.get(id(node)) in ("cell", "player", "none", None)
 
 
 def _assigns_turn(effects) -> bool:

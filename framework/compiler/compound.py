@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from framework import ast
 from framework.checker import continues
-from framework.compiler.common import UNSET_TURN, _Source, _operands, loop_depths
+from framework.compiler.common import UNSET_TURN, _Source, _operands, loop_depths, may_raise
 from framework.runtime import MAX_MOVE_STEPS
 
 
@@ -167,13 +167,14 @@ class CompoundMixin:
         shallowest loop it depends on, cell parameters drawn from masks (as for actions)."""
         conds = _operands("and", b.precondition)
         chosen = [p[0] for p in b.params[nfixed:]]
-        depths = loop_depths(conds, chosen)
+        raising = {c for c in conds if may_raise(c, self.types, frozenset(p[0] for p in b.params))}
+        depths = loop_depths(conds, chosen, raising.__contains__)
         for cond, depth in zip(conds, depths):
             if depth == 0:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
         for k, (name, domain, ptype) in enumerate(b.params[nfixed:]):
-            header, rest = self.param_loop(name, domain, ptype, [c for c, d in zip(conds, depths) if d == k + 1], env)
+            header, rest = self.loop_at(k, name, domain, ptype, conds, depths, raising, env)
             env[name] = f"p_{name}"
             out(header[0])
             out.indent()

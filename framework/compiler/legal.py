@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from framework import ast
 from framework.builtins.rays import shifts
-from framework.compiler.common import TABLE_BITS, CHUNK_BITS, WORD_CHUNKS, _Source, _operands, _is_name, _names, loop_depths
+from framework.compiler.common import TABLE_BITS, CHUNK_BITS, WORD_CHUNKS, _Source, _operands, _is_name, _names, loop_depths, may_raise
 
 
 class LegalMixin:
@@ -35,7 +35,8 @@ class LegalMixin:
             self.note_param_ranges(a)
             conds = _operands("and", a.precondition)
             params = [p[0] for p in a.params]
-            depths = loop_depths(conds, params)
+            raising = {c for c in conds if may_raise(c, self.types, frozenset(params))}
+            depths = loop_depths(conds, params, raising.__contains__)
             env = {}
             base = out.depth
             top = [c for c, d in zip(conds, depths) if d == 0]
@@ -43,8 +44,7 @@ class LegalMixin:
             loops = []
             for k, (pname, domain, ptype) in enumerate(a.params):
                 var = f"p_{pname}"
-                here = [c for c, d in zip(conds, depths) if d == k + 1]
-                header, rest = self.param_loop(pname, domain, ptype, here, env)
+                header, rest = self.loop_at(k, pname, domain, ptype, conds, depths, raising, env)
                 env[pname] = var
                 if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
                         and a.legal_after is None \
@@ -107,6 +107,13 @@ class LegalMixin:
             out("if _best > 1:")
             out("    n = _nbest")
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
+
+    def loop_at(self, k, pname, domain, ptype, conds, depths, raising, env):
+        """param_loop over the k-th loop's conditions; those from the first `raising` on stay tests."""
+        here = [c for c, d in zip(conds, depths) if d == k + 1]
+        cut = next((i for i, c in enumerate(here) if c in raising), len(here))
+        header, rest = self.param_loop(pname, domain, ptype, here[:cut], env)
+        return header, rest + here[cut:]
 
     def param_loop(self, pname, domain, ptype, conds, env):
         """((loop header, mask of the values or None, their tuple from a mask or None),

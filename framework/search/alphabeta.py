@@ -51,6 +51,7 @@ import os
 
 from framework.kernel import kernel_of, state_functions
 from framework.search.book import OpeningBook
+from framework.search.history_table import tracking
 from framework.search.ordering import MoveOrderer
 from framework.search.result import Budget, BudgetExceeded, Result, Stats
 from framework.search.tt import EXACT, LOWER, UPPER, TranspositionTable, usable
@@ -91,8 +92,13 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     extend_noisy = quiescence and noisy_game
     if tt_mb is not None and tt_mb <= 0:
         raise ValueError(f"{NAME}: tt_mb must be more than 0 (got {tt_mb})")
+    # a history game's table is keyed by the position, each entry guarded (history_table)
+    wants_table = isinstance(tt, TranspositionTable) or bool(tt)       # (an empty table has len 0)
+    tracked = tracking(kernel) if wants_table and kernel is not None and not extend_noisy else None
+    guarded = tracked is not None and (not isinstance(tt, TranspositionTable) or tt.guards is not None)
     table = tt if isinstance(tt, TranspositionTable) else None if not tt else \
-        TranspositionTable.from_megabytes(tt_mb) if tt_mb is not None else TranspositionTable(tt_size)
+        TranspositionTable.from_megabytes(tt_mb, guarded) if tt_mb is not None else TranspositionTable(tt_size, guarded)
+    table_key, valid, touch, merge = tracked if guarded else (None, None, None, None)
     probe = table.probe if table is not None else None
     store = table.store if table is not None else None
     orderer = (MoveOrderer(game, killers=killers, history=history, noisy_hints=noisy_game)
@@ -119,6 +125,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     evaluations = expanded = cutoffs = tt_hits = deepest = 0
     horizon_hits = 0            # leaves scored by estimate (or unproven table answers) so far
     last_line = None            # principal line (action, rest) of the node searched last
+    last_guard = None           # with a guarded table: the guard of the node searched last
     root_best = None            # (value, line) of the best root move of the running iteration
     root_hint = None            # best root move of the previous iteration
 
@@ -160,19 +167,19 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     def node(state, me, remaining, alpha, beta, ply):
         """Fail-soft negamax value of the non-terminal `state` (player `me` to move)."""
         nonlocal evaluations, expanded, cutoffs, tt_hits, deepest, horizon_hits
-        nonlocal last_line, root_best, counted
+        nonlocal last_line, root_best, counted, last_guard
         hint = None
         if probe is not None:
-            entry = probe(state)
+            entry = probe(state if table_key is None else table_key(state))
             if entry is not None:
-                if ply and usable(entry, remaining):
+                if ply and usable(entry, remaining) and (entry[6] is None or valid(entry[6], state)):
                     flag = entry[1]
                     value = entry[2]
                     if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
                         tt_hits += 1
                         if not entry[4]:
                             horizon_hits += 1
-                        last_line = None
+                        last_line, last_guard = None, entry[6]
                         if recorder is not None:
                             recorder.answered(value)
                         return value
@@ -195,11 +202,13 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         best_line = None
         best_proven = False
         child_remaining = remaining - 1
+        guard = [None, 0] if table_key is not None else None
         for action in actions:
             child = result_of(state, action)
             counted += 1
             if counted >= check_at:
                 check()
+            noted = touch(guard, child) if touch is not None else None
             line = None
             child_horizon = horizon_hits
             kind = "node"
@@ -232,10 +241,14 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
                                       -_nextafter(alpha, _INF), -alpha, ply + 1)
                         if alpha < score < beta:
                             researched = True
+                            if noted is not None:
+                                merge(guard, noted, last_guard)
                             score = -node(child, mover, child_remaining, -beta, -alpha, ply + 1)
                     else:
                         score = -node(child, mover, child_remaining, -beta, -alpha, ply + 1)
                     line = last_line
+                if noted is not None and child_remaining > 0:
+                    merge(guard, noted, last_guard)
             if recorder is not None:
                 recorder.child(action, score, kind, score >= beta, researched)
             if score > best or best_line is None:
@@ -256,8 +269,9 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
         if recorder is not None:
             recorder.close(best, flag, len(actions))
         if store is not None:
-            store(state, remaining, flag, best, best_line[0],
-                  horizon_hits == horizon_before or (flag == LOWER and best_proven))
+            store(state if table_key is None else table_key(state), remaining, flag, best, best_line[0],
+                  horizon_hits == horizon_before or (flag == LOWER and best_proven), guard)
+            last_guard = guard
         return best
 
     def root_value(remaining, previous):
@@ -338,7 +352,7 @@ def search(game, state=None, *, depth=None, time_limit=None, node_limit=None, ev
     pv = unroll(line)
     if table is not None:
         _extend_pv_from_table(start, pv, table, depth_done if math.isfinite(depth_done) else deepest,
-                              actions_of, result_of, is_terminal)
+                              actions_of, result_of, is_terminal, table_key)
     return make_result(NAME, game, root, me, value, course_line(pv), statistics(depth_done), complete, interrupted)
 
 
@@ -348,13 +362,13 @@ def _aspiration_delta(game) -> float:
     return (high - low) / 8 if math.isfinite(low) and math.isfinite(high) and high > low else 1.0
 
 
-def _extend_pv_from_table(root, pv, table, length, actions_of, result_of, is_terminal) -> None:
+def _extend_pv_from_table(root, pv, table, length, actions_of, result_of, is_terminal, table_key) -> None:
     """Complete a principal line cut short by table answers, following the table's moves."""
     state = root
     for action in pv:
         state = result_of(state, action)
     while len(pv) < length and not is_terminal(state):
-        entry = table.probe(state)
+        entry = table.probe(state if table_key is None else table_key(state))
         if entry is None or entry[3] is None or entry[3] not in actions_of(state):
             return                            # (a move not legal here: a 64-bit hash collision)
         pv.append(entry[3])
