@@ -31,7 +31,8 @@ COSTLY = {
     "go5": {"conformance"},                     # 8.6 s (measured 2026-11-28 04:40 at load 8)
     "oware": {"conformance"},                   # 5 s
     "nine_mens_morris": {"conformance"},        # 13 s per syntax (golden perft to ply 5: 5 s)
-    "quoridor": {"conformance"},                # 18 s CPU: each wall tested by `legal_after` (a region)
+    "quoridor": {"conformance", "node_by_node"},  # 18 s CPU: each wall tested by `legal_after` (a region);
+                                                # kernel vs course interface on 20 states: 13 s
     "chess": {"conformance", "kernel"},         # plyspec test: 1,226 s wall at load 17 (random games of
                                                 # hundreds of plies, each move tested by `legal_after`);
                                                 # kernel playouts: perft 2 at 480 states

@@ -17,7 +17,7 @@ from framework.conformance.discover import shipped_specs, spec_kind
 from framework.conformance.kernel_check import walk_difference
 from framework.history import position
 from framework.search import alphabeta
-from tests.conftest import SPECS
+from tests.conftest import SPECS, by_cost, costly
 
 GAMES = [p for p in shipped_specs() if spec_kind(p) == "game"]
 
@@ -67,10 +67,18 @@ def test_the_games_named_off_the_kernel_are_shipped():
     assert set(ON_THE_COURSE_INTERFACE) | set(ALPHABETA_ON_THE_COURSE_INTERFACE) <= {p.stem for p in GAMES}
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", by_cost("node_by_node", GAMES), ids=lambda p: p.stem)
 def test_the_kernel_agrees_with_the_course_interface_node_by_node(path):
     game = framework.load(path)
     assert walk_difference(game, bfs_states=20, playouts=2, plies=60, seed=path.stem) is None
+
+
+@pytest.mark.parametrize("path", [p for p in GAMES if costly("node_by_node", p)], ids=lambda p: p.stem)
+def test_the_kernel_agrees_node_by_node_on_fewer_states_for_a_costly_game(path):
+    """The default run's check of a game whose 20 breadth-first states are costly on the
+    course interface (tests/conftest.py COSTLY kind `node_by_node`): 5 of them, the same playouts."""
+    game = framework.load(path)
+    assert walk_difference(game, bfs_states=5, playouts=2, plies=60, seed=path.stem) is None
 
 
 @pytest.mark.parametrize("spec, depth, counts", [
