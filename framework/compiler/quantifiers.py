@@ -70,12 +70,13 @@ class QuantifiersMixin:
             return None
         var = self.fresh("g")
         _, flood = _helpers(self, self.kinds[id(calls[0].args[2])][1])
-        saved = dict(self.subst)
-        self.subst.update({id(n): var for n in calls})
+        saved = dict(self.subst), self.outlining      # written inline: an outlined definition
+        self.subst.update({id(n): var for n in calls})   # would be called with the cell, unbound here
+        self.outlining = False
         try:
             body = self.expr(node.body, env)
         finally:
-            self.subst = saved
+            self.subst, self.outlining = saved
         test = "any" if node.kind == "exists" else "all"
         return f"{test}({body} for {var} in groups({cells}, {_value_masks(self)}, {flood}))"
 
