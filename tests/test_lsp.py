@@ -77,6 +77,19 @@ async def test_hover_on_legal_after_explains_it(client):
     assert "position it leaves" in hover.contents.value and hover.range.start.line == row
 
 
+@pytest.mark.parametrize("word, says", [("repetition", "occurs for the C-th time"), ("over", "make a position"),
+                                         ("max_moves", "N-th move")])
+async def test_hover_on_the_history_rules_explains_them(client, word, says):
+    path = SPECS / "go5.yaml"
+    uri = open_doc(client, path)
+    await diagnostics(client, uri)
+    lines = path.read_text().splitlines()
+    row = next(i for i, x in enumerate(lines) if x.startswith(("repetition:", "max_moves:")) and f"{word}" in x)
+    hover = await client.text_document_hover_async(t.HoverParams(text_document=t.TextDocumentIdentifier(
+        uri=uri), position=t.Position(line=row, character=lines[row].index(word) + 1)))
+    assert says in hover.contents.value and hover.range.start.line == row
+
+
 async def test_completion_offers_sections_builtins_and_names_in_scope(client):
     path = SPECS / "tictactoe.yaml"
     uri = open_doc(client, path)

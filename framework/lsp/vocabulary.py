@@ -18,6 +18,16 @@ KEYWORD_HELP = {
     "legal_after": "`legal_after: CONDITION`: the move is legal only if CONDITION holds in the position "
                    "it leaves (its effects applied; `mover` is still the player who moved, the action's "
                    "parameters keep their values). Chess: `legal_after: not in_check(mover)`.",
+    "repetition": "`repetition: R` or `{result: R, count: C, over: [...]}`: when the position a move reaches "
+                  "occurs for the C-th time (default 2), R happens: `draw`, `loss` (for the mover) or `forbidden` "
+                  "(the move is not legal); or, in place of `result`, `winner: EXPR` / `utility: EXPR` scored on "
+                  "that position. `.game`: `repetition draw 3 over board, mover`.",
+    "max_moves": "`max_moves: N` or `{limit: N, result: R}`: the game ends after the players' N-th move as a "
+                 "`draw` (default) or a `loss` for the mover; or `winner: EXPR` / `utility: EXPR` scored on the "
+                 "last position (Go's area at the limit). `.game`: `max_moves 50 utility EXPR`.",
+    "over": "`over: [board, mover, NAME...]` in `repetition`: the parts of the state that make a position "
+            "(the board, the player to move, state variables by name); a counter or clock left out does not "
+            "hide a repetition. Positional superko: `{result: forbidden, over: [board]}`.",
     "points": "`points: [[a, b], [c, d]]` (`.game`: `board points a b / c d of ...`): a graph board's named "
               "points, row by row as the board is drawn; a point's name is a cell in the rules and in moves.",
     "links": "`links: [[a, b, c], [c, d]]` (`.game`: `links a - b - c, c - d`): a graph board's links, as paths "
