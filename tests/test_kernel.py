@@ -99,25 +99,32 @@ def _without_kernel(monkeypatch, game):
     ("nim.yaml", None, 0), ("northcott.yaml", 7, 1), ("oware.yaml", 4, 2), ("go5.yaml", 2, 3)])
 def test_searchers_on_the_kernel_give_the_course_interface_results(monkeypatch, spec, depth, moves):
     """Alpha-beta (every enhancement on, then off) and minimax: the same value, principal
-    line and statistics with the kernel as without it."""
+    line and statistics with the kernel as without it.  On a history game's kernel the
+    default table is keyed by the position (framework/search/history_table.py), which the
+    course interface does not do: there the statistics are compared with a table keyed by
+    the whole state on both paths, and the default run's value and line."""
     from framework.search import alphabeta, minimax
+    from framework.search.tt import TranspositionTable
     game = framework.load(SPECS / spec)
     state = game.initial_state()
     for _ in range(moves):
         state = state.result(state.actions()[0])
     plain = dict.fromkeys(("tt", "ordering", "id", "aspiration", "pvs", "quiescence"), False)
     runs = (lambda: alphabeta.search(game, state, depth=depth),
+            lambda: alphabeta.search(game, state, depth=depth, tt=TranspositionTable(500_000)),
             lambda: alphabeta.search(game, state, depth=depth, **plain),
             lambda: minimax.search(game, state, depth=min(depth or 9, 4)))
     with_kernel = [run() for run in runs]
     assert kernel_of(state) is not None
+    keyed_by_position = hasattr(kernel_of(state), "repetition_key")
     _without_kernel(monkeypatch, game)
     assert kernel_of(state) is None
-    for fast, run in zip(with_kernel, runs):
+    for k, (fast, run) in enumerate(zip(with_kernel, runs)):
         slow = run()
         assert (fast.value, fast.pv, fast.best_action) == (slow.value, slow.pv, slow.best_action)
-        assert (fast.stats.nodes, fast.stats.evaluations, fast.stats.cutoffs, fast.stats.tt_hits) == \
-            (slow.stats.nodes, slow.stats.evaluations, slow.stats.cutoffs, slow.stats.tt_hits)
+        if k or not keyed_by_position:
+            assert (fast.stats.nodes, fast.stats.evaluations, fast.stats.cutoffs, fast.stats.tt_hits) == \
+                (slow.stats.nodes, slow.stats.evaluations, slow.stats.cutoffs, slow.stats.tt_hits)
 
 
 @pytest.mark.parametrize("spec", ["connect_four.yaml", "othello.yaml", "nim.yaml", "northcott.yaml"])

@@ -37,8 +37,7 @@ class LegalMixin:
             params = [p[0] for p in a.params]
             raising = {c for c in conds if may_raise(c, self.types, frozenset(params))}
             depths = loop_depths(conds, params, raising.__contains__)
-            env = {}
-            base = out.depth
+            env, base = {}, out.depth
             top = [c for c, d in zip(conds, depths) if d == 0]
             whole = None     # (mask of the last parameter's values, their tuple) when it is free
             loops = []
@@ -109,9 +108,10 @@ class LegalMixin:
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
 
     def loop_at(self, k, pname, domain, ptype, conds, depths, raising, env):
-        """param_loop over the k-th loop's conditions; those from the first `raising` on stay tests."""
-        here = [c for c, d in zip(conds, depths) if d == k + 1]
-        cut = next((i for i, c in enumerate(here) if c in raising), len(here))
+        # param_loop over the k-th loop's conditions; a mask never raises, so it may be tested first,
+        here = [c for c, d in zip(conds, depths) if d == k + 1]   # but not one after a test that may raise
+        masked = lambda c: ptype == "cell" and (self.cell_mask(c, pname, env) or self.mask_of(c, pname, env))
+        cut = next((i for i, c in enumerate(here) if c in raising and not masked(c)), len(here))
         header, rest = self.param_loop(pname, domain, ptype, here[:cut], env)
         return header, rest + here[cut:]
 
