@@ -367,3 +367,21 @@ def test_studio_binds_127_0_0_1_and_warns_about_another_host(monkeypatch, capsys
     server = TestClient(seen[-1][2].config.app, base_url=f"http://0.0.0.0:{seen[-1][1]}")   # its own host
     assert server.get("/").status_code == 200 and server.get("/", headers={"host": "evil.example"}).status_code == 403
     assert main(["studio", "no_such_thing"]) == 2
+
+
+def test_the_printed_address_accepts_connections_at_once():
+    """`plyspec studio` listens before it prints its address: a browser opened on it at once
+    waits for the page instead of being refused (the browser tests were, on a loaded machine)."""
+    import re
+    import socket
+    import subprocess
+    import sys
+    from conftest import ROOT
+    child = subprocess.Popen([sys.executable, "-m", "framework", "studio", "--port", "0"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", child.stdout.readline()).group(1))
+        socket.create_connection(("127.0.0.1", port), timeout=60).close()    # refused if not yet listening
+    finally:
+        child.terminate()
+        child.wait(120)

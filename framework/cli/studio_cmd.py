@@ -75,6 +75,7 @@ def run(args) -> int:
     sock = socket.socket(family)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))           # an OSError (port in use) is exit 1
+    sock.listen(2048)       # before the address is printed: a browser opening it at once waits, not refused
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown}:{port}/{start}"
