@@ -31,9 +31,10 @@ def shift_spec_texts(draw) -> str:
     piece = pick(["board[a] == mover", "board[a] == king(mover)", "own(a)"])
     relations = [f"b in neighbors(a, {dirs})", "row(b) == row(a) + forward(mover)", "col(b) == col(a)",
                  f"abs(col(b) - col(a)) <= {pick([0, 1, 2])}", "abs(row(b) - row(a)) == 2",
-                 "(board[a] == king(mover) or (row(b) < row(a)) == (mover == A))",
                  f"row(b) - row(a) == {pick([-2, -1, 1, 2])}", "col(b) == row(a)", "row(b) != row(a)"]
     related = " and ".join(draw(st.lists(st.sampled_from(relations), min_size=1, max_size=2, unique=True)))
+    if draw(st.booleans()):             # a man's way or a king's: a test of a's own cell
+        related += f" and ({pick(['board[a] == king(mover)', 'board[a] != mover'])} or (row(b) < row(a)) == (mover == A))"
     target = pick(["board[b] == empty", "board[b] != mover", "not own(b)", "flag or board[b] == empty",
                    "(board[b] == empty if col(b) == col(a) else board[b] != mover)", "enemy(b)"])
     go = f"{piece} and {related} and {target}"
