@@ -9,9 +9,9 @@ another), a chance action of one or two outcome variables (uniform, joint or per
 probabilities), a compound move (`continue` into a step that fills a neighbouring cell, with
 or without `prefer: longest`), `let` locals, `prev(p)`, connectivity (`connected`, `group`,
 `liberties`, `region` over every direction set, `knight` and a `directions:` set of the
-spec's own included; rows and columns as sets), an enumeration variable, sowing loops over the list (generate_lists.py), rules that may fail
-during play (a store to a cell that may be `none`: `drop` on a full or missing column,
-`cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
+spec's own included; rows and columns as sets), an enumeration variable, sowing loops over
+the list (generate_lists.py), rules that may fail during play (a store to a cell that may be
+`none`: `drop` on a full or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
 empty domain: the two games must fail alike), `legal_after`, a move from cell to cell
 relating the two cells' rows and columns, `!=` tests of a cell's value, a definition large
 enough to be written as a function (compiler/outline.py), the capture trap (bound variables
