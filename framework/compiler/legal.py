@@ -50,7 +50,7 @@ class LegalMixin:
                         and (mode != "list" or (self.single and len(a.params) == 1)):
                     whole = header[1:]
                 else:
-                    loops.append((header[0], rest))
+                    loops.append((header[0], rest, header[1]))
             if not started:
                 started = True
                 if whole and not top and not loops and len(self.c.actions) == 1:
@@ -63,7 +63,9 @@ class LegalMixin:
             for cond in top:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
-            for loop, rest in loops:
+            if self.shift_moves(out, mode, loops, env, a, whole, base):
+                continue                            # counted by shifting bitboards (shifts.py)
+            for loop, rest, _ in loops:
                 out(loop)
                 out.indent()
                 for cond in rest:
@@ -274,17 +276,14 @@ class LegalMixin:
         return None
 
     def external(self, ptype, var):
-        if self.raw:
-            return var
-        if ptype == "cell":
+        if ptype == "cell" and not self.raw:
             return f"XY[{var}]"
-        if ptype.startswith("enum:"):
+        if ptype.startswith("enum:") and not self.raw:
             return f"ENUMS[{self.enum_index(ptype)}][{var}]"
         return var
 
     def enum_index(self, ptype):
-        names = [v.name for v in self.c.variables if v.type.startswith("enum:")]
-        return names.index(ptype[5:])
+        return [v.name for v in self.c.variables if v.type.startswith("enum:")].index(ptype[5:])
 
     def encode_action(self, ai, a, env, compound=False):
         """The action value of schema `ai` with the parameters in `env`; a compound move's
