@@ -28,7 +28,8 @@ tables), effects, legal (move generation), compound (moves of several steps), ke
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), shifts (moves between two cells counted by
-shifting bitboards), pairs (tests of two such cells as masks) and common (the source writer and AST
+shifting bitboards), pairs (tests of two such cells as masks), local_lists (a list written
+item by item in a run of effects as a Python list there) and common (the source writer and AST
 questions).  `Compiler` is their union; builtin calls are
 lowered by their own modules in framework.builtins.
 """
@@ -92,6 +93,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.outlined_source = []     # their (name, parameters, body), in the order written
         self.outlining = True         # calls may be outlined (until the module is written)
         self.node_sizes = {}
+        self.local_lists = set()      # list variables that are Python lists where the code is (local_lists.py)
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)
