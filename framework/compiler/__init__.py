@@ -28,8 +28,8 @@ tables), effects, legal (move generation), compound (moves of several steps), ke
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), shifts (moves between two cells counted by
-shifting bitboards), local_lists (a list written item by item in a run of effects as a
-Python list there) and common (the source writer and AST
+shifting bitboards), pairs (tests of two such cells as masks), local_lists (a list written
+item by item in a run of effects as a Python list there) and common (the source writer and AST
 questions).  `Compiler` is their union; builtin calls are
 lowered by their own modules in framework.builtins.
 """
@@ -50,6 +50,7 @@ from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
 from framework.compiler.masks import MasksMixin
 from framework.compiler.outline import OutlineMixin
+from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.shifts import ShiftsMixin
 from framework.compiler.state_class import StateClassMixin
@@ -60,7 +61,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin, MasksMixin, ShiftsMixin):
+               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
