@@ -6,6 +6,7 @@ from __future__ import annotations
 from framework import ast
 from framework.errors import SpecError
 from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH
+from framework.compiler.local_lists import local_list_runs
 
 
 class EffectsMixin:
@@ -20,7 +21,14 @@ class EffectsMixin:
                                f"effects nested more than {MAX_EFFECT_NESTING} levels deep",
                                "join the conditions with `and`, or split the action")
         env = dict(env)          # a `let` is in scope to the end of its block
-        for e in effects:
+        runs = local_list_runs(effects, [v.name for v in self.c.variables
+                                         if v.is_array and v.name not in self.local_lists])
+        ends = {}
+        for i, e in enumerate(effects):
+            for end, name in runs.get(i, ()):
+                out(f"v_{name} = list(v_{name})")
+                self.local_lists.add(name)
+                ends.setdefault(end, []).append(name)
             if isinstance(e, ast.LetEffect):
                 env[e.name] = self.fresh("l")
                 out(f"{env[e.name]} = {self.expr(e.value, env)}")
@@ -53,6 +61,9 @@ class EffectsMixin:
                 self.effects(e.body, inner, out)
                 out.dedent()
             known_empty = ()
+            for name in ends.get(i, ()):
+                out(f"v_{name} = tuple(v_{name})")
+                self.local_lists.discard(name)
 
     def assign(self, e, env, out, known_empty):
         t = e.target
@@ -112,7 +123,9 @@ class EffectsMixin:
                         f"POSITIONS[{self.position(t)}])")
                 idx = slot
             new = {"=": value, "+=": f"v_{name}[{idx}] + {value}", "-=": f"v_{name}[{idx}] - {value}"}[e.op]
-            if idx.isdigit():
+            if name in self.local_lists:            # a list while this run of effects lasts
+                out(f"v_{name}[{idx}] = {new}")
+            elif idx.isdigit():
                 items = [new if j == int(idx) else f"v_{name}[{j}]" for j in range(var.size)]
                 out(f"v_{name} = ({', '.join(items)},)")
             else:

@@ -9,9 +9,9 @@ another), a chance action of one or two outcome variables (uniform, joint or per
 probabilities), a compound move (`continue` into a step that fills a neighbouring cell, with
 or without `prefer: longest`), `let` locals, `prev(p)`, connectivity (`connected`, `group`,
 `liberties`, `region` over every direction set, `knight` and a `directions:` set of the
-spec's own included; rows and columns as sets), an enumeration variable, rules that may fail
-during play (a store to a cell that may be `none`: `drop` on a full or missing column,
-`cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
+spec's own included; rows and columns as sets), an enumeration variable, sowing loops over
+the list (generate_lists.py), rules that may fail during play (a store to a cell that may be
+`none`: `drop` on a full or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
 empty domain: the two games must fail alike), `legal_after`, a move from cell to cell
 relating the two cells' rows and columns, `!=` tests of a cell's value, a definition large
 enough to be written as a function (compiler/outline.py), the capture trap (bound variables
@@ -23,6 +23,8 @@ stores and effects on every kind of target.  The campaign behind `plyspec fuzz
 from __future__ import annotations
 
 from hypothesis import strategies as st
+
+from framework.conformance.generate_lists import sowing_loop
 
 BOUND = ("t", "c", "x", "i")            # bound names, deliberately the same as parameters'
 ORDERS = ("ab", "ba")                   # the cells a relation compares, either way round
@@ -194,9 +196,9 @@ class _Gen:
             return f"n = {self.int_(scope, 1)}"
         if form == 2:
             return f"flag = {self.bool_(scope, 1)}"
-        if form == 3:
-            target = self.pick([f"h[{self.draw(st.integers(0, self.size - 1))}]", f"s[{self.player(scope)}]"])
-            return f"{target} {self.pick(['=', '+=', '-='])} {self.int_(scope, 0)}"
+        if form == 3:                         # an item, or a sowing loop (generate_lists.py)
+            target = self.pick([f"h[{self.draw(st.integers(0, self.size - 1))}]", f"s[{self.player(scope)}]", None])
+            return sowing_loop(self, scope) if target is None else f"{target} {self.pick(['=', '+=', '-='])} {self.int_(scope, 0)}"
         if form == 4:
             return f"if {self.bool_(scope, 1)} then {{ {self.effect(scope, depth - 1)} }} " \
                    f"else {{ {self.effect(scope, depth - 1)} }}"
