@@ -21,7 +21,7 @@ from framework.history import with_history
 from framework.game import enforce_contract, outcome_value_text, Game
 
 _CACHE: dict = {}
-RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "off_board", "cell_part", "drop_cell", "extreme")
+RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "memoise", "off_board", "cell_part", "drop_cell", "extreme")
 
 
 def parse_text(text: str, file: str, fmt: str):
@@ -173,7 +173,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     position of their declaration (for range errors during play)."""
     c = compiler.c
     ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
-                           "all": all, "range": range, "bool": bool, "tuple": tuple,
+                           "all": all, "range": range, "bool": bool, "tuple": tuple, "list": list,
                            "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError,
                            "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError, "OverflowError": OverflowError,
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]

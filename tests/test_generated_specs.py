@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from framework.conformance.generate import check_one, spec_texts
+from framework.conformance.generate_shifts import shift_spec_texts
 
 
 def campaign(examples, texts=None):
@@ -23,6 +24,12 @@ def campaign(examples, texts=None):
 
 def test_generated_specs_compile_to_what_the_interpreter_plays():
     campaign(80)
+
+
+def test_generated_moves_between_cells_compile_to_what_the_interpreter_plays():
+    """Steps and jumps from cell to cell on random boards (framework.conformance.generate_shifts):
+    the kernel's counts, which the compiler writes as shifted bitboards, against its move lists."""
+    campaign(30, shift_spec_texts())
 
 
 @pytest.mark.slow

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from framework import ast
 from framework.errors import SpecError
-from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH
+from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH, may_raise
+from framework.compiler.local_lists import local_list_runs
 
 
 class EffectsMixin:
@@ -20,7 +21,14 @@ class EffectsMixin:
                                f"effects nested more than {MAX_EFFECT_NESTING} levels deep",
                                "join the conditions with `and`, or split the action")
         env = dict(env)          # a `let` is in scope to the end of its block
-        for e in effects:
+        runs = local_list_runs(effects, [v.name for v in self.c.variables
+                                         if v.is_array and v.name not in self.local_lists])
+        ends = {}
+        for i, e in enumerate(effects):
+            for end, name in runs.get(i, ()):
+                out(f"v_{name} = list(v_{name})")
+                self.local_lists.add(name)
+                ends.setdefault(end, []).append(name)
             if isinstance(e, ast.LetEffect):
                 env[e.name] = self.fresh("l")
                 out(f"{env[e.name]} = {self.expr(e.value, env)}")
@@ -53,6 +61,9 @@ class EffectsMixin:
                 self.effects(e.body, inner, out)
                 out.dedent()
             known_empty = ()
+            for name in ends.get(i, ()):
+                out(f"v_{name} = tuple(v_{name})")
+                self.local_lists.discard(name)
 
     def assign(self, e, env, out, known_empty):
         t = e.target
@@ -60,7 +71,12 @@ class EffectsMixin:
             out(f"turn = {self.expr(e.value, env)}")
             self.written.add("mover")
             return
+        early = None            # a value that may fail is computed first, as the interpreter does
+        if isinstance(t, ast.Index) and may_raise(e.value, self.types) and self.const_value(e.value) is None:
+            early = self.fresh("v")
         if isinstance(t, ast.Index) and isinstance(t.base, ast.Name) and t.base.id == "board":
+            if early:
+                out(f"{early} = {self.value(e.value, env)}")
             index_type = self.types.get(id(t.index))
             idx = self.expr(t.index, env)
             if index_type == "cell" and self.cell_guarded(t.index) and t.index not in known_empty:
@@ -85,8 +101,8 @@ class EffectsMixin:
                 for i in self.boards:
                     out(f"b_{self.c.values[i]} {'|= ' if i == const else '&= ~'}{mask}")
                 return
-            val = self.fresh("v")
-            out(f"{val} = {self.value(e.value, env)}")
+            val = early or self.fresh("v")
+            out(f"{val} = {self.value(e.value, env)}") if not early else None
             for i in self.boards:
                 bb = f"b_{self.c.values[i]}"
                 if was_empty:
@@ -98,6 +114,9 @@ class EffectsMixin:
         var = self.vars[name]
         self.written.add(f"v_{name}")
         value = self.expr(e.value, env)
+        if early:
+            out(f"{early} = {value}")
+            value = early
         if isinstance(t, ast.Name):
             new = {"=": value, "+=": f"v_{name} + {value}", "-=": f"v_{name} - {value}"}[e.op]
             out(f"v_{name} = {new}")
@@ -107,12 +126,14 @@ class EffectsMixin:
             if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
                 slot = self.fresh("i")
                 out(f"{slot} = {idx}")
-                if not self.index_safe(t):
+                if not self.index_safe(t, env):
                     out(f"if not 0 <= {slot} < {var.size}: bad_index(v_{name}, {slot}, {name!r}, "
                         f"POSITIONS[{self.position(t)}])")
                 idx = slot
             new = {"=": value, "+=": f"v_{name}[{idx}] + {value}", "-=": f"v_{name}[{idx}] - {value}"}[e.op]
-            if idx.isdigit():
+            if name in self.local_lists:            # a list while this run of effects lasts
+                out(f"v_{name}[{idx}] = {new}")
+            elif idx.isdigit():
                 items = [new if j == int(idx) else f"v_{name}[{j}]" for j in range(var.size)]
                 out(f"v_{name} = ({', '.join(items)},)")
             else:

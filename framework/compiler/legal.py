@@ -50,7 +50,7 @@ class LegalMixin:
                         and (mode != "list" or (self.single and len(a.params) == 1)):
                     whole = header[1:]
                 else:
-                    loops.append((header[0], rest))
+                    loops.append((header[0], rest, header[1]))
             if not started:
                 started = True
                 if whole and not top and not loops and len(self.c.actions) == 1:
@@ -63,7 +63,10 @@ class LegalMixin:
             for cond in top:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
-            for loop, rest in loops:
+            shifted = self.shift_moves(out, mode, loops, env, a, whole, base)    # bitboard shifts (shifts.py)
+            if shifted == "counted":
+                continue
+            for loop, rest, _ in [] if shifted else loops:
                 out(loop)
                 out.indent()
                 for cond in rest:
@@ -274,17 +277,14 @@ class LegalMixin:
         return None
 
     def external(self, ptype, var):
-        if self.raw:
-            return var
-        if ptype == "cell":
+        if ptype == "cell" and not self.raw:
             return f"XY[{var}]"
-        if ptype.startswith("enum:"):
+        if ptype.startswith("enum:") and not self.raw:
             return f"ENUMS[{self.enum_index(ptype)}][{var}]"
         return var
 
     def enum_index(self, ptype):
-        names = [v.name for v in self.c.variables if v.type.startswith("enum:")]
-        return names.index(ptype[5:])
+        return [v.name for v in self.c.variables if v.type.startswith("enum:")].index(ptype[5:])
 
     def encode_action(self, ai, a, env, compound=False):
         """The action value of schema `ai` with the parameters in `env`; a compound move's
@@ -301,11 +301,9 @@ class LegalMixin:
         return f"(ACTION_NAMES[{ai}], " + "".join(v + ", " for v in values) + ")"
 
     def decode(self, ptype, code):
-        if self.raw:
-            return code
-        if ptype == "cell":
+        if ptype == "cell" and not self.raw:
             return f"CELL_OF[{code}]"
-        if ptype.startswith("enum:"):
+        if ptype.startswith("enum:") and not self.raw:
             return f"ENUM_INDEX[{self.enum_index(ptype)}][{code}]"
         return code
 

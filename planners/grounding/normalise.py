@@ -24,7 +24,7 @@ from framework.records import dataclass, field   # the dataclasses module's, mad
 from framework.errors import LimitError
 from planners.lifted.ast import Atom, Equality, Literal, Param, PlanningProblem, Pos, Term
 from planners.lifted.formula import (DerivedRule, Junction, Quantified, clauses, conjunction,
-                              free_variables, nnf, strata, substitute)
+                              free_variables, literals_of, nnf, strata, substitute)
 
 GOAL_PREDICATE = "goal#"        # `#` cannot occur in a PDDL name
 
@@ -88,11 +88,23 @@ def _static_equalities(conditions) -> tuple | None:
 class _Normaliser:
     """Splits formulas into DNF clauses; a formula whose DNF would be too large is first
     axiomatised: each disjunction becomes an auxiliary derived atom `(aux#N free vars)`
-    with one rule per disjunct, each `forall` is expanded over the objects."""
+    with one rule per disjunct; each `forall` becomes the negation of an auxiliary atom
+    whose rule says a counterexample exists (`forall x: P` is `not aux`, `aux :- exists x:
+    not P`), as Fast Downward's translator does, so its rule is joined over the facts that
+    make a counterexample instead of being expanded over every object; a `forall` whose
+    body reads a derived predicate of the domain is expanded over the objects instead
+    (the negation could make recursive rules unstratified)."""
 
-    def __init__(self, objects_of: dict):
+    def __init__(self, objects_of: dict, derived: set = frozenset()):
         self.objects_of = objects_of
+        self.derived = derived
         self.rules: list[DerivedRule] = []
+
+    def _head(self, formula, scope: dict) -> Atom:
+        """A new auxiliary atom over the free variables of `formula`."""
+        params = tuple(scope[name] for name in sorted(free_variables(formula)))
+        return Atom(f"aux#{len(self.rules)}", tuple(Term(p.name, p.pos, variable=True)
+                                                    for p in params), formula.pos), params
 
     def clauses(self, formula, scope) -> list:
         formula = nnf(formula)
@@ -110,6 +122,12 @@ class _Normaliser:
                 inner = {**scope, **{p.name: p for p in formula.params}}
                 return Quantified("exists", formula.params,
                                   self.axiomatise(formula.body, inner), formula.pos)
+            if not any(lit.atom.predicate in self.derived for lit in literals_of(formula.body)):
+                counterexample = Quantified("exists", formula.params, nnf(formula.body, False),
+                                            formula.pos)
+                head, params = self._head(formula, scope)
+                self.rules.append(DerivedRule(head, params, counterexample, formula.pos))
+                return Literal(head, positive=False)
             names = [p.name for p in formula.params]
             parts = tuple(substitute(formula.body, dict(zip(names, values))) for values in
                           product(*(self.objects_of[p.type] for p in formula.params)))
@@ -117,9 +135,7 @@ class _Normaliser:
         parts = tuple(self.axiomatise(p, scope) for p in formula.parts)
         if formula.kind == "and":
             return Junction("and", parts, formula.pos)
-        params = tuple(scope[name] for name in sorted(free_variables(formula)))
-        head = Atom(f"aux#{len(self.rules)}", tuple(Term(p.name, p.pos, variable=True)
-                                                    for p in params), formula.pos)
+        head, params = self._head(formula, scope)
         self.rules.append(DerivedRule(head, params, Junction("or", parts, formula.pos),
                                       formula.pos))
         return Literal(head)
@@ -141,7 +157,7 @@ class _Normaliser:
 
 
 def normalise(problem: PlanningProblem, objects_of: dict) -> Normalised:
-    norm = _Normaliser(objects_of)
+    norm = _Normaliser(objects_of, {rule.head.predicate for rule in problem.derived})
     schemas = []
     for action in problem.actions:
         adds, deletes, effects = norm.effects(action)

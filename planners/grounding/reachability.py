@@ -61,18 +61,41 @@ class Schema:
             bound.update(t.name for t in best.args if t.variable)
         return steps
 
-    def bindings(self, facts: "Facts", tick, limit: int):
+    def bindings(self, facts: "Facts", tick, limit: int, old: tuple = None, now: tuple = None):
         """Every full binding (a tuple of object names) whose positive preconditions are
         reachable facts and whose constraints hold.  `tick()` is called for every binding
-        tried; more than `limit` partial bindings, or tries, are a LimitError."""
+        tried; more than `limit` partial bindings, or tries, are a LimitError.
+
+        With `old` and `now` (per join step, how many facts of its predicate there were at
+        the last instantiation and are now), only the bindings that use at least one fact
+        added since are made (semi-naive evaluation): for each step `i` whose predicate
+        gained facts, the steps before it join old facts only, step `i` new facts only and
+        the steps after it any fact up to `now`, so each binding is made once."""
+        if old is None:
+            yield from self._bindings_in(facts, tick, limit, [(0, None)] * len(self.join))
+            return
+        for i, (before, after) in enumerate(zip(old, now)):
+            if before < after:
+                ranges = [(0, o) for o in old[:i]] + [(before, after)] + [(0, n) for n in now[i + 1:]]
+                yield from self._bindings_in(facts, tick, limit, ranges)
+
+    def _bindings_in(self, facts, tick, limit, ranges):
+        """The bindings whose fact at each join step was added within that step's range
+        (a half-open range of the predicate's fact numbers; None: no upper bound)."""
         partial = [[None] * len(self.params)]
         tries = 0
-        for predicate, positions, key, binds in self.join:
+        for (predicate, positions, key, binds), (low, high) in zip(self.join, ranges):
             table = facts.table(predicate, positions)
+            number = facts.number.get(predicate, {})
             extended = []
             for binding in partial:
                 lookup = tuple(binding[v] if is_slot else v for is_slot, v in key)
                 for fact in table.get(lookup, ()):
+                    n = number[fact]
+                    if n < low:
+                        continue
+                    if high is not None and n >= high:
+                        break           # the table's lists are in the order facts were added
                     tick()
                     new = self._bind(binding, binds, fact)
                     if new is not None:
@@ -137,6 +160,7 @@ class Facts:
 
     def __init__(self, facts):
         self.by_predicate: dict[str, set] = {}
+        self.number: dict[str, dict] = {}       # predicate -> {arguments: order of addition}
         self.tables: dict[str, dict] = {}
         for predicate, args in facts:
             self.add(predicate, args)
@@ -153,6 +177,8 @@ class Facts:
         if args in bucket:
             return False
         bucket.add(args)
+        number = self.number.setdefault(predicate, {})
+        number[args] = len(number)
         for positions, table in self.tables.get(predicate, {}).items():
             table.setdefault(tuple(args[i] for i in positions), []).append(args)
         return True
@@ -162,7 +188,7 @@ class Facts:
         tables = self.tables.setdefault(predicate, {})
         if positions not in tables:
             table = tables[positions] = {}
-            for args in self.by_predicate.get(predicate, ()):
+            for args in self.number.get(predicate, ()):        # in the order of addition
                 table.setdefault(tuple(args[i] for i in positions), []).append(args)
         return tables[positions]
 
@@ -170,7 +196,8 @@ class Facts:
 def reachable(schemas, init: set, max_operators: int, tick):
     """Relaxed reachability: the reachable facts and the reachable (schema, binding)s.
     A schema is instantiated again only when a predicate of its preconditions has
-    gained facts since its last instantiation."""
+    gained facts since its last instantiation, and then only with the bindings that use
+    one of those facts (`Schema.bindings`)."""
     facts = Facts(init)
     found: dict = {}
     last_sizes: dict = {}
@@ -179,10 +206,11 @@ def reachable(schemas, init: set, max_operators: int, tick):
         changed = False
         for schema in schemas:
             sizes = tuple(facts.size(step[0]) for step in schema.join)
-            if last_sizes.get(id(schema)) == sizes:
+            before = last_sizes.get(id(schema))
+            if before == sizes:
                 continue
             last_sizes[id(schema)] = sizes
-            for full in schema.bindings(facts, tick, 10 * max_operators):
+            for full in schema.bindings(facts, tick, 10 * max_operators, before, sizes):
                 key = (id(schema), full)
                 if key in found:
                     continue
