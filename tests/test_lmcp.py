@@ -147,3 +147,22 @@ def test_goal_states_get_zero_and_the_switch_names_it():
         h(state, parent)
     assert task.is_goal(state) and h(state) == 0
     assert found.cost == searcher("astar")(task, heuristic="lmcut").cost
+
+
+def test_the_benchmark_report_sets_both_heuristics_beside_fast_downward(monkeypatch):
+    """benchmarks/ipc_report.py's side-by-side section counts each heuristic's validated
+    plans on the tasks lmcp ran, and flags a cost that differs from Fast Downward's."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from ipc_report import heuristics_section
+
+    def row(planner, task, solved, cost, config="c"):
+        return {"planner": planner, "mode": "opt", "domain": "d", "task": task,
+                "solved": solved, "valid": solved, "cost": cost, "wall_s": 1.5,
+                "status": "solved" if solved else "timeout", "config": config,
+                "time_limit": 30.0, "run": "r", "load": 1.0, "command": "cmd"}
+    lmcp = [row("plyspec", "t1", True, 5), row("plyspec", "t2", False, None)]
+    lmcut = [row("plyspec", "t1", True, 5), row("plyspec", "t2", True, 7),
+             row("fd", "t1", True, 5), row("fd", "t2", True, 8), row("fd", "t9", True, 1)]
+    text = "\n".join(heuristics_section("ipc21", lmcp, lmcut))
+    assert "| d | 2/2 | 1/2 | 2/2 |" in text
+    assert "**DIFFERENT** d/t2: plyspec 7, Fast Downward 8" in text
