@@ -8,6 +8,8 @@ has one extra trailing entry so that indexing it with -1 yields "nothing".
 """
 from __future__ import annotations
 
+import functools
+
 from framework.errors import SpecError
 from framework.graph import Graph, step_cells
 
@@ -86,6 +88,34 @@ class BoardTables:
             if perm not in perms:
                 perms.append(perm)
         return perms
+
+
+MEMO_ENTRIES = 1 << 14     # the values a memoised definition keeps (framework/compiler/outline.py)
+MEMO_TRIAL = 4096          # its first calls, which decide whether it stays memoised
+MEMO_HITS = 0.25           # ... by the share of them answered from memory
+
+
+def memoise(function):
+    """A definition written as a function (framework/compiler/outline.py), remembering its
+    last MEMO_ENTRIES values by its arguments (the state fields it reads and its own).  It
+    is a pure function of them, so a remembered value is what the call would return; a call
+    that raises remembers nothing; `typed`: 1 and True are separate keys.  After its first
+    MEMO_TRIAL calls the module's global of that name is rebound to the memoised function
+    when at least MEMO_HITS of them were answered from memory, else to the plain function
+    (a position is seldom seen twice: the memory would cost more than it saves), so
+    later calls pay no trial."""
+    cached = functools.lru_cache(maxsize=MEMO_ENTRIES, typed=True)(function)
+    calls = 0
+
+    def trial(*args):
+        nonlocal calls
+        calls += 1
+        if calls == MEMO_TRIAL:
+            info = cached.cache_info()
+            keep = info.hits >= MEMO_HITS * (info.hits + info.misses)
+            function.__globals__[function.__name__] = cached if keep else function
+        return cached(*args)
+    return trial
 
 
 def bits(mask: int) -> list:

@@ -63,9 +63,10 @@ class LegalMixin:
             for cond in top:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
-            if self.shift_moves(out, mode, loops, env, a, whole, base):
-                continue                            # counted by shifting bitboards (shifts.py)
-            for loop, rest, _ in loops:
+            shifted = self.shift_moves(out, mode, loops, env, a, whole, base)    # bitboard shifts (shifts.py)
+            if shifted == "counted":
+                continue
+            for loop, rest, _ in [] if shifted else loops:
                 out(loop)
                 out.indent()
                 for cond in rest:
@@ -300,11 +301,9 @@ class LegalMixin:
         return f"(ACTION_NAMES[{ai}], " + "".join(v + ", " for v in values) + ")"
 
     def decode(self, ptype, code):
-        if self.raw:
-            return code
-        if ptype == "cell":
+        if ptype == "cell" and not self.raw:
             return f"CELL_OF[{code}]"
-        if ptype.startswith("enum:"):
+        if ptype.startswith("enum:") and not self.raw:
             return f"ENUM_INDEX[{self.enum_index(ptype)}][{code}]"
         return code
 

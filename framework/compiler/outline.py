@@ -13,6 +13,9 @@ to the same text share one function: the body of a call whose arguments the comp
 stays inline when an argument's code could raise a run-time error (a function call
 evaluates its arguments first, where the inlined body might not have evaluated them at all)
 or when the body's code would read a local of its caller by another way than its arguments.
+The body is written without the facts of the call site that made it (the range of a caller's
+bound variable), as it serves every call.  A function whose arguments may come again is
+memoised (`_memoised` states the rule; framework.runtime.memoise).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ import re
 from framework import ast
 
 OUTLINE_NODES = 24                  # the smallest inlined body written as a function
+MEMO_KEY = 8                        # the most parameters of a memoised function (a miss hashes them all)
 _CALLER_LOCAL = "\0"                # what the caller's locals are called while a body is written
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -51,29 +55,38 @@ class OutlineMixin:
             self.outlined_at[name] = next((d.pos for d in self.c.spec.defines if d.name == entry[1]), None)
             self.outlined_source.append((name, params, body))
         callers = [f if f != "mover" else self.mover_code for f in params[:len(params) - len(used)]]
+        callers = [f"tuple({f})" if f[:2] == "v_" and f[2:] in self.local_lists else f for f in callers]   # (local_lists.py)
         return f"{name}({', '.join(callers + values)})"
 
     def outlined_lines(self, text: str) -> list:
         """The source of the functions the module's `text` calls (some were written for
         code that was then discarded, e.g. a probe of per-mover code).  A function calls
-        only functions written before it, so one pass from the last keeps the callees."""
-        called, lines = set(_IDENT.findall(text)), []
+        only functions written before it, so one pass from the last keeps the callees;
+        those worth it are memoised (`_memoised`)."""
+        called, kept = set(_IDENT.findall(text)), []
         for name, params, body in reversed(self.outlined_source):
             if name in called:
                 called.update(_IDENT.findall(body))
-                lines[:0] = [f"def {name}({', '.join(params)}):"] + _statements(body) + [""]
+                kept.insert(0, (name, params, body))
+        memoised, lines = _memoised(text, kept), []
+        for name, params, body in kept:
+            if name in memoised:
+                lines.append("@memoise")
+            lines += [f"def {name}({', '.join(params)}):"] + _statements(body) + [""]
         return lines
 
     def _outline_body(self, node, args, env):
         """(parameters, the body's code, the indexes of the arguments it reads), or None when
         the body would read a local of its caller."""
-        saved = self.subst, self.tmp, self.mover_code, self.walrus_ok
+        saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges
         self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
-        self.tmp, self.mover_code, self.walrus_ok = 0, "mover", True
+        # the body serves every call: no fact of this call site (the range of a caller's
+        # bound variable, one value of an unrolled quantifier) may drop a check from it
+        self.tmp, self.mover_code, self.walrus_ok, self.param_ranges = 0, "mover", True, {}
         try:
             body = getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
         finally:
-            self.subst, self.tmp, self.mover_code, self.walrus_ok = saved
+            self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges = saved
         if _CALLER_LOCAL in body:
             return None
         names = set(_IDENT.findall(body))
@@ -103,6 +116,61 @@ def _statements(body: str) -> list:
     lines += ["    " * depth + (f"if {test}:" if kind == "any" else f"if not ({test}):"),
               "    " * (depth + 1) + f"return {kind == 'any'}", f"    return {kind != 'any'}"]
     return lines
+
+
+def _memoised(text: str, functions: list) -> set:
+    """The names of the outlined `functions` (name, parameters, body; callees first) that
+    are memoised (framework.runtime.memoise, which keeps the memory only where its first
+    calls find values in it).  Only a body that loops (a quantifier, a sum or count over a
+    domain, or a call of a function that loops) is worth it, and only when its arguments
+    may come again: a function called inside a loop of another body (the levels of a flood
+    fill written by hand, `reach<k>(p, c)` testing `reach<k-1>(p, d)` for each neighbour d,
+    become one evaluation per cell and level instead of one per path), or a function of
+    the state alone (no argument of its own) called from more than one place in the module
+    (`text` and the bodies: the preconditions, the terminal test, the winner of one state;
+    and a position reached again).  A straight-line body, a single call, a function of
+    arguments called only from the rules (Chess's `attacked(c, p)`), or one of more than
+    MEMO_KEY parameters (a miss hashes them all: Chess's `in_check` reads twelve
+    bitboards) is not: that costs more than it saves.  A function is a pure function of its parameters (the state fields it
+    reads and its arguments), so a remembered value is what the call returns."""
+    trees = {name: pyast.parse(body, mode="eval") for name, _, body in functions}
+    sites = {name: len(re.findall(rf"\b{name}\(", text)) for name in trees}
+    in_loop = set()
+    for tree in trees.values():
+        for call, looped in _calls(tree, False):
+            if call in sites:
+                sites[call] += 1
+                if looped:
+                    in_loop.add(call)
+    loops, memoised = set(), set()
+    for name, params, _ in functions:
+        if any(isinstance(n, _LOOPS) or isinstance(n, pyast.Call) and getattr(n.func, "id", None) in loops
+               for n in pyast.walk(trees[name])):
+            loops.add(name)
+            state_only = not any(p.startswith("d_") for p in params)
+            if len(params) <= MEMO_KEY and (name in in_loop or state_only and sites[name] > 1):
+                memoised.add(name)
+    return memoised
+
+
+_LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
+
+
+def _calls(node, looped: bool):
+    """(name of the function called, whether inside a loop) for each call by name in `node`:
+    within a comprehension all but its first domain run once per value."""
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name):
+        yield node.func.id, looped
+    if isinstance(node, _LOOPS):
+        first, *rest = node.generators
+        yield from _calls(first.iter, looped)
+        for child in [first.target, *first.ifs, *rest, node.elt if not isinstance(node, pyast.DictComp) else node.key]:
+            yield from _calls(child, True)
+        if isinstance(node, pyast.DictComp):
+            yield from _calls(node.value, True)
+        return
+    for child in pyast.iter_child_nodes(node):
+        yield from _calls(child, looped)
 
 
 def _quantifier(node):

@@ -15,6 +15,8 @@ class QuantifiersMixin:
 
     def x_Quant(self, node, env):
         masked = self.mask_quantifier(node, env)        # over cells: bit operations (masks.py)
+        if masked is None:
+            masked = self.shift_exists(node, env)       # over pairs of cells: shifts (shifts.py)
         if masked is not None:
             return masked
         grouped = self.over_groups(node, env)           # each group once, not each of its cells

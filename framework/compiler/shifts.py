@@ -1,85 +1,153 @@
 """Moves between two cells counted by shifting bitboards, with no loop per piece.
 
-A move schema over two cells `a`, `b` whose conditions are masks compiles to
-`for a in bits(A): n += M(a).bit_count()` (legal.py), where M(a), the cells b, is a bitwise
-combination (`&`, `|`, `^`, `~`) of masks that do not depend on a, of per-cell tables
-indexed by a (`_REL<k>[a]` of a relation between the two cells, masks.py `relation`;
-`NEIGHBORS_<dirs>[a]`; `_COLS_AT_<k>[a]` / `_ROWS_AT_<k>[a]`) and of tests of a's own bit
-in a mask (`FULL if (X >> a & 1) else 0`, a man or a king).  When each table is a union of
-fixed translations (checked on the table itself, for every cell a:
-`T[a] == {a + d for d in D if a + d is on the board}`), the bit of b = a + d in M(a) is the
-same formula with each table read as all or nothing by whether d is in its D.  So the count
-is, over the translations d and the cases of a's own bit tests,
-`popcount(((A_case & SRC_d) << shift(d)) & F_d)`, where SRC_d are the cells whose `a + d`
-is on the board (no wrap, whatever the distance) and F_d the folded formula; the `any` mode
-(`can_move`) tests the same shifted masks for non-zero.  Counting and existence do not
-depend on the order of the moves; lists of moves keep the loops.
+legal.py writes a schema over cells a, b whose tests are masks as `for a in bits(A):
+n += M(a).bit_count()`, M(a) the cells b: a bitwise combination of masks free of a, of
+per-cell tables `T[a]` (`_REL<k>`, masks.py `relation`; `NEIGHBORS_<dirs>`;
+`_COLS_AT_<k>`/`_ROWS_AT_<k>`) and of tests of a's own bit (`FULL if (X >> a & 1) else
+0`: a man or a king).  When each table is a union of fixed translations D (checked on the
+table: for every a, `T[a] == {a + d for d in D on the board}`), whether b = a + d is in M(a)
+is the same formula with each table read as all or nothing.  So the count is the sum, over
+the translations d and the cases of a's bit tests, of `popcount(((A_case & SRC_d) <<
+shift(d)) & F_d)`, SRC_d the cells whose a + d is on the board (no wrap at any distance);
+`can_move` tests the same masks for non-zero (`shift_moves`).  A second loop
+`for b in bits(M(a)): if R(a, b): BODY` (a jump: R tests the cell between, `pair`) becomes
+one loop over the shifted candidates that binds a and b, under which BODY (a compound
+move's count) is written; `exists a in D: ... exists b in DOM: Q(a, b)` (a compulsory
+capture's test) becomes `any shifted mask != 0` (`shift_exists`).  Counts and existence do
+not depend on the order of the moves (a walk that fails may then fail at another jump
+first); lists of moves keep the loops and their order.
 
-The masks that do not depend on a are computed once, in the loop's order, and only when A
-has a cell, as the loop computes them at its first cell: whatever may raise raises as
-there.  Anything else in M(a) keeps the loop.
+Masks free of a are computed once, in the loop's order, only when A has a cell, as the loop
+computes them at its first cell; `pair` accepts only tests that cannot fail (`none` off
+the board read as the compiled code reads it).  Anything else keeps the loops.
 """
 from __future__ import annotations
 
 import ast as pyast
 
+from framework import ast
+from framework.compiler.common import _operands
 from framework.compiler.masks import _geometric
+from framework.compiler.pairs import _Unsupported, _and, _not, _or
+from framework.graph import Graph
 
 MAX_CASES = 3           # tests of a's own bit in a mask: 2 ** MAX_CASES cases at most
+MAX_TERMS = 16          # shifted masks tested or walked in place of a loop over pieces
 _OPS = {pyast.BitAnd: "&", pyast.BitOr: "|", pyast.BitXor: "^"}
-
-
-class _Unsupported(Exception):
-    """M(a) has a part that is not of the forms in the module docstring."""
 
 
 class ShiftsMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
-    def shift_moves(self, out, mode, loops, env, schema, whole, base) -> bool:
-        """For a schema of two parameters a, b whose loops legal.py writes as
+    def shift_moves(self, out, mode, loops, env, schema, whole, base):
+        """For a schema of two cell parameters a, b whose loops legal.py writes as
         `for a in bits(A): n += (B).bit_count()` (mode "count") or `... if B: return True`
-        (mode "any"): write their shifted form, back at depth `base`, and return True; or
-        write nothing and return False."""
-        if not whole or mode == "list" or len(loops) != 1 or loops[0][1] or not loops[0][2] \
-                or self.tables is None:
-            return False
-        var, a_mask, b_mask = env[schema.params[0][0]], loops[0][2], whole[0]
+        (mode "any"): write their shifted form, back at depth `base`, and return "counted".
+        For `for a in bits(A): for b in bits(B): if R(a, b): BODY` (a jump: R tests the
+        cell between, `pair`), in those modes: write a loop over the shifted candidates that
+        binds a and b and return "loops" (legal.py writes BODY under it).  Else write
+        nothing and return None."""
+        if mode == "list" or self.tables is None or not loops or loops[0][1] or not loops[0][2] \
+                or len(loops) != (1 if whole else 2) or [p[2] for p in schema.params] != ["cell", "cell"]:
+            return None
+        var, a_mask, b = env[schema.params[0][0]], loops[0][2], schema.params[1][0]
+        b_mask = whole[0] if whole else loops[1][2]
+        if not b_mask:
+            return None
         try:
             tree = pyast.parse(b_mask, mode="eval").body
             hoisted, atoms = [], []
             shape = self._shape(tree, var, hoisted, atoms)
+            if len(atoms) > MAX_CASES or _fold(shape, None, {}) != "0":   # off the board: no b
+                return None
+            a = self.fresh("A")
+            terms = self._terms(a, shape, atoms, [] if whole else loops[1][1], schema.params[0][0], b, env)
         except (_Unsupported, SyntaxError):
-            return False
-        if len(atoms) > MAX_CASES or _fold(shape, None, {}) != "0":   # off the board: no b
-            return False
-        t = self.tables
-        a = self.fresh("A")
-        terms = []
-        for case in range(1 << len(atoms)):
-            truth = {x: bool(case >> i & 1) for i, x in enumerate(atoms)}
-            source = a + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms)
-            for dr in range(1 - t.height, t.height):
-                for dc in range(1 - t.width, t.width):
-                    cells = _fold(shape, (dr, dc), truth)
-                    src = sum(1 << i for i in t.cells if t.cell(t.col[i] + dc, t.row[i] + dr) >= 0)
-                    if cells == "0" or not src:
-                        continue
-                    k = dr * t.stride + dc
-                    moved = f"(({source} & {src}) {'<<' if k >= 0 else '>>'} {abs(k)})"
-                    terms.append(moved if cells == "ALL" else f"({moved} & {cells})")
+            return None
+        if whole is None and len(terms) > MAX_TERMS:
+            return None
         out(f"{a} = {a_mask}")
         out(f"if {a}:")
         out.indent()
         for name, code in hoisted:
             out(f"{name} = {code}")
+        if whole is None:
+            out(f"for _k, _m in ({''.join(f'({k}, {m}), ' for k, m in terms)}):")
+            out(f"    for p_{b} in bits(_m):")
+            out(f"        {var} = p_{b} - _k")
+            out.depth += 2
+            return "loops"
+        moved = [m for _, m in terms]
         if mode == "count":
-            out(f"n += {' + '.join(f'{t}.bit_count()' for t in terms) or '0'}")
-        elif terms:
-            out(f"if {' or '.join(terms)}:")
+            out(f"n += {' + '.join(f'{m}.bit_count()' for m in moved) or 0}")
+        elif moved:
+            out(f"if {' or '.join(moved)}:")
             out("    return True")
+        else:
+            out("pass")
         out.depth = base
-        return True
+        return "counted"
+
+    def _terms(self, name, shape, atoms, rest, a, b, env):
+        """[(shift, the cells b = a + shift of the moves)] over a's cases and the
+        translations; `name` holds A, `rest` are conditions tested by `pair`."""
+        t = self.tables
+        terms = []
+        for case in range(1 << len(atoms)):
+            truth = {x: bool(case >> i & 1) for i, x in enumerate(atoms)}
+            source = name + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms)
+            for step in _all_steps(t):
+                cells, (src, _) = _fold(shape, step, truth), self.step_ends(step)
+                for cond in rest:
+                    if cells != "0" and src:
+                        cells = _and(cells, self.pair(cond, a, b, env, step))
+                if cells == "0" or not src:
+                    continue
+                k = step[0] * t.stride + step[1]
+                terms.append((k, _moved(cells, k, f"{source} & {src}")))
+        return terms
+
+    def shift_exists(self, node, env):
+        """`exists a in D: P(a) and ... and exists b in DOM: Q(a, b)` with DOM `cell` or
+        `neighbors(a, DIRS)` of fixed translations and every test a `pair` form (compulsory
+        capture: some piece can jump): whether some shifted mask of D's cells is not empty;
+        else None."""
+        if node.kind != "exists" or self.tables is None or self.c.spec.board is None:
+            return None
+        if isinstance(node.domain, ast.Name) and node.domain.id == "cell" and node.domain.id not in env:
+            domain = "FULL"
+        elif self.types.get(id(node.domain)) == "cellset" and self.set_code(node.domain):
+            domain = f"({self.expr(node.domain, env)})"
+        else:
+            return None
+        parts = _operands("and", node.body)
+        inner = parts[-1]
+        if not (isinstance(inner, ast.Quant) and inner.kind == "exists"):
+            return None
+        dom = inner.domain
+        if isinstance(dom, ast.Name) and dom.id == "cell" and dom.id not in env:
+            steps = list(_all_steps(self.tables))
+        elif isinstance(dom, ast.Call) and dom.func == "neighbors" and isinstance(dom.args[0], ast.Name) \
+                and dom.args[0].id == node.var and not isinstance(self.c.directions[self.kinds[id(dom.args[1])][1]], Graph):
+            steps = self.translations(f"NEIGHBORS_{self.kinds[id(dom.args[1])][1]}")
+        else:
+            return None
+        terms, t = [], self.tables
+        inner_env = {**env, node.var: "_q", inner.var: "_c"}
+        for step in steps or ():
+            try:
+                cells = "ALL"
+                for part in parts[:-1] + [inner.body]:
+                    if cells != "0":
+                        cells = _and(cells, self.pair(part, node.var, inner.var, inner_env, step))
+            except _Unsupported:
+                return None
+            src, _ = self.step_ends(step)
+            if cells != "0" and src:
+                terms.append(_moved(cells, step[0] * t.stride + step[1], f"{domain} & {src}"))
+        if steps is None or len(terms) > MAX_TERMS:
+            return None
+        return "False" if not terms else f"(({' or '.join(terms)}) != 0)"
 
     def _shape(self, node, var, hoisted, atoms):
         """`node` as nested tuples: ("leaf", code), ("table", translations),
@@ -192,24 +260,29 @@ def _fold(shape, step, truth):
         return _fold(shape[2] if _test(shape[1], truth) else shape[3], step, truth)
     if kind == "~":
         inner = _fold(shape[1], step, truth)
-        if step is None:
-            return "?"
-        return {"ALL": "0", "0": "ALL"}.get(inner) or f"~{inner}"
+        return "?" if step is None else _not(inner)
     left, right = _fold(shape[1], step, truth), _fold(shape[2], step, truth)
+    if step is None and "?" in (left, right):
+        return "0" if kind == "&" and "0" in (left, right) else "?"
     if kind == "&":
-        if "0" in (left, right):
-            return "0"
-        return right if left == "ALL" else left if right == "ALL" else f"({left} & {right})"
+        return _and(left, right)
     if kind == "|":
-        if "ALL" in (left, right):
-            return "ALL"
-        return right if left == "0" else left if right == "0" else f"({left} | {right})"
-    if left == "0" or right == "0":
+        return _or(left, right)
+    if "0" in (left, right):
         return right if left == "0" else left
     if "ALL" in (left, right):
-        other = right if left == "ALL" else left
-        return {"ALL": "0"}.get(other) or f"~{other}"
+        return _not(right if left == "ALL" else left)
     return f"({left} ^ {right})"
+
+
+def _moved(cells, k, source):
+    """`source` (cells a) shifted by k onto their b's, with those b's where `cells` holds."""
+    moved = f"(({source}) {'<<' if k >= 0 else '>>'} {abs(k)})"
+    return moved if cells == "ALL" else f"({moved} & {cells})"
+
+
+def _all_steps(t):
+    return ((dr, dc) for dr in range(1 - t.height, t.height) for dc in range(1 - t.width, t.width))
 
 
 def _test(test, truth):

@@ -15,6 +15,8 @@ class CallsMixin:
         f = node.func
         args = [self.eval(a, s, env) for a in node.args]
         if f in self.defines and f not in env:
+            if f in self.looping:
+                return self.remembered(self.defines[f], args, node, s)
             return self.call(self.defines[f], args, node, s)
         known = builtins.get(f)
         if known is not None and known.interpret is not None:     # the meaning its family gives

@@ -36,7 +36,8 @@ class Evaluator(CallsMixin, EffectsMixin):
         self.board_name = self.spec.board.name if self.spec.board is not None else None
         self.legal_count = legal_count          # (snapshot, player, at_most) -> number of legal actions
         self.depth = 0
-        self.memo = {}                          # (definition without parameters, snapshot) -> value
+        self.memo = {}                          # (definition, snapshot, arguments) -> value (remembered)
+        self.looping = _looping(self.spec.defines)
         self.board_cells = tuple((x, y) for y in range(self.h) for x in range(self.w))   # board order
         self.methods = {}                       # node type -> its e_ method
         graph = checked.graph                   # framework.graph: point and line names
@@ -102,13 +103,20 @@ class Evaluator(CallsMixin, EffectsMixin):
         if name == self.board_name:
             return s.board
         if name in self.defines:           # a definition without parameters: a function of the state
-            key = (name, s)
-            if key not in self.memo:
-                if len(self.memo) >= 4096:
-                    self.memo.clear()
-                self.memo[key] = self.call(self.defines[name], [], node, s)
-            return self.memo[key]
+            return self.remembered(self.defines[name], (), node, s)
         raise RuleError.at(node.pos, f"the interpreter cannot read `{name}`")
+
+    def remembered(self, define, args, node, s):
+        """call(), remembered by (definition, state, arguments and their types) for a
+        definition without parameters or one that loops (`_looping`): a definition is a pure
+        function of the state and its arguments, so the remembered value is what the call
+        returns (a call that raises remembers nothing).  4,096 values at most."""
+        key = (define.name, s, tuple(args), tuple(map(type, args)))
+        if key not in self.memo:
+            if len(self.memo) >= 4096:
+                self.memo.clear()
+            self.memo[key] = self.call(define, args, node, s)
+        return self.memo[key]
 
     def call(self, define, args, node, s):
         """A definition called with argument values: its body sees its parameters only."""
@@ -211,3 +219,27 @@ class Evaluator(CallsMixin, EffectsMixin):
         if node.kind == "sum":
             return sum(values)
         return runtime.extreme(node.kind, values, node.pos)
+
+
+def _looping(defines) -> set:
+    """The names of the value definitions whose body loops: a quantifier, or a call of a
+    definition that loops."""
+    bodies = {d.name: d.body for d in defines if d.effects is None}
+    looping, grew = set(), True
+    while grew:
+        grew = False
+        for name, body in bodies.items():
+            if name not in looping and _loops(body, looping):
+                looping.add(name)
+                grew = True
+    return looping
+
+
+def _loops(node, looping: set) -> bool:
+    if isinstance(node, ast.Quant) or isinstance(node, ast.Call) and node.func in looping:
+        return True
+    for name in getattr(node, "__dataclass_fields__", ()):
+        value = getattr(node, name)
+        if name != "pos" and any(_loops(child, looping) for child in (value if isinstance(value, tuple) else (value,))):
+            return True
+    return False
