@@ -41,6 +41,30 @@ utility: "store[A] - store[B]"
 """
 
 
+MEMOISED = """game: Memo
+players: [A, B]
+state:
+  h: {type: 0..99, size: 14, initial: 1}
+  n: {type: 0..99, initial: 0}
+define:
+  heavy: "(sum i in 0..13: h[i] * (i % 3) + (1 if h[i] > 2 else 0)) + (count j in 0..13: h[j] == 0)"
+actions:
+  sow(i in 0..13):
+    if: n < 6 and h[i] > 0 and heavy >= 0
+    then: |
+      let pos = i
+      let hand = h[i]
+      h[i] = 0
+      for k in 1..hand do {
+        pos = (pos + 1) % 14
+        h[pos] += 1
+        n = min(heavy % 7 + n, 99)
+      }
+terminal: n >= 6 or heavy > 90
+utility: heavy % 5
+"""
+
+
 def sowing(rng: random.Random) -> str:
     size = rng.randint(2, 7)
     text = SOWING.replace("SIZE", str(size)).replace("LAST", str(size - 1))
@@ -76,3 +100,11 @@ def test_the_lowering_applies_where_only_items_are_read():
     assert "list(v_h)" not in read and "set_item(v_h" in read
     items = load_text(whole.replace("EXTRA", "")).python_source
     assert "v_h = list(v_h)" in items
+
+
+def test_a_memoised_definition_reads_the_list_as_a_tuple():
+    """`heavy` is written once as a function and memoised (compiler/outline.py): called in
+    the sowing loop, it is given the list as a tuple (a memory's key must be hashable)."""
+    source = load_text(MEMOISED).python_source
+    assert "@memoise" in source and "v_h = list(v_h)" in source and "(tuple(v_h))" in source
+    assert check_one(MEMOISED, bfs_states=100, playouts=4, plies=30) is None

@@ -43,7 +43,7 @@ BUILTINS = (
     Builtin("row", ("cell",), "int", "the row of a cell (an error for `none`)",
             _lower_part("ROW", "row"), interpret=_interpret_part(1, "row")),
     Builtin("cell", ("int", "int"), "cell", "the cell at (column, row)",
-            lambda compiler, node, env: compiler.cell_at(node, env) or
+            lambda compiler, node, env: compiler.cell_at(node, env) or compiler.int_cell(*node.args, env) or
             f"CELL({compiler.expr(node.args[0], env)}, {compiler.expr(node.args[1], env)})"),
     Builtin("column_cells", ("int",), "cellset", "the cells of column x (a side of the board: x = 0 is the left)",
             lambda compiler, node, env: f"column_cells({compiler.expr(node.args[0], env)}, COLUMN_MASKS)",

@@ -18,7 +18,7 @@ from framework.cli.plan_output import out_of_time, plan_printer, print_result
 ALGORITHMS = ["auto", "bfs", "dfs", "iddfs", "ucs", "astar", "wastar", "gbfs", "lazy-gbfs",
               "lama-first", "lama"]
 LAMA = ("lama-first", "lama")           # configurations that choose their heuristics
-HEURISTICS = ["blind", "hmax", "lmcut", "hadd", "hff"]
+HEURISTICS = ["blind", "hmax", "lmcut", "lmcp", "hadd", "hff"]
 CONFIGS = {"lama-first": "lama-first", "lama": "lama", "optimal": "astar"}
 
 
@@ -62,8 +62,9 @@ def add_parser(sub):
     p.add_argument("--weight", type=_weight, default=None, metavar="W",
                    help="weight W >= 1 of h in wastar's g + W*h (default 2; 1 is A*)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=None,
-                   help="heuristic of astar, wastar, gbfs and lazy-gbfs: blind, hmax and lmcut "
-                        "(admissible, lmcut stronger and slower), hadd, hff (default: hmax for "
+                   help="heuristic of astar, wastar, gbfs and lazy-gbfs: blind, hmax, lmcut and "
+                        "lmcp (admissible; lmcut stronger and slower than hmax; lmcp: landmarks "
+                        "with uniform cost partitioning, see docs/planning.md), hadd, hff (default: hmax for "
                         "astar, hff for the others)")
     p.add_argument("--time", type=positive_number, default=None, metavar="S",
                    help="give up after S seconds (reading, grounding, the heuristics' set-up "

@@ -28,8 +28,10 @@ tables), effects, legal (move generation), compound (moves of several steps), ke
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), shifts (moves between two cells counted by
-shifting bitboards), pairs (tests of two such cells as masks), local_lists (a list written
-item by item in a run of effects as a Python list there) and common (the source writer and AST
+shifting bitboards), pairs (tests of two such cells as masks), int_ranges (ranges of
+integer expressions; `cell(x, y)` of small integers as a table), local_lists (a list
+written item by item in a run of effects as a Python list there) and common (the source
+writer and AST
 questions).  `Compiler` is their union; builtin calls are
 lowered by their own modules in framework.builtins.
 """
@@ -39,6 +41,7 @@ from framework import runtime
 from framework.checker import Checked
 from framework.compiler.apply import ApplyMixin
 from framework.compiler.board import BoardMixin
+from framework.compiler.int_ranges import IntRangesMixin
 from framework.compiler.chance import ChanceMixin
 from framework.compiler.children import ChildrenMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
@@ -61,7 +64,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin):
+               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from framework import ast
 from framework.errors import SpecError
-from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH
+from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH, may_raise
 from framework.compiler.local_lists import local_list_runs
 
 
@@ -71,7 +71,12 @@ class EffectsMixin:
             out(f"turn = {self.expr(e.value, env)}")
             self.written.add("mover")
             return
+        early = None            # a value that may fail is computed first, as the interpreter does
+        if isinstance(t, ast.Index) and may_raise(e.value, self.types) and self.const_value(e.value) is None:
+            early = self.fresh("v")
         if isinstance(t, ast.Index) and isinstance(t.base, ast.Name) and t.base.id == "board":
+            if early:
+                out(f"{early} = {self.value(e.value, env)}")
             index_type = self.types.get(id(t.index))
             idx = self.expr(t.index, env)
             if index_type == "cell" and self.cell_guarded(t.index) and t.index not in known_empty:
@@ -96,8 +101,8 @@ class EffectsMixin:
                 for i in self.boards:
                     out(f"b_{self.c.values[i]} {'|= ' if i == const else '&= ~'}{mask}")
                 return
-            val = self.fresh("v")
-            out(f"{val} = {self.value(e.value, env)}")
+            val = early or self.fresh("v")
+            out(f"{val} = {self.value(e.value, env)}") if not early else None
             for i in self.boards:
                 bb = f"b_{self.c.values[i]}"
                 if was_empty:
@@ -109,6 +114,9 @@ class EffectsMixin:
         var = self.vars[name]
         self.written.add(f"v_{name}")
         value = self.expr(e.value, env)
+        if early:
+            out(f"{early} = {value}")
+            value = early
         if isinstance(t, ast.Name):
             new = {"=": value, "+=": f"v_{name} + {value}", "-=": f"v_{name} - {value}"}[e.op]
             out(f"v_{name} = {new}")
@@ -118,7 +126,7 @@ class EffectsMixin:
             if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
                 slot = self.fresh("i")
                 out(f"{slot} = {idx}")
-                if not self.index_safe(t):
+                if not self.index_safe(t, env):
                     out(f"if not 0 <= {slot} < {var.size}: bad_index(v_{name}, {slot}, {name!r}, "
                         f"POSITIONS[{self.position(t)}])")
                 idx = slot

@@ -128,19 +128,21 @@ class ExpressionsMixin:
     def x_TupleExpr(self, node, env):
         if all(isinstance(i, ast.Num) for i in node.items):
             return str(self.tables.cell(*(i.value for i in node.items)))
-        if all(self.in_bounds(item, size) for item, size in zip(node.items, (self.c.width, self.c.height))):
+        if all(self.in_bounds(item, size, env) for item, size in zip(node.items, (self.c.width, self.c.height))):
             x, y = (self.expr(i, env) for i in node.items)
             return f"({y} * {self.tables.stride} + {x})"
-        return f"CELL({self.expr(node.items[0], env)}, {self.expr(node.items[1], env)})"
+        return self.int_cell(*node.items, env) or f"CELL({self.expr(node.items[0], env)}, {self.expr(node.items[1], env)})"
 
     def x_ListExpr(self, node, env):
         return "(" + "".join(self.expr(i, env) + ", " for i in node.items) + ")"
 
-    def in_bounds(self, node, size):
-        """True when an int expression is a constant or a range parameter within 0..size-1."""
+    def in_bounds(self, node, size, env=None):
+        """True when an int expression is a constant or a range parameter within 0..size-1,
+        or its range (int_ranges.py) is."""
         if isinstance(node, ast.Num):
             return 0 <= node.value < size
         lo_hi = self.param_ranges.get(node.id) if isinstance(node, ast.Name) else None
+        lo_hi = lo_hi or self.interval(node, env)
         return lo_hi is not None and 0 <= lo_hi[0] and lo_hi[1] < size
 
     def note_param_ranges(self, action):
@@ -254,22 +256,22 @@ class ExpressionsMixin:
             read = f"{guard}{' '.join(parts)} {self.c.default_value}"
             return f"(lambda _c: {read})({cell})" if guard or len(self.boards) > 1 else f"({read})".replace("_c", cell)
         base, index = self.expr(node.base, env), self.expr(node.index, env)
-        if self.index_safe(node):
+        if self.index_safe(node, env):
             return f"{base}[{index}]"
         name = node.base.id if isinstance(node.base, ast.Name) else "the list"
         return f"item({base}, {index}, {name!r}, POSITIONS[{self.position(node)}])"
 
-    def index_safe(self, node) -> bool:
+    def index_safe(self, node, env=None) -> bool:
         """An index the checker's facts keep on the list: a constant or range variable
         within it, or a player indexing a per-player variable."""
         if isinstance(node.base, ast.ListExpr):
-            return self.in_bounds(node.index, len(node.base.items))
+            return self.in_bounds(node.index, len(node.base.items), env)
         var = self.vars.get(node.base.id) if isinstance(node.base, ast.Name) else None
         if var is None or var.size is None:
             return False
         if var.per_player and self.types.get(id(node.index)) == "player":
             return True
-        return self.in_bounds(node.index, var.size)
+        return self.in_bounds(node.index, var.size, env)
 
     def position(self, node) -> int:
         """The index in POSITIONS of `node`'s place in the spec, for run-time errors."""

@@ -9,7 +9,8 @@ included: the checked rules carry their bodies), so no code of the run can tell 
 from a tuple: an item read, an item write and the range checks around them mean the same
 on both, and the errors come from the same tests in the same order.  It is worth the two
 conversions when the run writes the variable inside a `for` effect or at least
-MIN_WRITES times.
+MIN_WRITES times.  A definition written once as a function (compiler/outline.py) and
+called there is given `tuple(list)`: it may be memoised, and a memory's key is hashable.
 """
 from __future__ import annotations
 

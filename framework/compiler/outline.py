@@ -54,6 +54,7 @@ class OutlineMixin:
             self.outlined_at[name] = next((d.pos for d in self.c.spec.defines if d.name == entry[1]), None)
             self.outlined_source.append((name, params, body))
         callers = [f if f != "mover" else self.mover_code for f in params[:len(params) - len(used)]]
+        callers = [f"tuple({f})" if f[:2] == "v_" and f[2:] in self.local_lists else f for f in callers]   # (local_lists.py)
         return f"{name}({', '.join(callers + values)})"
 
     def outlined_lines(self, text: str) -> list:

@@ -10,9 +10,11 @@ probabilities), a compound move (`continue` into a step that fills a neighbourin
 or without `prefer: longest`), `let` locals, `prev(p)`, connectivity (`connected`, `group`,
 `liberties`, `region` over every direction set, `knight` and a `directions:` set of the
 spec's own included; rows and columns as sets), an enumeration variable, sowing loops over
-the list (generate_lists.py), rules that may fail during play (a store to a cell that may be
-`none`: `drop` on a full or missing column, `cell(x, y)` off the board; `col`/`row` of such a cell; an index off a list; `max` over an
-empty domain: the two games must fail alike), `legal_after`, a move from cell to cell
+the list (generate_lists.py), list indexes and cell coordinates of arithmetic over `n` (in
+range or not: compiler/int_ranges.py), rules that may fail during play (a store to a cell
+that may be `none`: `drop` on a full or missing column, `cell(x, y)` off the board;
+`col`/`row` of such a cell; an index off a list; `max` over an empty domain: the two games
+must fail alike), `legal_after`, a move from cell to cell
 relating the two cells' rows and columns, `!=` tests of a cell's value, a definition large
 enough to be written as a function (compiler/outline.py), the capture trap (bound variables
 named like the callers' arguments), an effect definition (its local named like the callers',
@@ -58,13 +60,13 @@ class _Gen:
 
     # --------------------------------------------------------------- expressions
     def int_(self, scope, depth=2) -> str:
-        leaves = ["0", "1", "2", "k", "m", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]",
+        leaves = ["0", "1", "2", "k", "m", "n", f"h[{self.draw(st.integers(0, self.size - 1))}]", f"h[n % {self.size}]",
                   "count(board, Z)", "size(cells(board, empty))", f"s[{self.player(scope)}]",
                   f"size({self.pick(['group', 'liberties'])}(board, {self.cell(scope)}, {self.dirs()}))"]
         leaves += [self.cell_int(v) for v, t in scope.items() if t == "cell"]
         leaves += [v for v, t in scope.items() if t == "int"]
         if self.rare():                   # may fail during play: a cell that may be none, an index
-            leaves = [self.cell_int(self.none_cell()), f"h[{self.pick(['k', 'n'])}]",
+            leaves = [self.cell_int(self.none_cell()), f"h[{self.pick(['k', 'n', 'n // 2 - 1', 'abs(n - 3) % 4'])}]",
                       f"(max {self.pick(BOUND)} in 0..k - 2: n)", "(count v in hue: v != hue)"]
         if not self.depth_ok(depth):
             return self.pick(leaves)
@@ -110,7 +112,7 @@ class _Gen:
     def none_cell(self) -> str:
         """A cell that may be `none`: off the board, or the drop into a full column."""
         x, y = self.draw(st.integers(0, self.w - 1)), self.draw(st.integers(0, self.h - 1))
-        return self.pick([f"cell(k - 1, {y})", "drop(board, k)", f"drop(board, {x})", f"({x}, n)"])
+        return self.pick([f"cell(k - 1, {y})", "drop(board, k)", f"drop(board, {x})", f"({x}, n)", f"cell({x} + n % 3 - 1, n // 3)"])
 
     def enum_value(self, scope) -> str:
         """An enumeration value: a name, the variable `hue`, or a conditional of them."""

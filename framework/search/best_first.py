@@ -3,6 +3,9 @@ search: states leave a priority queue in order of `g_weight * g + h_weight * h`
 (ties: smaller h, then first generated); a state is goal-tested when it is expanded, so
 with `g_weight` 1 and an admissible h the first plan found is optimal.  When g counts,
 a cheaper path re-opens a state; greedy search (`g_weight` 0) keeps the first path.
+A heuristic whose `path_dependent` is true (`planners.landmarks.lmcp`) evaluates a state
+once, given the state it was first reached from (`h(child, parent)`), and hears of every
+later path to it (`h.reached(child, parent)`).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ def best_first(algorithm: str, problem, state=None, *, g_weight: float, h_weight
     h = resolve_heuristic(problem, heuristic if h_weight else None)
     successors, is_goal, tick, check = problem.successors, problem.is_goal, run.tick, run.budget.check
     reopen = g_weight > 0
+    path_dependent = getattr(h, "path_dependent", False)
     h_start = h(start)
     if h_start == INF:
         return run.no_plan(reason="the heuristic proves the start a dead end")
@@ -50,13 +54,15 @@ def best_first(algorithm: str, problem, state=None, *, g_weight: float, h_weight
             run.depth = max(run.depth, steps + 1)
             for action, child, cost in successors(state):
                 new_g = g + cost
+                if path_dependent and child in estimates:
+                    h.reached(child, state)     # another path: the heuristic learns of it
                 known = best_g.get(child)
                 if known is not None and (not reopen or known <= new_g):
                     continue
                 estimate = estimates.get(child)
                 if estimate is None:
                     check()                  # a heuristic (LM-cut) can take long on each child
-                    estimate = estimates[child] = h(child)
+                    estimate = estimates[child] = h(child, state) if path_dependent else h(child)
                 if estimate == INF:
                     continue
                 best_g[child] = new_g

@@ -13,6 +13,7 @@ from framework.records import dataclass, field   # the dataclasses module's, mad
 from planners.heuristics.relaxation import Relaxation, make_heuristic
 from planners.grounding.axioms import compile_axioms, with_axioms
 from planners.grounding.successors import compile_successors
+from planners.landmarks.lmcp import LandmarkCostPartitioning
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,10 @@ class Task:
         return self.operators[op].name
 
     def heuristic(self, name: str):
-        """The heuristic function `name` (blind, hmax, lmcut, hadd, hff) of this task."""
+        """The heuristic function `name` (blind, hmax, lmcut, lmcp, hadd, hff) of this task
+        (lmcp: `planners.landmarks.lmcp`, whose value depends on the path to the state)."""
+        if name == "lmcp":
+            return LandmarkCostPartitioning(self)
         return make_heuristic(self, name)
 
     def preferred_heuristic(self, name: str):

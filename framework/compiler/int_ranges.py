@@ -1,0 +1,154 @@
+"""Ranges of whole-number expressions, proved while compiling, and `cell(x, y)` as a table.
+
+`interval(node, env)`: the least and greatest value an integer expression can take, from
+the ranges of its operands (an integer state variable's declared range, which every write
+checks; a parameter over a constant range; a quantifier's value in a written-out
+quantifier; constants) through `+ - *`, `//` and `%` by a positive constant, `abs` and
+conditionals; None when unknown.  A list index or a cell coordinate proved in range is read
+directly, with no run-time test (Ultimate tic-tac-toe's `won[3 * r + q]`,
+`won[3 * y + x]`).  A definition's argument while its body is written once as a function
+(compiler/outline.py) has no range: the function is shared by calls of other arguments.
+
+`int_cell`: where the coordinates of `cell(x, y)` are arithmetic (`+ - *`, `//` and `%` by a
+non-zero constant, `abs`, conditionals) over integer names of a known small range (as
+above, or such a name passed to an outlined definition) and constants, the cell is read
+from a tuple made when the module loads, `_CT<k>[index]`, instead of computed by a call of
+CELL per use (Ultimate tic-tac-toe's `cell(3 * (b % 3) + x, 3 * (b // 3) + y)`, whose `b` is
+known only during play: CELL's bounds test was a quarter of its time).  The table holds what
+CELL gives for every value of the names in their ranges (-1 off the board), so it means
+exactly what the call means.  A state variable and a parameter are always in their ranges
+(every write of a variable is checked; moves are legal ones); a definition's argument in a
+body written as a function is tested against its range first, and a value outside it (an
+argument of a call of another range sharing the function) computes the cell as before.  The
+coordinates cannot fail (no indexing, no division by anything but a non-zero constant), so
+reading a table raises nothing the call would not.
+"""
+from __future__ import annotations
+
+import re
+
+from framework import ast
+from framework.compiler.common import _static_int
+from framework.compiler.masks import _geometric, _name_nodes
+
+MAX_TABLE = 4096                   # entries of one table (the product of the names' ranges)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NUMBER = re.compile(r"\(?-?\d+\)?\Z")     # a constant (an unrolled quantifier's value is parenthesised)
+
+
+class IntRangesMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def int_cell(self, x_node, y_node, env):
+        """The table read for the cell at (x_node, y_node), or None (then CELL is called)."""
+        if self.tables is None or self.c.graph is not None:
+            return None
+        if self.in_bounds(x_node, self.c.width, env) and self.in_bounds(y_node, self.c.height, env):
+            return f"({self.expr(y_node, env)} * {self.tables.stride} + {self.expr(x_node, env)})"
+        ranges, trusted = {}, set()
+        for n in _name_nodes((x_node, y_node)):
+            code = self.expr(n, env)
+            if _NUMBER.match(code):
+                continue
+            found = self._int_range(n) if _IDENT.match(code) else None
+            if found is None:
+                return None
+            lo, hi = found
+            if hi < lo:
+                return None
+            if not (self.subst and id(n) in self.subst):
+                trusted.add(code)           # a state variable or a parameter: always in its range
+            old = ranges.get(code, (lo, hi))
+            ranges[code] = (min(lo, old[0]), max(hi, old[1]))
+        if not ranges:
+            return None
+        size = 1
+        for lo, hi in ranges.values():
+            size *= hi - lo + 1
+        x, y = self.expr(x_node, env), self.expr(y_node, env)
+        if size > MAX_TABLE or not all(_geometric(code, set(ranges)) and "[" not in code for code in (x, y)):
+            return None
+        names = sorted(ranges)
+        key = ("int cell", x, y, tuple((n, ranges[n]) for n in names))
+        table = self.relations.get(key)
+        if table is None:
+            table = self.relations[key] = f"_CT{len(self.relations)}"
+            loops = " ".join(f"for {n} in range({ranges[n][0]}, {ranges[n][1] + 1})" for n in names)
+            self.helpers[table] = f"# {table}: cell({x}, {y}) over {', '.join(names)}\n" \
+                                  f"{table} = tuple(CELL({x}, {y}) {loops})\n"
+        index, stride = [], 1
+        for n in reversed(names):
+            lo, hi = ranges[n]
+            term = f"({n} {'-' if lo > 0 else '+'} {abs(lo)})" if lo else n
+            index.append(term if stride == 1 else f"{term} * {stride}")
+            stride *= hi - lo + 1
+        read = f"{table}[{' + '.join(reversed(index))}]"
+        guard = " and ".join(f"{ranges[n][0]} <= {n} <= {ranges[n][1]}" for n in names if n not in trusted)
+        return f"({read} if {guard} else CELL({x}, {y}))" if guard else read
+
+    def interval(self, node, env=None):
+        """(least, greatest) value of the integer expression `node`, or None (see the module
+        docstring)."""
+        if self.subst and id(node) in self.subst:
+            return None
+        if isinstance(node, ast.Num):
+            return (node.value, node.value) if type(node.value) is int else None
+        if isinstance(node, ast.Name):
+            code = env.get(node.id) if env else None
+            if code is not None and _NUMBER.match(code):
+                value = int(code.strip("()"))
+                return value, value
+            return self._int_range(node) if self.kinds.get(id(node), ("",))[0] in ("var", "param") else None
+        if isinstance(node, ast.Unary) and node.op == "-":
+            inner = self.interval(node.operand, env)
+            return None if inner is None else (-inner[1], -inner[0])
+        if isinstance(node, ast.Cond):
+            a, b = self.interval(node.then, env), self.interval(node.else_, env)
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        if isinstance(node, ast.Call) and node.func == "abs" and len(node.args) == 1:
+            inner = self.interval(node.args[0], env)
+            if inner is None:
+                return None
+            lo, hi = inner
+            return (lo, hi) if lo >= 0 else (-hi, -lo) if hi <= 0 else (0, max(-lo, hi))
+        if not isinstance(node, ast.Binary) or node.op not in ("+", "-", "*", "//", "%"):
+            return None
+        a = self.interval(node.left, env)
+        if node.op in ("//", "%"):
+            c = node.right.value if isinstance(node.right, ast.Num) and type(node.right.value) is int else 0
+            if a is None or c <= 0:
+                return None if c <= 0 else (0, c - 1) if node.op == "%" else None
+            if node.op == "//":
+                return a[0] // c, a[1] // c
+            return a if 0 <= a[0] and a[1] < c else (0, c - 1)
+        b = self.interval(node.right, env)
+        if a is None or b is None:
+            return None
+        if node.op == "+":
+            return a[0] + b[0], a[1] + b[1]
+        if node.op == "-":
+            return a[0] - b[1], a[1] - b[0]
+        products = [i * j for i in a for j in b]
+        return min(products), max(products)
+
+    def _int_range(self, node):
+        """(lo, hi) for an integer name: a state variable's declared range, or the union of
+        the constant ranges of the parameters of that name; else None."""
+        if not isinstance(node, ast.Name) or self.types.get(id(node)) != "int":
+            return None
+        kind, info = self.kinds.get(id(node), (None, None))
+        if kind == "var" and not info.is_array and info.type == "int":
+            if info.lo == float("-inf") or info.hi == float("inf"):
+                return None
+            return int(info.lo), int(info.hi)
+        if kind != "param":
+            return None
+        found = []
+        for action in self.c.actions:
+            for name, domain, _ in action.params:
+                if name == info and isinstance(domain, ast.Range):
+                    lo, hi = _static_int(domain.lo), _static_int(domain.hi)
+                    if lo is None or hi is None:
+                        return None
+                    found.append((lo, hi))
+        return (min(f[0] for f in found), max(f[1] for f in found)) if found else None
