@@ -40,6 +40,11 @@ DEFAULT_OPT = "--algo astar --heuristic lmcut"
 RESULTS = {"ipc21": ROOT / "benchmarks" / "ipc-results.jsonl",
            "collection": ROOT / "benchmarks" / "collection-results.jsonl",
            "recheck": ROOT / "benchmarks" / "collection-recheck.jsonl"}
+# optimal runs with `--heuristic lmcp` and, at the same time limit, with LM-cut and Fast
+# Downward (None: the suite's own results file), for the report's side-by-side sections
+HEURISTIC_RESULTS = {"ipc21": (ROOT / "benchmarks" / "opt-lmcp-ipc21.jsonl",
+                               ROOT / "benchmarks" / "opt-lmcut-ipc21.jsonl"),
+                     "collection": (ROOT / "benchmarks" / "opt-lmcp-collection.jsonl", None)}
 
 
 def task_range(text: str) -> list[int]:
@@ -345,11 +350,15 @@ def main(argv=None) -> int:
                     print(f"{mode} {domain_name}/{task.name} {planner:<9} {row['status']:<8}"
                           f" {row['wall_s']:7.2f} s  cost {row.get('cost')}"
                           + ("" if row.get("valid", True) else "  INVALID"), flush=True)
-    if default_output:
+    heuristics = None
+    side_by_side = {f for pair in HEURISTIC_RESULTS.values() for f in pair}
+    if default_output or args.output.resolve() in side_by_side:
         suites = {s: load_rows(f) for s, f in RESULTS.items()}
+        heuristics = {s: (load_rows(lmcp), load_rows(lmcut or RESULTS[s]))
+                      for s, (lmcp, lmcut) in HEURISTIC_RESULTS.items()}
     else:
         suites = {args.suite: load_rows(args.output)}
-    write_report(suites, args.report)
+    write_report(suites, args.report, heuristics)
     print(f"wrote {args.report}")
     return 0
 

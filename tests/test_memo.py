@@ -10,7 +10,7 @@ import pytest
 
 from framework import load, load_text, runtime
 from framework.checker import check
-from framework.compiler import Compiler
+from framework.compiler import Compiler, outline
 from framework.conformance.generate import check_one
 from framework.conformance.generate_chains import chain_texts
 from framework.errors import SpecRuntimeError
@@ -63,6 +63,14 @@ winner: A if line(board, 3, A) else B if line(board, 3, B) else none
 def test_a_definition_of_arguments_called_only_from_the_rules_is_not_memoised():
     memo = decorated(SINGLE_CALLS)
     assert memo and not any(memo.values())         # each call a new cell: memory would not pay
+
+
+def test_a_function_of_more_than_eight_parameters_is_not_memoised():
+    # Chess's `in_check(p)` reads the twelve bitboards: its misses (about half its calls)
+    # cost more than its hits saved (0.89x perft, 0.85x alpha-beta, docs/performance.md)
+    memo = decorated(ROOT / "game_specs/chess.yaml")
+    assert not any(memo.values())
+    assert any(line.count(",") + 1 > outline.MEMO_KEY for line in memo)
 
 
 def _module_function(body: str):

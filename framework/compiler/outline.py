@@ -25,6 +25,7 @@ import re
 from framework import ast
 
 OUTLINE_NODES = 24                  # the smallest inlined body written as a function
+MEMO_KEY = 8                        # the most parameters of a memoised function (a miss hashes them all)
 _CALLER_LOCAL = "\0"                # what the caller's locals are called while a body is written
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -127,9 +128,10 @@ def _memoised(text: str, functions: list) -> set:
     become one evaluation per cell and level instead of one per path), or a function of
     the state alone (no argument of its own) called from more than one place in the module
     (`text` and the bodies: the preconditions, the terminal test, the winner of one state;
-    and a position reached again).  A straight-line body, a single call, or a function of
-    arguments called only from the rules (Chess's `attacked(c, p)`) is not: that costs more
-    than it saves.  A function is a pure function of its parameters (the state fields it
+    and a position reached again).  A straight-line body, a single call, a function of
+    arguments called only from the rules (Chess's `attacked(c, p)`), or one of more than
+    MEMO_KEY parameters (a miss hashes them all: Chess's `in_check` reads twelve
+    bitboards) is not: that costs more than it saves.  A function is a pure function of its parameters (the state fields it
     reads and its arguments), so a remembered value is what the call returns."""
     trees = {name: pyast.parse(body, mode="eval") for name, _, body in functions}
     sites = {name: len(re.findall(rf"\b{name}\(", text)) for name in trees}
@@ -145,7 +147,8 @@ def _memoised(text: str, functions: list) -> set:
         if any(isinstance(n, _LOOPS) or isinstance(n, pyast.Call) and getattr(n.func, "id", None) in loops
                for n in pyast.walk(trees[name])):
             loops.add(name)
-            if name in in_loop or sites[name] > 1 and not any(p.startswith("d_") for p in params):
+            state_only = not any(p.startswith("d_") for p in params)
+            if len(params) <= MEMO_KEY and (name in in_loop or state_only and sites[name] > 1):
                 memoised.add(name)
     return memoised
 
