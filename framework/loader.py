@@ -173,7 +173,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     position of their declaration (for range errors during play)."""
     c = compiler.c
     ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
-                           "all": all, "range": range, "bool": bool, "tuple": tuple, "list": list,
+                           "all": all, "range": range, "bool": bool, "tuple": tuple, "list": list, "sorted": sorted,
                            "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError,
                            "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError, "OverflowError": OverflowError,
                            "repr": repr, "__build_class__": __builtins__["__build_class__"]

@@ -12,10 +12,11 @@ shift(d)) & F_d)`, SRC_d the cells whose a + d is on the board (no wrap at any d
 `can_move` tests the same masks for non-zero (`shift_moves`).  A second loop
 `for b in bits(M(a)): if R(a, b): BODY` (a jump: R tests the cell between, `pair`) becomes
 one loop over the shifted candidates that binds a and b, under which BODY (a compound
-move's count) is written; `exists a in D: ... exists b in DOM: Q(a, b)` (a compulsory
+move's count, or the move appended to the list: the pairs are then sorted by a, then b,
+the loops' own order) is written; `exists a in D: ... exists b in DOM: Q(a, b)` (a compulsory
 capture's test) becomes `any shifted mask != 0` (`shift_exists`).  Counts and existence do
 not depend on the order of the moves (a walk that fails may then fail at another jump
-first); lists of moves keep the loops and their order.
+first).
 
 Masks free of a are computed once, in the loop's order, only when A has a cell, as the loop
 computes them at its first cell; `pair` accepts only tests that cannot fail (`none` off
@@ -44,10 +45,10 @@ class ShiftsMixin:
         `for a in bits(A): n += (B).bit_count()` (mode "count") or `... if B: return True`
         (mode "any"): write their shifted form, back at depth `base`, and return "counted".
         For `for a in bits(A): for b in bits(B): if R(a, b): BODY` (a jump: R tests the
-        cell between, `pair`), in those modes: write a loop over the shifted candidates that
-        binds a and b and return "loops" (legal.py writes BODY under it).  Else write
-        nothing and return None."""
-        if mode == "list" or self.tables is None or not loops or loops[0][1] or not loops[0][2] \
+        cell between, `pair`), in those modes and "list": write a loop over the shifted
+        candidates that binds a and b (sorted by a, then b, when listing: the loops' order)
+        and return "loops" (legal.py writes BODY under it).  Else write nothing, return None."""
+        if (mode == "list" and whole) or self.tables is None or not loops or loops[0][1] or not loops[0][2] \
                 or len(loops) != (1 if whole else 2) or [p[2] for p in schema.params] != ["cell", "cell"]:
             return None
         var, a_mask, b = env[schema.params[0][0]], loops[0][2], schema.params[1][0]
@@ -71,11 +72,17 @@ class ShiftsMixin:
         out.indent()
         for name, code in hoisted:
             out(f"{name} = {code}")
+        pairs = ''.join(f'({k}, {m}), ' for k, m in terms)
+        if mode == "list":              # the loops' order: by a, then b
+            out(f"for {var}, p_{b} in sorted([(_b - _k, _b) for _k, _m in ({pairs}) if _m for _b in bits(_m)]):")
+            out.depth += 1
+            return "loops"
         if whole is None:
-            out(f"for _k, _m in ({''.join(f'({k}, {m}), ' for k, m in terms)}):")
-            out(f"    for p_{b} in bits(_m):")
-            out(f"        {var} = p_{b} - _k")
-            out.depth += 2
+            out(f"for _k, _m in ({pairs}):")
+            out("    if _m:")
+            out(f"        for p_{b} in bits(_m):")
+            out(f"            {var} = p_{b} - _k")
+            out.depth += 3
             return "loops"
         moved = [m for _, m in terms]
         if mode == "count":
@@ -92,19 +99,22 @@ class ShiftsMixin:
         """[(shift, the cells b = a + shift of the moves)] over a's cases and the
         translations; `name` holds A, `rest` are conditions tested by `pair`."""
         t = self.tables
-        terms = []
+        cases = {}                  # (step, cells) -> the cases of a's bit tests that have them
         for case in range(1 << len(atoms)):
             truth = {x: bool(case >> i & 1) for i, x in enumerate(atoms)}
-            source = name + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms)
             for step in _all_steps(t):
                 cells, (src, _) = _fold(shape, step, truth), self.step_ends(step)
                 for cond in rest:
                     if cells != "0" and src:
                         cells = _and(cells, self.pair(cond, a, b, env, step))
-                if cells == "0" or not src:
-                    continue
-                k = step[0] * t.stride + step[1]
-                terms.append((k, _moved(cells, k, f"{source} & {src}")))
+                if cells != "0" and src:
+                    cases.setdefault((step, cells), []).append(truth)
+        terms = []
+        for (step, cells), truths in cases.items():
+            k = step[0] * t.stride + step[1]
+            source = name if len(truths) == 1 << len(atoms) else " | ".join(
+                name + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms) for truth in truths)
+            terms.append((k, _moved(cells, k, f"({source}) & {self.step_ends(step)[0]}")))
         return terms
 
     def shift_exists(self, node, env):

@@ -9,7 +9,8 @@ a and b (neighbours in a direction set of its own or a shipped one, `row(b) == r
 forward(mover)`, distances of rows or columns, a king's or a man's way, relations that are
 not translations) and a test of b (empty, not the mover's, a conditional one, a state
 flag), a jump `hop(a, b)` over an enemy in the middle cell, a `must_hop` existence rule
-some draws make compulsory, a move with no cells (so that a player can often move) and
+(over the middle cell, or the cell beyond a neighbour, `none` off the board) some draws make
+compulsory, a move with no cells (so that a player can often move) and
 maybe `can_move` in the terminal test (the existence form of the count).
 """
 from __future__ import annotations
@@ -36,7 +37,8 @@ def shift_spec_texts(draw) -> str:
     if draw(st.booleans()):             # a man's way or a king's: a test of a's own cell
         related += f" and ({pick(['board[a] == king(mover)', 'board[a] != mover'])} or (row(b) < row(a)) == (mover == A))"
     target = pick(["board[b] == empty", "board[b] != mover", "not own(b)", "flag or board[b] == empty",
-                   "(board[b] == empty if col(b) == col(a) else board[b] != mover)", "enemy(b)"])
+                   "(board[b] == empty if col(b) == col(a) else board[b] != mover)", "enemy(b)",
+                   "board[b] == empty and board[beyond(a, b)] != mover"])
     go = f"{piece} and {related} and {target}"
     if draw(st.booleans()):
         go += " and not must_hop"
@@ -56,9 +58,12 @@ def shift_spec_texts(draw) -> str:
         "  enemy(c): board[c] != empty and not own(c)",
         "  forward(p): 1 if p == A else -1",
         "  middle(a, b): cell((col(a) + col(b)) // 2, (row(a) + row(b)) // 2)",
+        "  beyond(a, b): cell(2 * col(b) - col(a), 2 * row(b) - row(a))     # none off the board",
         f"  jumps(a, b): {pick(['abs(col(b) - col(a)) == 2 and abs(row(b) - row(a)) == 2', 'b in neighbors(a, mine)'])}",
-        "  must_hop: 'exists a in cell: own(a) and exists b in cell: jumps(a, b) and board[b] == empty"
-        " and enemy(middle(a, b))'",
+        "  must_hop: " + pick(["'exists a in cell: own(a) and exists b in cell: jumps(a, b) and board[b] == empty"
+                              " and enemy(middle(a, b))'",
+                              "'exists a in cell: own(a) and exists b in neighbors(a, diagonal): enemy(b)"
+                              " and board[beyond(a, b)] == empty'"]),
         "actions:",
         "  go(a in cell, b in cell):",
         f"    if: '{go}'",
