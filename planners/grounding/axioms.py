@@ -3,8 +3,39 @@ stratified, evaluated to a fixpoint stratum by stratum from the non-derived fact
 state.  A rule fires when its body facts hold and its absent body facts do not; a rule
 of a stratum only tests the absence of facts of lower strata, which are complete by
 then, so the result is the stratified (perfect-model) semantics of PDDL 2.2.
+
+A stratum is evaluated by counting (as Fast Downward's axiom evaluator): every rule
+waits for as many facts as its body has; the body facts true when the stratum starts,
+then each fact the stratum derives, count down the rules they are in, and a rule whose
+count reaches zero fires (its absent facts tested then).  Each rule is looked at once
+per body fact instead of once per sweep over the stratum until nothing changes (optical
+telegraphs p02, 354 rules: ~3 ms a state by sweeps).
 """
 from __future__ import annotations
+
+from framework.runtime import bits
+
+
+def _stratum(layer: list[tuple[int, int, int]]) -> tuple:
+    """(waiting count per rule, head per rule, absent mask per rule, rules per body fact,
+    mask of the body facts, the rules without body facts that test an absence, the
+    heads of those that test nothing: true in every state) of one stratum."""
+    need, heads, absents, users, free, always = [], [], [], {}, [], 0
+    for r, (head, pre, absent) in enumerate(layer):
+        body = bits(pre)
+        need.append(len(body))
+        heads.append(head)
+        absents.append(absent)
+        for fact in body:
+            users.setdefault(fact, []).append(r)
+        if not body and absent:
+            free.append(r)
+        elif not body:
+            always |= head
+    watched = 0
+    for fact in users:
+        watched |= 1 << fact
+    return need, heads, absents, users, watched, free, always
 
 
 def compile_axioms(strata: list[list[tuple[int, int, int]]]):
@@ -14,24 +45,30 @@ def compile_axioms(strata: list[list[tuple[int, int, int]]]):
         for head, _, _ in layer:
             derived |= head
     keep = ~derived
+    plans = [_stratum(layer) for layer in strata]
 
     def derive(state: int) -> int:
         state &= keep
-        for layer in strata:
-            left = layer
-            while left:
-                rest = []
-                for rule in left:
-                    head, pre, absent = rule
-                    if state & head:
+        for need, heads, absents, users, watched, free, always in plans:
+            waiting = need[:]
+            state |= always
+            stack = bits(state & watched)
+            for r in free:
+                head = heads[r]
+                if not state & head and not state & absents[r]:
+                    state |= head
+                    if watched & head:
+                        stack.append(head.bit_length() - 1)
+            while stack:
+                for r in users[stack.pop()]:
+                    waiting[r] -= 1
+                    if waiting[r]:
                         continue
-                    if state & pre == pre and not state & absent:
+                    head = heads[r]
+                    if not state & head and not state & absents[r]:
                         state |= head
-                    else:
-                        rest.append(rule)
-                if len(rest) == len(left):
-                    break
-                left = rest
+                        if watched & head:
+                            stack.append(head.bit_length() - 1)
         return state
 
     return derive
