@@ -25,7 +25,7 @@ from framework import ast
 from framework.graph import Graph
 from framework.builtins.cell_arithmetic import row_cells
 from framework.builtins.connectivity import _helpers
-from framework.compiler.common import _static_int, _operands
+from framework.compiler.common import may_raise, _static_int, _operands
 
 _GEOMETRIC_NODES = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.BinOp, pyast.Add, pyast.Sub,
                     pyast.Mult, pyast.FloorDiv, pyast.Mod, pyast.UnaryOp, pyast.USub, pyast.UAdd, pyast.Not,
@@ -81,6 +81,28 @@ class MasksMixin:
         if not masks or not rest:
             return None
         return f"bits({cells} & {' & '.join(masks)})", rest
+
+    def exists_split(self, node, env):
+        """`exists c in D: A or B` over cells whose leading parts A are masks and whose other
+        parts B cannot fail: `D & mask(A) != 0 or exists c in D: B` (Go's `breathes`: an empty
+        neighbour, else a friendly group with another liberty), else None.  The same value;
+        B runs for fewer cells, and as it cannot fail no error is lost."""
+        if node.kind != "exists" or self.c.spec.board is None or self.types.get(id(node.domain)) != "cellset":
+            return None
+        parts, masks = _operands("or", node.body), []
+        for part in parts:
+            mask = self.mask_of(part, node.var, env)
+            if mask is None:
+                break
+            masks.append(mask)
+        rest = parts[len(masks):]
+        if not masks or not rest or any(may_raise(p, self.types, frozenset({node.var})) for p in rest):
+            return None
+        var = self.fresh("q")
+        inner = {**env, node.var: var}
+        body = " or ".join(f"({self.expr(p, inner)})" for p in rest)
+        cells = self.expr(node.domain, env)
+        return f"(({cells}) & ({' | '.join(masks)}) != 0 or any({body} for {var} in {self.domain(node.domain, env)}))"
 
     def mask_of(self, node, var, env):
         """`cells_where` with its shared parts bound: one expression, or None."""

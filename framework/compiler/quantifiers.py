@@ -25,6 +25,9 @@ class QuantifiersMixin:
         unrolled = self.unrolled(node, env)             # a small constant range: term by term
         if unrolled is not None:
             return unrolled
+        split = self.exists_split(node, env)            # `A or B`: A's cells as a mask first
+        if split is not None:
+            return split
         narrowed = self.quantifier_cells(node, env)     # only the cells some masks allow
         var = self.fresh("q")
         inner = dict(env)
