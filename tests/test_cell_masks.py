@@ -2,8 +2,8 @@
 generated code has no loop where the body is made of cell tests, `and`/`or`/`not` and
 neighbourhood quantifiers, and the compiled game plays exactly as the reference
 interpreter does, on the hand-written flood fill, on Breakthrough's goal tests, and on
-forms the fast path must leave alone (a direction set without opposites, a part that may
-fail at run time).  tests/test_generated_specs.py draws neighbourhood quantifiers in
+forms masks.py must leave alone (a direction set without opposites, which pairs.py shifts
+instead; a part that may fail at run time).  tests/test_generated_specs.py draws neighbourhood quantifiers in
 random specs too."""
 from __future__ import annotations
 
@@ -49,10 +49,13 @@ def test_masked_quantifiers_play_as_the_interpreter(name, text):
 
 def test_only_the_forms_listed_become_masks():
     """In SHAPES, `near` and the `forall` over empty cells are masks; `odd` (a direction set
-    without opposites) and `risky` (an index, which may fail) stay loops."""
+    without opposites, which masks.py leaves alone) is one shifted mask per step of the set
+    (framework/compiler/pairs.py: no table of neighbours is read); `risky` (an index, which
+    may fail) stays a loop, in the terminal test and in the winner."""
     source = framework.load_text(SHAPES).python_source
     assert "_step_queen(" in source and "bit_count()" in source and "& ~" in source
-    assert source.count("for _q") >= 2 and "NEIGHBORS_up_right" in source
+    assert "NEIGHBORS_up_right" not in source and "_step_up_right(" not in source
+    assert source.count("for _q") >= 2 and "v_h[(v_k % 2)]) for _q" in source
 
 
 def test_a_flood_fill_by_hand_becomes_shifts_and_plays_as_the_builtin():
