@@ -25,7 +25,7 @@ def test_most_generated_moves_between_cells_are_counted_by_shifts():
     """The specs tests/test_generated_specs.py compares with the interpreter reach the lowering."""
     lowered = []
 
-    @settings(max_examples=30, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=12, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate])
     @given(shift_spec_texts())
     def compile_one(text):
@@ -58,7 +58,7 @@ def test_moves_listed_from_shifted_masks_come_in_the_interpreters_order():
     counts depend on.  Random playouts of generated specs, the two games in lockstep."""
     sorted_lists = []
 
-    @settings(max_examples=20, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=10, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate])
     @given(shift_spec_texts())
     def same_order(text):
