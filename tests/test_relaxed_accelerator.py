@@ -38,8 +38,12 @@ def _compiler() -> bool:
 
 @pytest.fixture(scope="module")
 def accelerator(tmp_path_factory):
-    """The `_plyspec_relax` module: the installed one, or one built from the source."""
+    """The `_plyspec_relax` module: the installed one, or one built from the source
+    (also when the installed one was built from an older source: other `RULES`)."""
     spec = importlib.util.find_spec("_plyspec_relax")
+    if spec is not None and relaxation.accelerator() is None and \
+            not os.environ.get("PLYSPEC_PURE"):
+        spec = None                                  # stale: build this source's
     if spec is None:
         if not _compiler() or importlib.util.find_spec("setuptools") is None:
             pytest.skip("no _plyspec_relax installed and no C compiler (or setuptools) to "
