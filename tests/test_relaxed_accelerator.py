@@ -21,13 +21,14 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from itertools import product
 
 import pytest
 
 import planners
 from conftest import ROOT
 from planners.heuristics import relaxation
-from planners.heuristics.lmcut import LandmarkCut
+from planners.heuristics.lmcut import ORDERS, LandmarkCut
 from planners.heuristics.relaxation import Relaxation
 from test_relaxed_speedup import SAMPLES, TASKS, _states, random_tasks
 
@@ -123,19 +124,19 @@ def test_samples_agree_with_the_python_code(name, accelerator, monkeypatch):
 
 @pytest.mark.parametrize("name", TASKS)
 def test_lmcut_agrees_with_the_python_code(name, accelerator, monkeypatch):
-    """Both tie-breaking orders, and the choice between them on the first states."""
+    """The three tie-breaking orders, and the choice between them on the first states."""
     folder, stem = name.split("/")
     task = planners.ground(planners.load(SAMPLES / folder / "domain.pddl",
                                          SAMPLES / folder / f"{stem}.pddl"))
     pure, fast = _pair(task, False, accelerator, monkeypatch)
     states = _states(task, 15, seed=len(name))
-    for descending in (False, True, None):
-        slow, quick = LandmarkCut(pure, descending), LandmarkCut(fast, descending)
+    for order in (*ORDERS, None):
+        slow, quick = LandmarkCut(pure, order), LandmarkCut(fast, order)
         assert slow.fast is None and quick.fast is not None
         for state in states:
             value, expected = quick(state), slow(state)
             assert value == expected and type(value) is type(expected)
-        assert quick.descending == slow.descending
+        assert quick.order == slow.order
 
 
 @pytest.mark.parametrize("costs", [(1,), (1, 2, 5), (0, 1, 2)])
@@ -145,8 +146,8 @@ def test_random_tasks_agree_with_the_python_code(tmp_path, costs, accelerator, m
         for unit in (False, True):
             pure, fast = _pair(task, unit, accelerator, monkeypatch)
             reached += _same(pure, fast, _states(task, 8, seed=n))
-            for state in _states(task, 8, seed=n):
-                assert LandmarkCut(fast, False)(state) == LandmarkCut(pure, False)(state)
+            for state, order in product(_states(task, 8, seed=n), ORDERS):
+                assert LandmarkCut(fast, order)(state) == LandmarkCut(pure, order)(state)
     assert reached > 40
 
 
