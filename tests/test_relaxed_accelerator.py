@@ -39,18 +39,23 @@ def _compiler() -> bool:
 
 @pytest.fixture(scope="module")
 def accelerator(tmp_path_factory):
-    """The `_plyspec_relax` module: the installed one, or one built from the source."""
+    """The `_plyspec_relax` module: the installed one, or one built from the source (also
+    when the installed one is older than lmcut.py's tie orders)."""
     spec = importlib.util.find_spec("_plyspec_relax")
-    if spec is None:
-        if not _compiler() or importlib.util.find_spec("setuptools") is None:
-            pytest.skip("no _plyspec_relax installed and no C compiler (or setuptools) to "
-                        "build it: the pure-Python code alone runs here")
-        out = tmp_path_factory.mktemp("accelerator")
-        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib",
-                        str(out), "--build-temp", str(out / "build")],
-                       cwd=ROOT, check=True, capture_output=True, timeout=900)
-        [path] = out.glob("_plyspec_relax*" + sysconfig.get_config_var("EXT_SUFFIX"))
-        spec = importlib.util.spec_from_file_location("_plyspec_relax", path)
+    if spec is not None:
+        installed = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(installed)
+        if getattr(installed, "CUT_ORDERS", 0) == len(ORDERS):
+            return installed
+    if not _compiler() or importlib.util.find_spec("setuptools") is None:
+        pytest.skip("no current _plyspec_relax installed and no C compiler (or setuptools) "
+                    "to build it: the pure-Python code alone runs here")
+    out = tmp_path_factory.mktemp("accelerator")
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib",
+                    str(out), "--build-temp", str(out / "build")],
+                   cwd=ROOT, check=True, capture_output=True, timeout=900)
+    [path] = out.glob("_plyspec_relax*" + sysconfig.get_config_var("EXT_SUFFIX"))
+    spec = importlib.util.spec_from_file_location("_plyspec_relax", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
