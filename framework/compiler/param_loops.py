@@ -28,7 +28,8 @@ class ParamLoopsMixin:
         var = f"p_{pname}"
         masks, rest = [], []
         for cond in conds:
-            m = (self.cell_mask(cond, pname, env) or self.mask_of(cond, pname, env)) if ptype == "cell" else None
+            m, left = self.loop_mask(cond, pname, env) if ptype == "cell" else (None, [])
+            rest += left                        # what a mask leaves of `X if T else Y` (splits.py)
             (masks if m else rest).append(m or cond)
         if masks:
             dom = self.domain(domain, env)
