@@ -29,7 +29,8 @@ function-level fast path: plain tuples, raw actions), state_class (the module an
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), shifts (moves between two cells counted by
 shifting bitboards), pairs (tests of two such cells as masks), int_ranges (ranges of
-integer expressions; `cell(x, y)` of small integers as a table), local_lists (a list
+integer expressions; `cell(x, y)` of small integers as a table), range_masks (quantifiers over
+small ranges reading one cell each as one mask test), local_lists (a list
 written item by item in a run of effects as a Python list there) and common (the source
 writer and AST
 questions).  `Compiler` is their union; builtin calls are
@@ -55,6 +56,7 @@ from framework.compiler.masks import MasksMixin
 from framework.compiler.outline import OutlineMixin
 from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
+from framework.compiler.range_masks import GridMovesMixin, RangeMasksMixin
 from framework.compiler.shifts import ShiftsMixin
 from framework.compiler.state_class import StateClassMixin
 
@@ -64,7 +66,8 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin):
+               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, RangeMasksMixin,
+               GridMovesMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -96,6 +99,9 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.outlined_source = []     # their (name, parameters, body), in the order written
         self.outlining = True         # calls may be outlined (until the module is written)
         self.node_sizes = {}
+        self.range_mask_off = False   # quantifiers over ranges stay loops (range_masks.py)
+        self.arg_guards = None        # while writing an outlined body: the argument ranges its tables need
+        self.unchanged = {}           # a list field -> the local holding the parent's (apply.child_terminal)
         self.local_lists = set()      # list variables that are Python lists where the code is (local_lists.py)
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
