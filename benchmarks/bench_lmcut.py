@@ -7,15 +7,20 @@ reference of tests/lmcut_reference.py on the first `--check` states.  With `--ba
 REV` the other side is the `LandmarkCut` of git revision REV instead, and both give the
 same value on every state; with `--baseline-accelerator FILE` it is today's `LandmarkCut`
 on another build of the C accelerator (a `_plyspec_relax*.so`, for example one built from
-an older commit's planners/heuristics/_plyspec_relax.c), again with the same values.  Times are the process's CPU time (waits for a core on a
-loaded machine do not count); the C accelerator (`_plyspec_relax.Cut`) is used where it
-is importable, PLYSPEC_PURE=1 times the pure code.
+an older commit's planners/heuristics/_plyspec_relax.c), again with the same values.
+With `--orders` it times today's `LandmarkCut` alone under each tie-breaking order
+(lowest index, highest index, Fast Downward's settled last), interleaved on the same
+states, each checked against the reference, with each order's sum of values.  Times are
+the process's CPU time (waits for a core on a loaded machine do not count); the C
+accelerator (`_plyspec_relax.Cut`) is used where it is importable, PLYSPEC_PURE=1 times
+the pure code.
 
     python benchmarks/bench_lmcut.py          # scanalyzer, elevators 01-03 (IPC 21-domain
                                               # collection), depot, freecell 01-03 (shared)
     python benchmarks/bench_lmcut.py --states 50 DOMAIN.pddl TASK.pddl ...
     python benchmarks/bench_lmcut.py --baseline e63a618 DOMAIN.pddl TASK.pddl ...
     python benchmarks/bench_lmcut.py --baseline-accelerator OLD/_plyspec_relax.so ...
+    python benchmarks/bench_lmcut.py --orders DOMAIN.pddl TASK.pddl ...
 """
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import planners  # noqa: E402
 from planners.heuristics.relaxation import Relaxation  # noqa: E402
-from planners.heuristics.lmcut import LandmarkCut  # noqa: E402
+from planners.heuristics.lmcut import ORDERS, LandmarkCut  # noqa: E402
 from benchmarks.bench_relaxed import git_source, module_from_source  # noqa: E402
 from tests.lmcut_reference import first_states, reference_lmcut  # noqa: E402
 
@@ -95,7 +100,11 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline-accelerator", type=Path, metavar="FILE",
                         help="compare with today's LandmarkCut on this build of the C "
                              "accelerator (values asserted equal)")
+    parser.add_argument("--orders", action="store_true",
+                        help="time today's LandmarkCut under each tie-breaking order")
     args = parser.parse_args(argv)
+    if args.orders:
+        return by_order(args.files or default_tasks(), args)
     other = args.baseline_accelerator and accelerator_from(args.baseline_accelerator)
     old = baseline_lmcut(args.baseline) if args.baseline else None if other else \
         old_heuristics()
@@ -121,14 +130,7 @@ def main(argv=None) -> int:
         if args.baseline or other:
             assert list(map(previous, states)) == list(map(new, states)), problem
         best = {new: float("inf"), previous: float("inf")}
-        for _ in range(args.repeat):
-            spent = dict.fromkeys(best, 0.0)
-            for state in states:
-                for h in (previous, new):
-                    start = time.process_time()
-                    h(state)
-                    spent[h] += time.process_time() - start
-            best = {h: min(best[h], spent[h]) for h in best}
+        best = timed((previous, new), states, args.repeat)
         ratio = best[previous] / best[new]
         ratios.append(ratio)
         print(f"{problem.parent.name + '/' + problem.stem:22} {len(task.operators):5} "
@@ -138,6 +140,41 @@ def main(argv=None) -> int:
     if ratios:
         print(f"old/new: min {min(ratios):.1f}, geometric mean "
               f"{_geomean(ratios):.1f}, max {max(ratios):.1f}")
+    return 0
+
+
+def timed(heuristics, states, repeat: int) -> dict:
+    """CPU seconds of each heuristic over `states`, interleaved state by state, the best
+    of `repeat` passes."""
+    best = dict.fromkeys(heuristics, float("inf"))
+    for _ in range(repeat):
+        spent = dict.fromkeys(best, 0.0)
+        for state in states:
+            for h in heuristics:
+                start = time.process_time()
+                h(state)
+                spent[h] += time.process_time() - start
+        best = {h: min(best[h], spent[h]) for h in best}
+    return best
+
+
+def by_order(files, args) -> int:
+    """Milliseconds per state and sum of values of each tie-breaking order."""
+    names = ("lowest", "highest", "last")
+    print(f"{'task':22} {'ops':>5} {'states':>6} " + " ".join(f"{n + ' ms':>9}" for n in names)
+          + " " + " ".join(f"{'sum ' + n:>11}" for n in names))
+    for domain, problem in zip(files[::2], files[1::2]):
+        task = planners.ground(planners.load(domain, problem))
+        relaxation = Relaxation(task)
+        each = [LandmarkCut(relaxation, order) for order in ORDERS]
+        states = first_states(task, args.states)
+        for state in states[:args.check]:
+            for order, h in zip(ORDERS, each):
+                assert h(state) == reference_lmcut(relaxation, state, order), (problem, state)
+        best = timed(each, states, args.repeat)
+        print(f"{problem.parent.name + '/' + problem.stem:22} {len(task.operators):5} "
+              f"{len(states):6} " + " ".join(f"{best[h] * 1000 / len(states):9.2f}" for h in each)
+              + " " + " ".join(f"{sum(map(h, states)):11}" for h in each), flush=True)
     return 0
 
 

@@ -12,7 +12,7 @@ from conftest import ROOT
 from framework.search.registry import searcher
 from planners.heuristics import relaxation as relaxation_module
 from planners.heuristics.relaxation import INF, Relaxation
-from planners.heuristics.lmcut import SAMPLE, TRIALS, LandmarkCut
+from planners.heuristics.lmcut import LAST, ORDERS, SAMPLE, TRIALS, LandmarkCut
 from tests.lmcut_reference import first_states, reference_lmcut
 from tests.planning_support import ipc_task
 
@@ -36,10 +36,10 @@ def test_lmcut_equals_the_reference_on_the_samples(name, repair):
     task = sample(name)
     relaxation = Relaxation(task)
     states = first_states(task, 40)
-    for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending, repair)
-        values = [(lmcut(s), reference_lmcut(relaxation, s, descending)) for s in states]
-        assert all(ours == theirs for ours, theirs in values), (descending, values)
+    for order in ORDERS[:LAST + (not repair)]:   # (LAST has neither update: once)
+        lmcut = LandmarkCut(relaxation, order, repair)
+        values = [(lmcut(s), reference_lmcut(relaxation, s, order)) for s in states]
+        assert all(ours == theirs for ours, theirs in values), (order, values)
 
 
 @pytest.mark.parametrize("repair", [False, True], ids=["relevel", "repair"])
@@ -48,10 +48,10 @@ def test_lmcut_equals_the_reference_on_the_samples(name, repair):
 def test_lmcut_equals_the_reference_on_ipc_tasks(domain, number, repair):
     task = ipc_task(domain, number)
     relaxation = Relaxation(task)
-    for descending in (False, True):
-        lmcut = LandmarkCut(relaxation, descending, repair)
+    for order in ORDERS[:LAST + (not repair)]:
+        lmcut = LandmarkCut(relaxation, order, repair)
         for state in first_states(task, 15):
-            assert lmcut(state) == reference_lmcut(relaxation, state, descending)
+            assert lmcut(state) == reference_lmcut(relaxation, state, order)
 
 
 def test_both_h_max_updates_serve_and_the_faster_is_kept(monkeypatch):
@@ -76,17 +76,17 @@ def test_the_sampled_states_get_the_larger_value_and_choose_the_order(domain, nu
     relaxation = Relaxation(task)
     lmcut = LandmarkCut(relaxation)
     states = first_states(task, SAMPLE + 10)
-    both = [[reference_lmcut(relaxation, s, d) for d in (False, True)] for s in states]
-    finite = [pair for pair in both if pair[0] < INF]
+    each = [[reference_lmcut(relaxation, s, order) for order in ORDERS] for s in states]
+    finite = [values for values in each if values[0] < INF]
     assert len(finite) >= SAMPLE
-    lows, highs = zip(*finite[:SAMPLE])
-    chosen = sum(highs) > sum(lows)
+    sums = [sum(by_order) for by_order in zip(*finite[:SAMPLE])]
+    chosen = sums.index(max(sums))
     seen = 0
-    for state, pair in zip(states, both):
+    for state, values in zip(states, each):
         value = lmcut(state)
-        assert value == (max(pair) if seen < SAMPLE else pair[chosen])
-        seen += pair[0] < INF
-    assert lmcut.descending is chosen
+        assert value == (max(values) if seen < SAMPLE else values[chosen])
+        seen += values[0] < INF
+    assert lmcut.order == chosen
 
 
 @pytest.mark.parametrize("name", ["gripper/task01", "scanalyzer/task01", "lamps/task01",
@@ -100,6 +100,25 @@ def test_lmcut_is_admissible_and_at_least_hmax(name):
         assert optimum.complete
         to_go = optimum.cost if optimum.extra.get("solved") else INF
         assert relaxation.h_max(state) <= lmcut(state) <= to_go
+
+
+def test_the_order_settled_last_finds_cuts_the_index_orders_miss():
+    """Fast Downward's tie rule (`LAST`) is not an index order: on gripper task01 some
+    states get a strictly larger value from it than from both others (all three by the
+    reference), still at most the true cost to go; the default (sampling its first
+    `SAMPLE` states) gives them the larger value."""
+    task = sample("gripper/task01")
+    relaxation = Relaxation(task)
+    last, larger = LandmarkCut(relaxation, LAST), []
+    for state in first_states(task, 40):
+        values = [reference_lmcut(relaxation, state, order) for order in ORDERS]
+        assert LandmarkCut(relaxation)(state) == max(values) and last(state) == values[LAST]
+        if values[LAST] > max(values[:LAST]):
+            larger.append((state, values[LAST]))
+    assert larger
+    for state, value in larger:
+        optimum = searcher("ucs")(task, state, time_limit=60)
+        assert optimum.complete and optimum.extra.get("solved") and value <= optimum.cost
 
 
 def test_goal_states_get_zero_and_dead_ends_infinity():
@@ -151,8 +170,8 @@ def test_lmcut_equals_the_reference_on_random_tasks(seed, tmp_path):
     task = _random_task(seed, tmp_path)
     relaxation = Relaxation(task)
     states = first_states(task, 25)
-    for descending in (False, True):
-        expected = [reference_lmcut(relaxation, s, descending) for s in states]
-        for repair in (False, True):             # both h_max updates after a cut
-            lmcut = LandmarkCut(relaxation, descending, repair)
-            assert [lmcut(s) for s in states] == expected, (descending, repair)
+    for order in ORDERS:
+        expected = [reference_lmcut(relaxation, s, order) for s in states]
+        for repair in (False, True)[:2 - (order == LAST)]:  # both h_max updates (LAST:
+            lmcut = LandmarkCut(relaxation, order, repair)     # neither)
+            assert [lmcut(s) for s in states] == expected, (order, repair)

@@ -54,6 +54,7 @@ from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
 from framework.compiler.masks import MasksMixin
 from framework.compiler.outline import OutlineMixin
+from framework.compiler.param_loops import ParamLoopsMixin
 from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.range_masks import GridMovesMixin, RangeMasksMixin
@@ -64,7 +65,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 
-class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
+class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
                OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, RangeMasksMixin,
                GridMovesMixin):
@@ -81,6 +82,8 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.tables = runtime.BoardTables(c.width, c.height, c.directions) if c.has_board else None
         self.tmp = 0
         self.param_ranges = {}
+        self.local_ranges = {}              # a local's code -> the range proved for it (int_ranges.py)
+        self.facts = []                     # (test, truth) of the conditionals around an interval
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
         self.position_index = {}            # a position -> its index there (expressions.position)
         self.single = sum(not a.step for a in c.actions) == 1     # steps are not moves

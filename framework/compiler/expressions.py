@@ -35,6 +35,13 @@ class ExpressionsMixin:
                 return (a == b) == (node.op == "==")
         return None
 
+    def folded(self, node):
+        """`node` with each outer conditional whose test is known while compiling (players
+        compared, the mover known) replaced by the branch it takes."""
+        while isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
+            node = node.then if self.const_test(node.test) else node.else_
+        return node
+
     def const_value(self, node):
         """Index of a constant board value (a value or a constant player), else None."""
         if isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
@@ -166,8 +173,7 @@ class ExpressionsMixin:
         """`a if c else b if d else e` as one flat Python conditional, however long; a test
         known while compiling (players compared, the mover known) keeps its branch only."""
         parts = []
-        while isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
-            node = node.then if self.const_test(node.test) else node.else_
+        node = self.folded(node)
         if not isinstance(node, ast.Cond):
             return self.expr(node, env)
         while isinstance(node, ast.Cond):

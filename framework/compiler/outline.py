@@ -85,18 +85,18 @@ class OutlineMixin:
         """(parameters, the body's code, the indexes of the arguments it reads), or None when
         the body would read a local of its caller."""
         def write(guards):
-            saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.arg_guards, \
-                self.range_mask_off
+            saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges, \
+                self.arg_guards, self.range_mask_off
             self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
             # the body serves every call: no fact of this call site (the range of a caller's
             # bound variable, one value of an unrolled quantifier) may drop a check from it
-            self.tmp, self.mover_code, self.walrus_ok, self.param_ranges = 0, "mover", True, {}
+            self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = 0, "mover", True, {}, {}
             self.arg_guards, self.range_mask_off = guards, guards is None
             try:
                 return getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
             finally:
-                (self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.arg_guards,
-                 self.range_mask_off) = saved
+                (self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges,
+                 self.arg_guards, self.range_mask_off) = saved
         guards = {}
         body = write(guards)
         if len(body) <= INLINE_CHARS and not _IDENT_CALL.search(body):

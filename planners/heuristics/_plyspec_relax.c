@@ -437,8 +437,9 @@ static PyTypeObject GraphType = {
 
 /* ---- landmark-cut (planners/heuristics/lmcut.py), from its definition as in
    tests/lmcut_reference.py: every round h_max, each reached operator hung from its
-   precondition of highest h_max (ties: the lowest fact index, the highest with
-   `descending`), the goal zone grown backwards through zero-cost operators, the cut found
+   precondition of highest h_max (ties by `order`: 0 the lowest fact index, 1 the
+   highest, 2 the one settled last, as Fast Downward's LM-cut: below), the goal zone grown
+   backwards through zero-cost operators, the cut found
    forwards from the state, its cheapest cost charged to the cut's operators and their
    conditional-effect copies.  Facts keep LM-cut's numbering: START is fact `facts`, GOAL
    `facts + 1` (added by a zero-cost operator, the last, needing the goals).
@@ -449,7 +450,10 @@ static PyTypeObject GraphType = {
    that get cheaper, choosing again the supporter of each operator one of whose
    preconditions fell (the others keep theirs).  h_max is unique and a supporter is a
    function of its preconditions' values, so every round sees the same justification
-   graph as a from-scratch computation: the same values. */
+   graph as a from-scratch computation: the same values.  Order 2 (Fast Downward's: facts
+   of equal cost settle last in, first out; an operator hangs from the precondition whose
+   settling released it) depends on the order of settling, not on the values alone, so
+   it settles every round from scratch. */
 
 typedef struct {
     PyObject_HEAD
@@ -457,7 +461,7 @@ typedef struct {
     int64_t *cost0, *cost, *h;
     Py_ssize_t *pre_at, *pre, *add_at, *add, *user_at, *user, *ach_at, *ach, *copy_at, *copy;
     Py_ssize_t *owner, *waiting, *supporter, *hang_head, *hang_next, *hang_prev, *todo;
-    Py_ssize_t *changed, *cut;
+    Py_ssize_t *changed, *cut, *pushed;
     unsigned char *zone, *seen, *charged, *in_state;
     Heap heap;
     Py_ssize_t heap_cap;
@@ -468,7 +472,7 @@ static void cut_dealloc(Cut *c)
     void *arrays[] = {c->cost0, c->cost, c->h, c->heap.d, c->pre_at, c->pre, c->add_at, c->add,
                       c->user_at, c->user, c->ach_at, c->ach, c->copy_at, c->copy, c->owner,
                       c->waiting, c->supporter, c->hang_head, c->hang_next, c->todo, c->heap.f,
-                      c->changed, c->in_state, c->hang_prev, c->cut,
+                      c->changed, c->in_state, c->hang_prev, c->cut, c->pushed,
                       c->zone, c->seen, c->charged};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
@@ -585,6 +589,7 @@ static PyObject *cut_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     c->heap_cap = c->size + adds + 1;
     c->heap.d = PyMem_Calloc(c->heap_cap, sizeof(int64_t));
     c->heap.f = PyMem_Calloc(c->heap_cap, sizeof(Py_ssize_t));
+    c->pushed = PyMem_Calloc(c->heap_cap, sizeof(Py_ssize_t));
     c->in_state = PyMem_Calloc(c->size, 1);
     c->waiting = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
     c->supporter = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
@@ -597,7 +602,7 @@ static PyObject *cut_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     c->zone = PyMem_Calloc(c->size, 1);
     c->seen = PyMem_Calloc(c->size, 1);
     c->charged = PyMem_Calloc(owner_count + 1, 1);
-    if (!c->h || !c->heap.d || !c->heap.f || !c->waiting || !c->supporter || !c->hang_head ||
+    if (!c->h || !c->heap.d || !c->heap.f || !c->pushed || !c->waiting || !c->supporter || !c->hang_head ||
         !c->hang_next || !c->hang_prev || !c->cut || !c->todo || !c->changed || !c->in_state || !c->zone || !c->seen || !c->charged)
         goto nomemory;
     PyMem_Free(costs), PyMem_Free(goals), PyMem_Free(owners);
@@ -613,7 +618,7 @@ fail:
 }
 
 /* the supporter of reached operator k: its precondition of highest h_max (ties: the
-   lowest fact index, the highest with `descending`) */
+   lowest fact index, the highest with `descending`; order 2 chooses in cut_hmax) */
 static inline Py_ssize_t cut_supporter(Cut *c, Py_ssize_t k, int descending)
 {
     Py_ssize_t best = -1;
@@ -659,39 +664,59 @@ static inline void cut_rehang(Cut *c, Py_ssize_t k, Py_ssize_t best)
     c->supporter[k] = best;
 }
 
+/* fact f put in the queue at d: by index (orders 0 and 1), or, for order 2, last in
+   first out among equal costs (the heap's second key is minus the push's number, the
+   fact kept in `pushed`) */
+static inline void cut_put(Cut *c, int64_t d, Py_ssize_t f, int order, Py_ssize_t *pushes)
+{
+    c->h[f] = d;
+    if (order == 2)
+        c->pushed[*pushes] = f, heap_push(&c->heap, d, -(*pushes)++);
+    else
+        heap_push(&c->heap, d, f);
+}
+
 /* h_max from the state facts (`seen` marks them) under the current costs, and each
-   reached operator's supporter */
-static void cut_hmax(Cut *c, int descending)
+   reached operator's supporter: with order 2 the fact whose settling released it (the
+   state's facts put in by index, the operators released by index, their effects in
+   order: Fast Downward's rule) */
+static void cut_hmax(Cut *c, int order)
 {
     for (Py_ssize_t f = 0; f < c->size; f++)
         c->h[f] = UNREACHED;
     for (Py_ssize_t k = 0; k < c->ops; k++)
         c->waiting[k] = c->pre_at[k + 1] - c->pre_at[k], c->supporter[k] = -1;
     c->heap.len = 0;
+    Py_ssize_t pushes = 0;             /* (each push lowers a fact: at most heap_cap) */
     for (Py_ssize_t f = 0; f < c->size; f++)
         if (c->seen[f])
-            c->h[f] = 0, heap_push(&c->heap, 0, f);
+            cut_put(c, 0, f, order, &pushes);
     while (c->heap.len) {
         int64_t d;
         Py_ssize_t f;
         heap_pop(&c->heap, &d, &f);
+        if (order == 2)
+            f = c->pushed[-f];
         if (d > c->h[f])
             continue;
         for (Py_ssize_t u = c->user_at[f]; u < c->user_at[f + 1]; u++) {
             Py_ssize_t k = c->user[u];
             if (--c->waiting[k])
                 continue;
+            if (order == 2)
+                c->supporter[k] = f;
             int64_t reach = d + c->cost[k];
             for (Py_ssize_t a = c->add_at[k]; a < c->add_at[k + 1]; a++) {
                 Py_ssize_t new = c->add[a];
                 if (reach < c->h[new])
-                    c->h[new] = reach, heap_push(&c->heap, reach, new);
+                    cut_put(c, reach, new, order, &pushes);
             }
         }
     }
-    for (Py_ssize_t k = 0; k < c->ops; k++)
-        if (!c->waiting[k])
-            c->supporter[k] = cut_supporter(c, k, descending);
+    if (order != 2)
+        for (Py_ssize_t k = 0; k < c->ops; k++)
+            if (!c->waiting[k])
+                c->supporter[k] = cut_supporter(c, k, order);
 }
 
 /* heap_push with room made first (a fact may fall several times while h_max is
@@ -752,13 +777,19 @@ static int cut_lower(Cut *c, Py_ssize_t count, int descending)
     return 0;
 }
 
-/* value(state, descending) -> the LM-cut value of the relaxed state, inf if unreachable */
+/* value(state, order) -> the LM-cut value of the relaxed state, inf if unreachable;
+   ties between supporters by `order` (0 lowest fact index, 1 highest, 2 settled last) */
 static PyObject *cut_value(Cut *c, PyObject *args)
 {
     PyObject *state;
-    int descending;
-    if (!PyArg_ParseTuple(args, "Sp", &state, &descending))
+    int order;
+    if (!PyArg_ParseTuple(args, "Si", &state, &order))
         return NULL;
+    if (order < 0 || order > 2) {
+        PyErr_SetString(PyExc_ValueError, "order: 0, 1 or 2");
+        return NULL;
+    }
+    int descending = order == 1;
     const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(state);
     Py_ssize_t size = PyBytes_GET_SIZE(state), goal = c->facts + 1;
     memcpy(c->cost, c->cost0, c->ops * sizeof(int64_t));
@@ -778,7 +809,7 @@ static PyObject *cut_value(Cut *c, PyObject *args)
     for (;;) {
         memcpy(c->seen, c->in_state, c->size);
         if (changed < 0) {
-            cut_hmax(c, descending);
+            cut_hmax(c, order);
             cut_hang(c);
         }
         else if (cut_lower(c, changed, descending) < 0)
@@ -840,11 +871,14 @@ static PyObject *cut_value(Cut *c, PyObject *args)
         for (Py_ssize_t i = 0; i < cuts; i++)
             if (c->owner[c->cut[i]] >= 0)
                 c->charged[c->owner[c->cut[i]]] = 0;
+        if (order == 2)                /* (settled again from scratch: its ties are not
+                                          a function of the values alone) */
+            changed = -1;
     }
 }
 
 static PyMethodDef cut_methods[] = {
-    {"value", (PyCFunction)cut_value, METH_VARARGS, "value(state, descending): LM-cut"},
+    {"value", (PyCFunction)cut_value, METH_VARARGS, "value(state, order): LM-cut"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -881,6 +915,12 @@ PyMODINIT_FUNC PyInit__plyspec_relax(void)
     Py_INCREF(&CutType);
     if (PyModule_AddObject(m, "Cut", (PyObject *)&CutType) < 0) {
         Py_DECREF(&CutType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* the tie-breaking orders Cut.value knows (an older build, without the constant,
+       knew 2: lmcut.py does not use it) */
+    if (PyModule_AddIntConstant(m, "CUT_ORDERS", 3) < 0) {
         Py_DECREF(m);
         return NULL;
     }
