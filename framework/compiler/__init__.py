@@ -28,7 +28,8 @@ tables), effects, legal (move generation), compound (moves of several steps), ke
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), shifts (moves between two cells counted by
-shifting bitboards), pairs (tests of two such cells as masks), int_ranges (ranges of
+shifting bitboards), pairs (tests of two such cells as masks), splits (a quantifier's
+`X if T else Y` chosen once, outside its loop), int_ranges (ranges of
 integer expressions; `cell(x, y)` of small integers as a table), local_lists (a list
 written item by item in a run of effects as a Python list there) and common (the source
 writer and AST
@@ -57,6 +58,7 @@ from framework.compiler.param_loops import ParamLoopsMixin
 from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.shifts import ShiftsMixin
+from framework.compiler.splits import ChoiceMasksMixin, SplitsMixin
 from framework.compiler.state_class import StateClassMixin
 
 __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
@@ -65,7 +67,8 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin):
+               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
+               ChoiceMasksMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

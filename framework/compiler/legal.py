@@ -120,7 +120,7 @@ class LegalMixin:
     def loop_at(self, k, pname, domain, ptype, conds, depths, raising, env):
         # param_loop over the k-th loop's conditions; a mask never raises, so it may be tested first,
         here = [c for c, d in zip(conds, depths) if d == k + 1]   # but not one after a test that may raise
-        masked = lambda c: ptype == "cell" and (self.cell_mask(c, pname, env) or self.mask_of(c, pname, env))
+        masked = lambda c: ptype == "cell" and self.loop_mask(c, pname, env)[0]
         cut = next((i for i, c in enumerate(here) if c in raising and not masked(c)), len(here))
         header, rest = self.param_loop(pname, domain, ptype, here[:cut], env)
         return header, rest + here[cut:]

@@ -20,6 +20,9 @@ class QuantifiersMixin:
             masked = self.shift_exists(node, env)       # over pairs of cells: shifts (shifts.py)
         if masked is not None:
             return masked
+        chosen = self.cond_split(node, env)             # `X if T else Y`: T tested once (splits.py)
+        if chosen is not None:
+            return self.expr(chosen, env)
         grouped = self.over_groups(node, env)           # each group once, not each of its cells
         if grouped is not None:
             return grouped
