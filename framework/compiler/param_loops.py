@@ -8,10 +8,14 @@ would.
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast
-from framework.compiler.common import _static_int, _is_name
+from framework.compiler.common import _static_int, _is_name, _names
 
 MAX_UNROLLED = 16      # values of a last int parameter whose loop is written out value by value
+_CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_PURE = frozenset({"bool", "abs", "sum", "any", "all", "len", "bit_count"})   # calls that cannot raise here
 
 
 class ParamLoopsMixin:
@@ -62,12 +66,22 @@ class ParamLoopsMixin:
         one test per value in the loop's order, each value's conditions joined by `and` as
         the loop's nested tests are (so an error comes where the loop's would): a sum of
         tests to count, a chain of `or` for "any", an append per value."""
-        tests = []
-        for value in range(lo_hi[0], lo_hi[1] + 1):
-            env[pname] = str(value) if value >= 0 else f"({value})"
-            test = " and ".join(self.expr(c, env) for c in conds)
-            tests.append((test, self.encode_action(ai, a, env)))
-        env[pname] = f"p_{pname}"
+        tests, hoisted = [], []
+        if lo_hi[1] > lo_hi[0]:
+            for c in conds:
+                self.invariants(c, pname, env, hoisted)
+        for node, code in hoisted:            # each computed once, before the tests
+            self.subst[id(node)] = self.fresh("h")
+            out(f"{self.subst[id(node)]} = {code}")
+        try:
+            for value in range(lo_hi[0], lo_hi[1] + 1):
+                env[pname] = str(value) if value >= 0 else f"({value})"
+                test = " and ".join(self.expr(c, env) for c in conds)
+                tests.append((test, self.encode_action(ai, a, env)))
+        finally:
+            for node, _ in hoisted:
+                del self.subst[id(node)]
+            env[pname] = f"p_{pname}"
         if not tests:
             out("pass")
         elif mode == "count":
@@ -78,6 +92,37 @@ class ParamLoopsMixin:
         else:
             for test, move in tests:
                 out(f"if {test}: acts.append({move})" if conds else f"acts.append({move})")
+
+    def invariants(self, node, pname, env, found):
+        """Append (node, code) to `found` for the largest parts of a condition that do not
+        name `pname`, hold a quantifier or a builtin call, and whose code cannot raise (it
+        calls no run-time helper: every list item it reads bare was proved in range):
+        computing them once before the values' tests, even where a test would not reach
+        them, is then unobservable.  Quantifiers' bodies are not entered (their variables
+        are bound there)."""
+        if isinstance(node, (ast.Name, ast.Num)):
+            return
+        if pname not in _names(node) and any(isinstance(n, (ast.Quant, ast.Call)) for n in _walk(node)):
+            code = self.expr(node, env)
+            if set(_CALLED.findall(code)) <= _PURE and f"p_{pname}" not in code:
+                found.append((node, code))
+                return
+        if isinstance(node, ast.Quant):
+            return
+        for f in node.__dataclass_fields__:
+            for child in (lambda v: v if isinstance(v, tuple) else (v,))(getattr(node, f)):
+                if hasattr(child, "__dataclass_fields__"):
+                    self.invariants(child, pname, env, found)
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        for f in getattr(n, "__dataclass_fields__", ()):
+            v = getattr(n, f)
+            stack.extend(c for c in (v if isinstance(v, tuple) else (v,)) if hasattr(c, "__dataclass_fields__"))
 
 
 def _constant_limit(cond, pname):
