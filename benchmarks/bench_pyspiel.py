@@ -1,6 +1,6 @@
 """Benchmark: plyspec against OpenSpiel (pyspiel, C++ games called from Python) in one run.
 
-    nice python benchmarks/bench_pyspiel.py [--repeat 3] [--quick] [--cpu] [--only compound ...]
+    nice python benchmarks/bench_pyspiel.py [--repeat 3] [--quick] [--cpu] [--only compound ...] [--game kalah]
 
 Rows (best of --repeat interleaved runs each, ratios = pyspiel time / plyspec time, > 1 means plyspec
 is faster; node counts are printed for both sides and must agree):
@@ -25,8 +25,9 @@ is faster; node counts are printed for both sides and must agree):
    alpha-beta depth 2 (nodes/s; pyspiel's 6x6 Amazons perft(3), a whole move, beside it);
 4d. `plyspec perft` on specs written from public rules in the styles a new user writes
    (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
-   OpenSpiel's one-jump plies) against the same perft over pyspiel's games, counts equal
-   (tests/test_stranger_specs.py checks them to smaller depths);
+   OpenSpiel's one-jump plies; and the shipped game_specs/oware.yaml, in the issue's table)
+   against the same perft over pyspiel's games, counts equal (tests/test_stranger_specs.py
+   checks them to smaller depths); `--game kalah` keeps only the rows of that game;
 5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
    ±20% of the middle of their range)?
 
@@ -51,7 +52,8 @@ STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"row
              ("Kalah", "kalah.yaml", {}, "mancala", {}, 8),
              ("Ultimate tic-tac-toe", "ultimate_tictactoe.yaml", {}, "ultimate_tic_tac_toe", {}, 5),
              ("Y n=4", "y.yaml", {"n": 4}, "y", {"board_size": 4}, 6),
-             ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6))
+             ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6),
+             ("Oware", "game_specs/oware.yaml", {}, "oware", {}, 7))     # the shipped spec (a path from the root)
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),
@@ -103,6 +105,7 @@ def has_undo(game):
 
 
 SECTIONS = ("perft", "search", "expectimax", "compound", "strangers", "flatness", "memory")   # --only
+GAMES_WANTED = []  # --game: the stranger rows whose label holds one of these words
 CLOCK = [time.perf_counter]   # --cpu: time.process_time (the process's CPU time, every thread)
 
 
@@ -202,8 +205,10 @@ def stranger_rows(repeat, quick):
     counts equal."""
     import pyspiel
     for label, spec, options, spiel_name, params, depth in STRANGERS:
+        if GAMES_WANTED and not any(w.lower() in label.lower() for w in GAMES_WANTED):
+            continue
         depth -= quick
-        game = load(ROOT / "benchmarks" / "specs" / spec, **options)
+        game = load(ROOT / spec if "/" in spec else ROOT / "benchmarks" / "specs" / spec, **options)
         sgame = pyspiel.load_game(spiel_name, params)
         (t_spiel, n_spiel), (t_cmd, counts) = best(
             (lambda: spiel_perft(sgame.new_initial_state(), depth, False),
@@ -300,7 +305,10 @@ def main(argv=None) -> int:
     ap.add_argument("--cpu", action="store_true", help="time CPU time, not wall-clock (a loaded machine)")
     ap.add_argument("--only", choices=SECTIONS, action="append",
                     help="run only these groups of rows (repeatable; default: all)")
+    ap.add_argument("--game", action="append", default=[], metavar="WORD",
+                    help="strangers rows: only those whose game holds WORD (repeatable), e.g. --game kalah")
     args = ap.parse_args(argv)
+    GAMES_WANTED[:] = args.game
     wanted = set(args.only or SECTIONS)
     CLOCK[0] = time.process_time if args.cpu else time.perf_counter
     import pyspiel

@@ -1,13 +1,14 @@
-"""The relaxed exploration as `planners.heuristics.relaxation` first wrote it (two counters per
-operator, every precondition counted one at a time, facts settled by cost then index,
-the start fact first), kept as the reference that defines the supporters (and so the
-relaxed plans and preferred operators) the optimised exploration must reproduce.
-It reads only a `Relaxation`'s relaxed task (pre, add, cost, users, goal).  Also the
-random-walk states the test and benchmarks/bench_relaxed.py evaluate."""
+"""The relaxed exploration written plainly as Fast Downward's h_add exploration runs it
+(`additive_heuristic.cc`: a bucket queue whose buckets are stacks, so of facts of equal
+cost the one reached last settles first; a fact's supporter is the first operator that
+reaches it at its cost), kept as the reference that defines the supporters (and so the
+relaxed plans and preferred operators) the optimised explorations must reproduce.  The
+start fact settles first, then the state's facts from the highest index down (pushed in
+index order).  It reads only a `Relaxation`'s relaxed task (pre, add, cost, users,
+goal).  Also the random-walk states the test and benchmarks/bench_relaxed.py evaluate."""
 from __future__ import annotations
 
 import random
-from heapq import heappop, heappush
 
 from framework.runtime import bits
 
@@ -21,12 +22,15 @@ def explore(relaxation, state: int, use_max: bool, until_goals: bool = True):
     dist, supporter = [INF] * (r.facts + 1), [-1] * (r.facts + 1)
     waiting = [len(p) or 1 for p in r.pre]
     so_far = [0] * len(r.pre)
-    heap = [(0, r.start)] + [(0, f) for f in bits(r.relaxed(state))]
-    for _, fact in heap:
+    stacks = {0: [*bits(r.relaxed(state)), r.start]}     # cost -> stack (top last)
+    for fact in stacks[0]:
         dist[fact] = 0
     goals_left = len(r.goal)
-    while heap and (goals_left or not until_goals):
-        d, fact = heappop(heap)
+    while stacks and (goals_left or not until_goals):
+        d = min(stacks)
+        fact = stacks[d].pop()
+        if not stacks[d]:
+            del stacks[d]
         if d > dist[fact]:
             continue
         goals_left -= fact in r.goal
@@ -38,7 +42,7 @@ def explore(relaxation, state: int, use_max: bool, until_goals: bool = True):
                 for new in r.add[k]:
                     if reach < dist[new]:
                         dist[new], supporter[new] = reach, k
-                        heappush(heap, (reach, new))
+                        stacks.setdefault(reach, []).append(new)
     return dist, supporter, not goals_left
 
 

@@ -156,7 +156,8 @@ def test_k_in_a_row_inside_a_quantifier_domain_compiles():
     assert "0..(1 if line" in text
     game = framework.load_text(text)
     state = game.initial_state()
-    assert "in span(0, (1 if _line4(b_R) else 2)" in game.python_source
+    # (a plain range: its ends' ranges, 0 and 1..2, bound its size; compiler/int_ranges.py)
+    assert "in range(0, (1 if _line4(b_R) else 2) + 1)" in game.python_source
     assert game.evaluate(state, 0) == 0.1         # no line yet: c in 0..2 with c == 0, once
 
 

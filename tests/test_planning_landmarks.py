@@ -341,3 +341,33 @@ def test_a_goal_reached_before_its_reasonable_predecessor_is_future_again(tmp_pa
     assert lmcount.evaluate(task.initial)[0] == 3                    # g, p, h
     value, _ = lmcount.evaluate(by_name["(make-g)"], task.initial)
     assert lmcount.future[by_name["(make-g)"]] >> g_fact & 1 and value == 3
+
+
+def test_disjunctive_landmarks_are_backchained_as_fast_downwards_rhw_does(tmp_path):
+    """RHW backchains from disjunctive landmarks too: g needs p1 or p2 (D1 ->gn g), each
+    p needs its q (D2 = q1 or q2, D2 ->gn D1), and the shared precondition s of D2's
+    achievers is ordered before D2.  Both are landmarks by removal."""
+    from planners.landmarks.graph import reachable
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain c) (:predicates (s) (g) (p ?x) (q ?x) (w))\n"
+        " (:constants one two)\n"
+        " (:action reach :parameters (?x) :precondition (p ?x) :effect (g))\n"
+        " (:action make-p :parameters (?x) :precondition (q ?x) :effect (p ?x))\n"
+        " (:action make-q :parameters (?x) :precondition (and (s) (w)) :effect (q ?x))\n"
+        " (:action make-s :precondition (w) :effect (s)))")
+    (tmp_path / "t.pddl").write_text(
+        "(define (problem t) (:domain c) (:init (w)) (:goal (g)))")
+    task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "t.pddl"))
+    relaxation = Relaxation(task)
+    graph = LandmarkGraph(task, relaxation)
+    named = [frozenset(task.facts[f] for f in bits(mask)) for mask in graph.disjunctive]
+    assert named == [frozenset({"(p one)", "(p two)"}), frozenset({"(q one)", "(q two)"})]
+    d1, d2 = graph.size, graph.size + 1
+    g, s = (task.facts.index(name) for name in ("(g)", "(s)"))
+    assert graph.gn_children[d1] == 1 << g and graph.gn_children[d2] == 1 << d1
+    assert graph.gn_children[s] == 1 << d2
+    initial = relaxation.relaxed(task.initial)
+    for mask in graph.disjunctive:
+        assert reachable(relaxation, initial, mask) & relaxation.goal_mask == 0
+    assert LandmarkCount(task, unit=True, relaxation=Relaxation(task, unit=True)) \
+        .evaluate(task.initial)[0] == 4                               # g, D1, D2, s

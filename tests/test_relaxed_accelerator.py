@@ -40,12 +40,14 @@ def _compiler() -> bool:
 @pytest.fixture(scope="module")
 def accelerator(tmp_path_factory):
     """The `_plyspec_relax` module: the installed one, or one built from the source (also
-    when the installed one is older than lmcut.py's tie orders)."""
+    when the installed one is older than lmcut.py's tie orders or relaxation.py's
+    exploration rules)."""
     spec = importlib.util.find_spec("_plyspec_relax")
     if spec is not None:
         installed = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(installed)
-        if getattr(installed, "CUT_ORDERS", 0) == len(ORDERS):
+        if getattr(installed, "CUT_ORDERS", 0) == len(ORDERS) and \
+                getattr(installed, "RULES", 1) == relaxation.RULES:
             return installed
     if not _compiler() or importlib.util.find_spec("setuptools") is None:
         pytest.skip("no current _plyspec_relax installed and no C compiler (or setuptools) "

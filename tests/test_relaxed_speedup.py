@@ -68,6 +68,33 @@ def test_samples_agree_with_the_reference(name, unit):
     assert _agree(relaxation, _states(task, 25)) > 0
 
 
+def test_of_equal_costs_the_fact_reached_last_settles_first(tmp_path):
+    """Fast Downward's tie rule (its bucket queue pops the fact pushed last): x and y are
+    both reached at cost 1 from a, y second (make-y fires after make-x), so y settles
+    first and g's supporter is from-y; the relaxed plan is {make-y, from-y}.  The lowest-
+    index-first rule would take from-x.  Bucket and heap explorations and the reference
+    agree (test_relaxed_accelerator holds the C accelerator to them)."""
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain t) (:predicates (a) (x) (y) (g))\n"
+        " (:action make-x :precondition (a) :effect (x))\n"
+        " (:action make-y :precondition (a) :effect (y))\n"
+        " (:action from-x :precondition (x) :effect (g))\n"
+        " (:action from-y :precondition (y) :effect (g)))")
+    (tmp_path / "p.pddl").write_text("(define (problem p) (:domain t) (:init (a)) (:goal (g)))")
+    task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "p.pddl"))
+    names = [task.action_text(op) for op in range(len(task.operators))]
+    assert names.index("(make-x)") < names.index("(make-y)")
+    for unit in (True, False):
+        relaxation = Relaxation(task, unit=unit)
+        g = task.facts.index("(g)")
+        for explored in (relaxation.explore(task.initial, False),        # buckets
+                         relaxation.explore(task.initial, False, relaxation.cost)):  # heap
+            assert names[explored[1][g]] == "(from-y)"
+        value, chosen = relaxation.relaxed_plan(task.initial)
+        assert {names[k] for k in chosen} == {"(make-y)", "(from-y)"} and value == 2
+        assert reference.relaxed_plan(relaxation, task.initial) == (value, chosen)
+
+
 def test_deep_buckets_fall_back_to_the_heap():
     """Past `safe_depth` the bucket exploration restarts on the heap: same answers."""
     task = planners.ground(planners.load(SAMPLES / "logistics" / "domain.pddl",

@@ -53,6 +53,34 @@ def test_breakthrough_counts_its_moves_without_a_loop_per_piece():
     assert "for p_a" not in count and count.count("bit_count()") == 6
 
 
+def test_checkers_jumps_of_the_piece_that_jumped_last_are_shifted_masks():
+    """`(jumper == none or jumper == a)`, a cell variable compared with the moving cell, is
+    a one-cell mask (masks.py), so the jump's loops become shifted candidates."""
+    source = framework.load(ROOT / "benchmarks" / "specs" / "checkers.yaml").python_source
+    count = source[source.index("def k_count"):source.index("def k_apply")]
+    assert "(1 << v_jumper if v_jumper >= 0 else 0)" in count and "for p_a in" not in count
+
+
+def moves_in_lockstep(game, text, playouts, plies):
+    """Random playouts of the compiled `game` (of spec `text`) and the interpreter's in
+    lockstep: the same moves in the same order at every state, the same terminal tests."""
+    igame = InterpretedGame(check(game.spec, {}))
+    rng = random.Random(text)
+    for _ in range(playouts):
+        cs, its = game.initial_state(), igame.initial_state()
+        for _ in range(plies):
+            if cs.terminal_test():
+                break
+            try:
+                mine, theirs = _moves(game, cs), _imoves(igame, its)
+            except SpecError:                   # a rule fails here (alike: the campaign's check)
+                break
+            assert list(mine) == list(theirs), text
+            move = rng.choice(list(mine))
+            cs, its = cs.result(mine[move]), its.result(theirs[move])
+            assert cs.terminal_test() == its.terminal_test(), text
+
+
 def test_moves_listed_from_shifted_masks_come_in_the_interpreters_order():
     """Sorted by the first cell, then the second: the loops' order, which alpha-beta's node
     counts depend on.  Random playouts of generated specs, the two games in lockstep."""
@@ -64,19 +92,6 @@ def test_moves_listed_from_shifted_masks_come_in_the_interpreters_order():
     def same_order(text):
         game = framework.load_text(text)
         sorted_lists.append("sorted([(_b - _k, _b)" in game.python_source)
-        igame = InterpretedGame(check(game.spec, {}))
-        rng = random.Random(text)
-        for _ in range(3):
-            cs, its = game.initial_state(), igame.initial_state()
-            for _ in range(12):
-                if cs.terminal_test():
-                    break
-                try:
-                    mine, theirs = _moves(game, cs), _imoves(igame, its)
-                except SpecError:                   # a rule fails here (alike: the campaign's check)
-                    break
-                assert list(mine) == list(theirs), text
-                text_move = rng.choice(list(mine))
-                cs, its = cs.result(mine[text_move]), its.result(theirs[text_move])
+        moves_in_lockstep(game, text, playouts=3, plies=12)
     same_order()
     assert sum(sorted_lists) >= len(sorted_lists) // 2

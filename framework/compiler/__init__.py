@@ -28,7 +28,8 @@ tables), effects, legal (move generation), compound (moves of several steps), ke
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), shifts (moves between two cells counted by
-shifting bitboards), pairs (tests of two such cells as masks), int_ranges (ranges of
+shifting bitboards), pairs (tests of two such cells as masks), splits (a quantifier's
+`X if T else Y` chosen once, outside its loop), int_ranges (ranges of
 integer expressions; `cell(x, y)` of small integers as a table), local_lists (a list
 written item by item in a run of effects as a Python list there) and common (the source
 writer and AST
@@ -53,18 +54,21 @@ from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
 from framework.compiler.masks import MasksMixin
 from framework.compiler.outline import OutlineMixin
+from framework.compiler.param_loops import ParamLoopsMixin
 from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.shifts import ShiftsMixin
+from framework.compiler.splits import ChoiceMasksMixin, SplitsMixin
 from framework.compiler.state_class import StateClassMixin
 
 __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 
 
-class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, CompoundMixin,
+class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin):
+               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
+               ChoiceMasksMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -78,6 +82,8 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.tables = runtime.BoardTables(c.width, c.height, c.directions) if c.has_board else None
         self.tmp = 0
         self.param_ranges = {}
+        self.local_ranges = {}              # a local's code -> the range proved for it (int_ranges.py)
+        self.facts = []                     # (test, truth) of the conditionals around an interval
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
         self.position_index = {}            # a position -> its index there (expressions.position)
         self.single = sum(not a.step for a in c.actions) == 1     # steps are not moves

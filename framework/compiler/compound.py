@@ -15,6 +15,12 @@ k_leaves, `moves()`):
         `prefer: longest` (the most steps, how many ways have that many, how many in all),
         so that the preference is applied while counting.
 
+A compound move's steps keep the player to move, so in a game of 2 to
+MAX_SPECIALISED_PLAYERS players each of these functions is written once per player with
+`mover` a constant (`_walk<i>_m<p>`, as per_mover does for the first step: the player's own
+values are named directly); code written for one mover calls that player's version, other
+code the unsuffixed function, which calls the version of its `mover` argument.
+
 Legal-move generation (framework.compiler.legal) appends each walk's values to the first
 step's; State.result decodes the first step's values and follows the rest.
 
@@ -27,9 +33,12 @@ calls the same functions.
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast
 from framework.checker import continues
-from framework.compiler.common import UNSET_TURN, _Source, _operands, loop_depths, may_raise
+from framework.compiler.common import (MAX_SPECIALISED_PLAYERS, UNSET_TURN, _Source, _operands,
+                                       loop_depths, may_raise)
 from framework.runtime import MAX_MOVE_STEPS
 
 
@@ -48,11 +57,39 @@ class CompoundMixin:
             self.raw = raw
             for ai, a in enumerate(self.c.actions):
                 if a.chance is None and self.is_compound(a):
-                    self.walk_function(out, ai, a)
-                    self.follow_function(out, ai, a)
+                    self.per_player_function(out, lambda o: self.walk_function(o, ai, a))
+                    self.per_player_function(out, lambda o: self.follow_function(o, ai, a))
                     if not raw:
-                        self.walk_function(out, ai, a, counted=True)
+                        self.per_player_function(out, lambda o: self.walk_function(o, ai, a, counted=True))
         self.raw = False
+
+    def mover_walks(self) -> bool:
+        """Whether the compound functions are written once per player (module docstring)."""
+        return 2 <= self.n <= MAX_SPECIALISED_PLAYERS
+
+    def walk_name(self, base: str) -> str:
+        """The function `base` (a walk or follow) as the code being written calls it: its
+        version for the player to move when that player is a constant."""
+        return f"{base}_m{self.mover_const}" if self.mover_walks() and self.mover_const is not None else base
+
+    def per_player_function(self, out: _Source, write):
+        """write(out) (a `def` of a walk or follow function) once per player with `mover`
+        a constant, then the unsuffixed function calling the version of its `mover`."""
+        if not self.mover_walks():
+            write(out)
+            return
+        saved = self.mover_const
+        for i in range(self.n):
+            self.mover_const = i
+            start = len(out.lines)
+            write(out)
+        self.mover_const = saved
+        header = out.lines[start].strip()                 # def NAME_m<n-1>(ARGS):
+        name, args = re.match(r"def (\w+)_m\d+\((.*)\):$", header).groups()
+        versions = ", ".join(f"{name}_m{i}" for i in range(self.n))
+        out(f"def {name}({args}):")
+        out(f"    return ({versions})[mover]({args})")
+        out()
 
     def tail_types(self) -> set:
         """The types of the values a compound move's later steps choose."""
@@ -68,7 +105,7 @@ class CompoundMixin:
 
     def compound_name(self, kind: str, ai: int) -> str:
         """`_walk<i>` / `_follow<i>`, or their raw versions while writing the kernel."""
-        return f"_{kind}_raw{ai}" if self.raw and self.raw_tail_type() else f"_{kind}{ai}"
+        return self.walk_name(f"_{kind}_raw{ai}" if self.raw and self.raw_tail_type() else f"_{kind}{ai}")
 
     def raw_tail(self, values: str) -> str:
         """The course-interface values of the raw later-step values `values` (a tuple)."""
@@ -105,7 +142,7 @@ class CompoundMixin:
 
     def count_walk(self, ai: int, args: list) -> str:
         """The call of `_walkn<ai>` (see walk_function) with the first step's arguments."""
-        return f"_walkn{ai}({', '.join([self.sig] + args + ['1'])})"
+        return f"{self.walk_name(f'_walkn{ai}')}({', '.join([self.sig] + args + ['1'])})"
 
     def tally(self, out: _Source, call: str, total: str):
         """Under `prefer: longest`: the count walk `call`'s ways added to `total`, and to
@@ -122,7 +159,7 @@ class CompoundMixin:
         longest`, (the most steps, how many ways have that many, how many ways in all))."""
         params = [f"p_{p[0]}" for p in a.params]
         self.helpers.setdefault("ONE_STEP", "ONE_STEP = (((), 1),)   # a move that ends after this step\n")
-        name = f"_walkn{ai}" if counted else self.compound_name('walk', ai)
+        name = self.walk_name(f"_walkn{ai}") if counted else self.compound_name('walk', ai)
         longest = counted and self.c.prefer == "longest"
         one = "(1, 1, 1)" if longest else "1" if counted else "ONE_STEP"
         out(f"def {name}({', '.join([self.sig] + params + ['_depth'])}):")
@@ -145,9 +182,9 @@ class CompoundMixin:
             self._choice_loops(out, b, nfixed, env)
             args = ', '.join([self.sig] + [env[p[0]] for p in b.params] + ['_depth + 1'])
             if longest:
-                self.tally(out, f"_walkn{bi}({args})", "_total")
+                self.tally(out, f"{self.walk_name(f'_walkn{bi}')}({args})", "_total")
             elif counted:
-                out(f"_total += _walkn{bi}({args})")
+                out(f"_total += {self.walk_name(f'_walkn{bi}')}({args})")
             else:
                 chosen = "".join(self.external(t, f"p_{n}") + ", " for n, _, t in b.params[nfixed:])
                 out(f"for _tail, _n in {self.compound_name('walk', bi)}({args}):")

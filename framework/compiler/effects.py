@@ -30,8 +30,10 @@ class EffectsMixin:
                 self.local_lists.add(name)
                 ends.setdefault(end, []).append(name)
             if isinstance(e, ast.LetEffect):
+                value = self.expr(e.value, env)
                 env[e.name] = self.fresh("l")
-                out(f"{env[e.name]} = {self.expr(e.value, env)}")
+                out(f"{env[e.name]} = {value}")
+                self.local_range(env[e.name], e, effects[i + 1:], env)
             elif isinstance(e, ast.ContinueEffect):
                 target = next(i for i, b in enumerate(self.c.actions) if b.name == e.step)
                 out(f"_cont = ({target}, ({''.join(self.expr(x, env) + ', ' for x in e.args)}))")
@@ -55,6 +57,10 @@ class EffectsMixin:
             elif isinstance(e, ast.ForEffect):
                 var = self.fresh("q")
                 out(f"for {var} in {self.domain(e.domain, env)}:")
+                if isinstance(e.domain, ast.Range):     # the loop's variable stays in its range
+                    lo, hi = self.interval(e.domain.lo, env), self.interval(e.domain.hi, env)
+                    if lo is not None and hi is not None:
+                        self.local_ranges[var] = (lo[0], hi[1])
                 inner = dict(env)
                 inner[e.var] = var
                 out.indent()
@@ -123,10 +129,11 @@ class EffectsMixin:
             target = f"v_{name}"
         else:
             idx = self.expr(t.index, env)
-            if not (idx.isdigit() and int(idx) < var.size <= 8):    # a known slot of a short tuple
-                slot = self.fresh("i")
+            safe = self.index_safe(t, env)
+            if not (idx.isdigit() and int(idx) < var.size <= 8) and not (safe and idx.isidentifier()):
+                slot = self.fresh("i")              # (a local or a parameter in range is used as it is)
                 out(f"{slot} = {idx}")
-                if not self.index_safe(t, env):
+                if not safe:
                     out(f"if not 0 <= {slot} < {var.size}: bad_index(v_{name}, {slot}, {name!r}, "
                         f"POSITIONS[{self.position(t)}])")
                 idx = slot
@@ -140,5 +147,10 @@ class EffectsMixin:
                 out(f"v_{name} = set_item(v_{name}, {idx}, {new})")
             target = f"v_{name}[{idx}]"
         if var.type == "int" and not (isinstance(e.value, ast.Num) and e.op == "="):
-            out(f"if not {var.lo} <= {target} <= {var.hi}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
-            self.names.append(name)
+            v = self.interval(e.value, env)         # the value's range, when known: only the ends it may pass
+            v = v and {"=": v, "+=": (var.lo + v[0], var.hi + v[1]), "-=": (var.lo - v[1], var.hi - v[0])}[e.op]
+            test = f"{var.lo} <= {target} <= {var.hi}" if not v or (v[0] < var.lo and v[1] > var.hi) else \
+                f"{target} <= {var.hi}" if v[0] >= var.lo else f"{var.lo} <= {target}"
+            if not v or v[0] < var.lo or v[1] > var.hi:
+                out(f"if not {test}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
+                self.names.append(name)

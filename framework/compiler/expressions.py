@@ -4,8 +4,14 @@ are lowered by quantifiers.py, builtin calls by their registry modules (framewor
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast, builtins
 from framework.compiler.common import _static_int, _operands
+
+# cell code that may be written more than once (no side effect, cheap): a name, a
+# non-negative integer, a name indexed by an integer (a raw action's `action[1]`)
+_PLAIN = re.compile(r"\d+|[A-Za-z_]\w*(\[\d+\])?")
 
 
 class ExpressionsMixin:
@@ -34,6 +40,13 @@ class ExpressionsMixin:
                     and self.types.get(id(node.right)) == "player":
                 return (a == b) == (node.op == "==")
         return None
+
+    def folded(self, node):
+        """`node` with each outer conditional whose test is known while compiling (players
+        compared, the mover known) replaced by the branch it takes."""
+        while isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
+            node = node.then if self.const_test(node.test) else node.else_
+        return node
 
     def const_value(self, node):
         """Index of a constant board value (a value or a constant player), else None."""
@@ -166,8 +179,7 @@ class ExpressionsMixin:
         """`a if c else b if d else e` as one flat Python conditional, however long; a test
         known while compiling (players compared, the mover known) keeps its branch only."""
         parts = []
-        while isinstance(node, ast.Cond) and self.const_test(node.test) is not None:
-            node = node.then if self.const_test(node.test) else node.else_
+        node = self.folded(node)
         if not isinstance(node, ast.Cond):
             return self.expr(node, env)
         while isinstance(node, ast.Cond):
@@ -251,10 +263,13 @@ class ExpressionsMixin:
         if self.is_board_read(node):
             # the value index at a cell; -1 (equal to no value) when the cell is `none`
             cell = self.expr(node.index, env)
-            parts = [f"{i} if b_{self.c.values[i]} >> _c & 1 else" for i in self.boards]
-            guard = "-1 if _c < 0 else " if self.cell_guarded(node.index) else ""
+            guarded = self.cell_guarded(node.index)
+            plain = _PLAIN.fullmatch(cell) or not guarded and len(self.boards) == 1
+            at = cell if plain else "_c"            # an expression is evaluated once, by a call
+            parts = [f"{i} if b_{self.c.values[i]} >> {at} & 1 else" for i in self.boards]
+            guard = f"-1 if {at} < 0 else " if guarded else ""
             read = f"{guard}{' '.join(parts)} {self.c.default_value}"
-            return f"(lambda _c: {read})({cell})" if guard or len(self.boards) > 1 else f"({read})".replace("_c", cell)
+            return f"({read})" if plain else f"(lambda _c: {read})({cell})"
         base, index = self.expr(node.base, env), self.expr(node.index, env)
         if self.index_safe(node, env):
             return f"{base}[{index}]"

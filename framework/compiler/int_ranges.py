@@ -9,6 +9,13 @@ directly, with no run-time test (Ultimate tic-tac-toe's `won[3 * r + q]`,
 `won[3 * y + x]`).  A definition's argument while its body is written once as a function
 (compiler/outline.py) has no range: the function is shared by calls of other arguments.
 
+A local of effects has a range too (`local_range`): a `let` local's is the hull of its
+first value and of every value its block assigns to it, proved by induction, and inside a
+conditional the tests narrow it (`self.facts`: the middle branch of `0 if s and p == 11
+else p + 1 if s else ...` knows p != 11); a `for` variable has its range's.  So a sowing
+loop's `house[pos]` is read and written with no test, `1..hand` is a plain `range`, and an
+item's write tests only the end of its range its value may pass (compiler/effects.py).
+
 `int_cell`: where the coordinates of `cell(x, y)` are arithmetic (`+ - *`, `//` and `%` by a
 non-zero constant, `abs`, conditionals) over integer names of a known small range (as
 above, or such a name passed to an outlined definition) and constants, the cell is read
@@ -28,7 +35,7 @@ from __future__ import annotations
 import re
 
 from framework import ast
-from framework.compiler.common import _static_int
+from framework.compiler.common import _operands, _static_int
 from framework.compiler.masks import _geometric, _name_nodes
 
 MAX_TABLE = 4096                   # entries of one table (the product of the names' ranges)
@@ -98,12 +105,25 @@ class IntRangesMixin:
             if code is not None and _NUMBER.match(code):
                 value = int(code.strip("()"))
                 return value, value
+            if code in self.local_ranges:
+                return self._narrowed(node.id, *self.local_ranges[code])
             return self._int_range(node) if self.kinds.get(id(node), ("",))[0] in ("var", "param") else None
+        if isinstance(node, ast.Index) and isinstance(node.base, ast.Name) and self.types.get(id(node)) == "int":
+            var = self.vars.get(node.base.id)       # an item of an int list: its declared range
+            if var is None or not var.is_array or var.type != "int" or self.kinds.get(id(node.base), ("",))[0] != "var":
+                return None
+            return None if var.lo == float("-inf") or var.hi == float("inf") else (int(var.lo), int(var.hi))
         if isinstance(node, ast.Unary) and node.op == "-":
             inner = self.interval(node.operand, env)
             return None if inner is None else (-inner[1], -inner[0])
-        if isinstance(node, ast.Cond):
-            a, b = self.interval(node.then, env), self.interval(node.else_, env)
+        if isinstance(node, ast.Cond):         # each branch knows how its test came out
+            self.facts.append((node.test, True))
+            try:
+                a = self.interval(node.then, env)
+                self.facts[-1] = (node.test, False)
+                b = self.interval(node.else_, env)
+            finally:
+                self.facts.pop()
             return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
         if isinstance(node, ast.Call) and node.func == "abs" and len(node.args) == 1:
             inner = self.interval(node.args[0], env)
@@ -152,3 +172,111 @@ class IntRangesMixin:
                         return None
                     found.append((lo, hi))
         return (min(f[0] for f in found), max(f[1] for f in found)) if found else None
+
+    def local_range(self, code, let, scope, env):
+        """Prove a range for the local `code` that `let` binds, over the effects `scope`
+        after it: the hull of its first value and of every value the scope assigns to it,
+        each computed with the local in that hull (induction: a value in the range stays in
+        it), widened at most MAX_WIDENINGS times; none when a value is unknown."""
+        writes = []
+        if not _assignments(let.name, scope, writes):
+            return
+        found = self.interval(let.value, env)
+        for _ in range(MAX_WIDENINGS):
+            if found is None:
+                return
+            self.local_ranges[code] = found
+            hull = found
+            for op, value in writes:
+                v = self.interval(value, env)
+                if v is None or op not in ("=", "+=", "-="):
+                    hull = None
+                    break
+                v = v if op == "=" else (found[0] + v[0], found[1] + v[1]) if op == "+=" else \
+                    (found[0] - v[1], found[1] - v[0])
+                hull = min(hull[0], v[0]), max(hull[1], v[1])
+            if hull == found:
+                return
+            found = hull
+        self.local_ranges.pop(code, None)
+
+    def _narrowed(self, name, lo, hi):
+        """(lo, hi) of the local `name` where the conditionals around it (self.facts) say more:
+        `pos + 1 if in_store else ...` inside the else of `in_store and pos == 11` has pos != 11."""
+        known, clauses = {}, []
+        for test, truth in self.facts:
+            _atoms(test, truth, known, clauses)
+        for _ in range(2):                        # a clause whose other operands are known
+            for op, operands in clauses:
+                unknown = [x for x in operands if known.get(_key(x)) != (op == "and")]
+                if len(unknown) == 1:
+                    _atoms(unknown[0], op != "and", known, clauses)
+        for key, truth in known.items():
+            if len(key) == 3 and key[0] in _FLIP and key[1] == ("N", name) and key[2][0] == "C":
+                op, c = key[0], key[2][1]
+            elif len(key) == 3 and key[0] in _FLIP and key[2] == ("N", name) and key[1][0] == "C":
+                op, c = _FLIP[key[0]], key[1][1]
+            else:
+                continue
+            if not truth:
+                op = _NEGATE[op]
+            if op == "==":
+                lo, hi = max(lo, c), min(hi, c)
+            elif op == "!=" and c in (lo, hi):
+                lo, hi = lo + (c == lo), hi - (c == hi)
+            elif op in ("<", "<="):
+                hi = min(hi, c - (op == "<"))
+            elif op in (">", ">="):
+                lo = max(lo, c + (op == ">"))
+        return (lo, hi) if lo <= hi else None
+
+
+MAX_WIDENINGS = 16
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _key(node):
+    """A structural key of a simple test or operand (names, constants, comparisons, `not`),
+    equal for equal expressions; None for anything else."""
+    if isinstance(node, ast.Name):
+        return ("N", node.id)
+    if isinstance(node, ast.Num) and type(node.value) is int:
+        return ("C", node.value)
+    if isinstance(node, ast.Binary) and node.op in _FLIP:
+        left, right = _key(node.left), _key(node.right)
+        return None if left is None or right is None else (node.op, left, right)
+    return None
+
+
+def _atoms(test, truth, known, clauses):
+    """Record what `test` having come out `truth` says: known[key] = truth of its simple
+    parts, and (op, operands) of an `and` that failed or an `or` that held (one operand)."""
+    while isinstance(test, ast.Unary) and test.op == "not":
+        test, truth = test.operand, not truth
+    if isinstance(test, ast.Binary) and test.op in ("and", "or"):
+        operands = _operands(test.op, test)
+        if (test.op == "and") == truth:           # every operand came out `truth`
+            for x in operands:
+                _atoms(x, truth, known, clauses)
+        else:
+            clauses.append((test.op, operands))
+        return
+    key = _key(test)
+    if key is not None:
+        known[key] = truth
+
+
+def _assignments(name, effects, out) -> bool:
+    """Append (op, value) of every assignment to the local `name` in `effects` (nested
+    blocks included) to `out`; False when a nested `let` or `for` binds the name again."""
+    for e in effects:
+        if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.id == name:
+            out.append((e.op, e.value))
+        elif isinstance(e, ast.LetEffect) and e.name == name or isinstance(e, ast.ForEffect) and e.var == name:
+            return False
+        elif isinstance(e, ast.IfEffect) and not _assignments(name, e.then + e.else_, out):
+            return False
+        elif isinstance(e, ast.ForEffect) and not _assignments(name, e.body, out):
+            return False
+    return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 from framework import ast
 from framework.builtins.rays import shifts
 from framework.compiler.common import TABLE_BITS, CHUNK_BITS, WORD_CHUNKS, _Source, _operands, _is_name, _names, loop_depths, may_raise
+from framework.compiler.param_loops import MAX_UNROLLED
 
 
 class LegalMixin:
@@ -41,14 +42,16 @@ class LegalMixin:
             top = [c for c, d in zip(conds, depths) if d == 0]
             whole = None     # (mask of the last parameter's values, their tuple) when it is free
             loops = []
+            last = None      # (name, (lo, hi), conditions) of a last int parameter over constant bounds
             for k, (pname, domain, ptype) in enumerate(a.params):
                 var = f"p_{pname}"
                 header, rest = self.loop_at(k, pname, domain, ptype, conds, depths, raising, env)
                 env[pname] = var
+                last = (pname, header[3], rest) if header[3] else None
                 if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
                         and a.legal_after is None \
                         and (mode != "list" or (self.single and len(a.params) == 1)):
-                    whole = header[1:]
+                    whole = header[1:3]
                 else:
                     loops.append((header[0], rest, header[1]))
             if not started:
@@ -66,13 +69,17 @@ class LegalMixin:
             shifted = self.shift_moves(out, mode, loops, env, a, whole, base)    # bitboard shifts (shifts.py)
             if shifted == "counted":
                 continue
-            for loop, rest, _ in [] if shifted else loops:
+            unrolled = not (shifted or whole or compound or a.legal_after is not None or last is None) \
+                and last[1][1] - last[1][0] < MAX_UNROLLED
+            for loop, rest, _ in [] if shifted else loops[:-1] if unrolled else loops:
                 out(loop)
                 out.indent()
                 for cond in rest:
                     out(f"if {self.expr(cond, env)}:")
                     out.indent()
-            if whole:
+            if unrolled:
+                self.unrolled_values(out, mode, ai, a, env, *last)
+            elif whole:
                 mask, values = whole
                 if mode == "any":
                     out(f"if {self.ray_hits(mask) or mask}:")
@@ -113,36 +120,10 @@ class LegalMixin:
     def loop_at(self, k, pname, domain, ptype, conds, depths, raising, env):
         # param_loop over the k-th loop's conditions; a mask never raises, so it may be tested first,
         here = [c for c, d in zip(conds, depths) if d == k + 1]   # but not one after a test that may raise
-        masked = lambda c: ptype == "cell" and (self.cell_mask(c, pname, env) or self.mask_of(c, pname, env))
+        masked = lambda c: ptype == "cell" and self.loop_mask(c, pname, env)[0]
         cut = next((i for i, c in enumerate(here) if c in raising and not masked(c)), len(here))
         header, rest = self.param_loop(pname, domain, ptype, here[:cut], env)
         return header, rest + here[cut:]
-
-    def param_loop(self, pname, domain, ptype, conds, env):
-        """((loop header, mask of the values or None, their tuple from a mask or None),
-        conditions left to test) for one parameter of an action."""
-        var = f"p_{pname}"
-        masks, rest = [], []
-        for cond in conds:
-            m = (self.cell_mask(cond, pname, env) or self.mask_of(cond, pname, env)) if ptype == "cell" else None
-            (masks if m else rest).append(m or cond)
-        if masks:
-            dom = self.domain(domain, env)
-            mask = " & ".join(masks) + ("" if dom == "ALL_CELLS" else f" & {self.expr(domain, env)}"
-                                        if not dom.startswith("range") else "")
-            return (f"for {var} in bits({mask}):", mask, self.cells_table), rest
-        if ptype == "int" and isinstance(domain, ast.Range):
-            for cond in rest:
-                row = self.row_mask(cond, pname, env)
-                if row:
-                    mask, table = row
-                    return (f"for {var} in {table}[{mask}]:", mask, table), [c for c in rest if c is not cond]
-            upper = [self.bound(c, pname, env) for c in rest]
-            if any(upper):
-                hi = "min(" + ", ".join([self.expr(domain.hi, env)] + [u for u in upper if u]) + ")"
-                rest = [c for c, u in zip(rest, upper) if not u]
-                return (f"for {var} in range({self.expr(domain.lo, env)}, {hi} + 1):", None, None), rest
-        return (f"for {var} in {self.domain(domain, env)}:", None, None), rest
 
     def emit_values(self, out, template, mask, values):
         """`template` filled with the tuple of the values a mask stands for.  A mask wider
@@ -308,3 +289,4 @@ class LegalMixin:
         return code
 
     # ------------------------------------------------------------------ module
+

@@ -78,15 +78,15 @@ class OutlineMixin:
     def _outline_body(self, node, args, env):
         """(parameters, the body's code, the indexes of the arguments it reads), or None when
         the body would read a local of its caller."""
-        saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges
+        saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges
         self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
         # the body serves every call: no fact of this call site (the range of a caller's
         # bound variable, one value of an unrolled quantifier) may drop a check from it
-        self.tmp, self.mover_code, self.walrus_ok, self.param_ranges = 0, "mover", True, {}
+        self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = 0, "mover", True, {}, {}
         try:
             body = getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
         finally:
-            self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges = saved
+            self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = saved
         if _CALLER_LOCAL in body:
             return None
         names = set(_IDENT.findall(body))

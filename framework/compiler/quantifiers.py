@@ -8,6 +8,7 @@ from framework import ast
 from framework.builtins.connectivity import _helpers, _value_masks
 from framework.compiler import unroll
 from framework.compiler.common import _static_int
+from framework.runtime import MAX_SPAN
 
 
 class QuantifiersMixin:
@@ -19,6 +20,9 @@ class QuantifiersMixin:
             masked = self.shift_exists(node, env)       # over pairs of cells: shifts (shifts.py)
         if masked is not None:
             return masked
+        chosen = self.cond_split(node, env)             # `X if T else Y`: T tested once (splits.py)
+        if chosen is not None:
+            return self.expr(chosen, env)
         grouped = self.over_groups(node, env)           # each group once, not each of its cells
         if grouped is not None:
             return grouped
@@ -130,6 +134,9 @@ class QuantifiersMixin:
             lo, hi = self.expr(node.lo, env), self.expr(node.hi, env)
             if _static_int(node.lo) is not None and _static_int(node.hi) is not None:
                 return f"range({lo}, {hi} + 1)"          # the checker bounded its size
+            least, most = self.interval(node.lo, env), self.interval(node.hi, env)
+            if least is not None and most is not None and most[1] - least[0] < MAX_SPAN:
+                return f"range({lo}, {hi} + 1)"          # its ends' ranges bound its size
             return f"span({lo}, {hi}, POSITIONS[{self.position(node)}])"
         return f"bits({self.expr(node, env)})"
 

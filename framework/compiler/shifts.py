@@ -28,7 +28,7 @@ import ast as pyast
 
 from framework import ast
 from framework.compiler.common import _operands
-from framework.compiler.masks import _geometric
+from framework.compiler.masks import _geometric, _mentions as _reads
 from framework.compiler.pairs import _Unsupported, _and, _not, _or
 from framework.graph import Graph
 
@@ -77,12 +77,16 @@ class ShiftsMixin:
             out(f"for {var}, p_{b} in sorted([(_b - _k, _b) for _k, _m in ({pairs}) if _m for _b in bits(_m)]):")
             out.depth += 1
             return "loops"
-        if whole is None:
-            out(f"for _k, _m in ({pairs}):")
-            out("    if _m:")
-            out(f"        for p_{b} in bits(_m):")
-            out(f"            {var} = p_{b} - _k")
-            out.depth += 3
+        if whole is None:               # the masks first: most positions have no candidate
+            names = [self.fresh("j") for _ in terms]
+            for name, (_, m) in zip(names, terms):
+                out(f"{name} = {m}")
+            out(f"if {' or '.join(names) or 'False'}:")
+            out(f"    for _k, _m in ({''.join(f'({k}, {n}), ' for n, (k, _) in zip(names, terms))}):")
+            out("        if _m:")
+            out(f"            for p_{b} in bits(_m):")
+            out(f"                {var} = p_{b} - _k")
+            out.depth += 4
             return "loops"
         moved = [m for _, m in terms]
         if mode == "count":
@@ -118,8 +122,8 @@ class ShiftsMixin:
         return terms
 
     def shift_exists(self, node, env):
-        """`exists a in D: P(a) and ... and exists b in DOM: Q(a, b)` with DOM `cell` or
-        `neighbors(a, DIRS)` of fixed translations and every test a `pair` form (compulsory
+        """`exists a in D: P(a) and ... and exists b in DOM: Q(a, b)` with DOM `cell`, cells
+        of values (`b in DOM` one more test) or `neighbors(a, DIRS)` of fixed translations and every test a `pair` form (compulsory
         capture: some piece can jump): whether some shifted mask of D's cells is not empty;
         else None."""
         if node.kind != "exists" or self.tables is None or self.c.spec.board is None:
@@ -134,9 +138,12 @@ class ShiftsMixin:
         inner = parts[-1]
         if not (isinstance(inner, ast.Quant) and inner.kind == "exists"):
             return None
-        dom = inner.domain
+        dom, tests = inner.domain, [inner.body]
         if isinstance(dom, ast.Name) and dom.id == "cell" and dom.id not in env:
             steps = list(_all_steps(self.tables))
+        elif self.types.get(id(dom)) == "cellset" and self.set_code(dom) and not _reads(dom, node.var):
+            steps = list(_all_steps(self.tables))       # b in DOM: one more test of b (pairs.py)
+            tests = [ast.Binary("in", ast.Name(inner.var), dom)] + tests
         elif isinstance(dom, ast.Call) and dom.func == "neighbors" and isinstance(dom.args[0], ast.Name) \
                 and dom.args[0].id == node.var and not isinstance(self.c.directions[self.kinds[id(dom.args[1])][1]], Graph):
             steps = self.translations(f"NEIGHBORS_{self.kinds[id(dom.args[1])][1]}")
@@ -147,7 +154,7 @@ class ShiftsMixin:
         for step in steps or ():
             try:
                 cells = "ALL"
-                for part in parts[:-1] + [inner.body]:
+                for part in parts[:-1] + tests:
                     if cells != "0":
                         cells = _and(cells, self.pair(part, node.var, inner.var, inner_env, step))
             except _Unsupported:

@@ -63,7 +63,7 @@ class StateClassMixin:
         """The index in POSITIONS of the rule a generated function implements (an action's
         effects or moves, terminal, goal, winner, evaluation; else the spec's start)."""
         c, where = self.c, self.c.spec.positions
-        number = re.search(r"\d+$", function)
+        number = re.search(r"\d+(?=(_m\d+)?$)", function)     # _walk<i>_m<player>: action i
         if function in self.outlined_at:
             pos = self.outlined_at[function] or c.spec.pos
         elif number and function.startswith(("_apply", "_after", "_walk", "_follow")) and int(number.group()) < len(c.actions):

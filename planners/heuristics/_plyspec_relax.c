@@ -1,8 +1,10 @@
 /* _plyspec_relax: the optional C accelerator of planners/heuristics/relaxation.py.
 
    It runs the relaxed exploration of `Relaxation.explore` (the heap form: facts settle by
-   cost, then index, the start fact first; an operator fires when its last precondition
-   settles; a fact's supporter is the first operator that reaches it at its cost) over flat
+   cost, of equal costs the last reached first, as Fast Downward's bucket queue pops them:
+   the start fact, then the state's facts from the highest index down; an operator fires
+   when its last precondition settles; a fact's supporter is the first operator that
+   reaches it at its cost) over flat
    arrays built once per task, and on top of it h_max, h_add, the relaxed plan (the chosen
    relaxed operators, inserted into a Python set in the same order as the Python code) and
    h_FF's preferred operators; and landmark-cut (`Cut`, for planners/heuristics/lmcut.py).
@@ -21,6 +23,8 @@
 typedef struct {
     int64_t *d;
     Py_ssize_t *f, len;
+    Py_ssize_t *n, pushed;      /* with `n` (Graph's heap): push numbers, the last pushed
+                                   of equal costs first; without (Cut's): the least node */
 } Heap;
 
 typedef struct {
@@ -42,7 +46,7 @@ static void graph_free_arrays(Graph *g)
     void *arrays[] = {g->cost, g->op_cost, g->pre_at, g->pre, g->add_at, g->add, g->user_at,
                       g->user, g->goal, g->owner, g->is_goal, g->dist, g->so_far, g->heap.d,
                       g->supporter, g->waiting, g->heap.f, g->stack, g->in_state, g->chosen,
-                      g->owned};
+                      g->owned, g->heap.n};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
 }
@@ -185,12 +189,13 @@ static PyObject *graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     g->supporter = PyMem_Calloc(g->nodes, sizeof(Py_ssize_t));
     g->waiting = PyMem_Calloc(g->ops + 1, sizeof(Py_ssize_t));
     g->heap.f = PyMem_Calloc(g->heap_cap, sizeof(Py_ssize_t));
+    g->heap.n = PyMem_Calloc(g->heap_cap, sizeof(Py_ssize_t));
     g->stack = PyMem_Calloc(g->stack_cap, sizeof(Py_ssize_t));
     g->in_state = PyMem_Calloc(g->nodes, 1);
     g->chosen = PyMem_Calloc(g->ops + 1, 1);
     g->owned = PyMem_Calloc(g->owners + 1, 1);
     if (g->dist && g->so_far && g->heap.d && g->supporter && g->waiting && g->heap.f &&
-        g->stack && g->in_state && g->chosen && g->owned)
+        g->heap.n && g->stack && g->in_state && g->chosen && g->owned)
         return (PyObject *)g;
 nomemory:
     PyErr_NoMemory();
@@ -200,10 +205,13 @@ fail:
     return NULL;
 }
 
-/* a binary heap of (cost, node), least first; keys are never pushed twice */
+/* a binary heap of (cost, node), least first, of equal costs the last pushed (with push
+   numbers) or the least node; keys are never pushed twice */
 static inline int heap_less(Heap *h, Py_ssize_t a, Py_ssize_t b)
 {
-    return h->d[a] < h->d[b] || (h->d[a] == h->d[b] && h->f[a] < h->f[b]);
+    if (h->d[a] != h->d[b])
+        return h->d[a] < h->d[b];
+    return h->n ? h->n[a] > h->n[b] : h->f[a] < h->f[b];
 }
 
 static inline void heap_swap(Heap *h, Py_ssize_t a, Py_ssize_t b)
@@ -212,12 +220,18 @@ static inline void heap_swap(Heap *h, Py_ssize_t a, Py_ssize_t b)
     Py_ssize_t f = h->f[a];
     h->d[a] = h->d[b], h->f[a] = h->f[b];
     h->d[b] = d, h->f[b] = f;
+    if (h->n) {
+        Py_ssize_t n = h->n[a];
+        h->n[a] = h->n[b], h->n[b] = n;
+    }
 }
 
 static inline void heap_push(Heap *h, int64_t d, Py_ssize_t f)
 {
     Py_ssize_t i = h->len++;
     h->d[i] = d, h->f[i] = f;
+    if (h->n)
+        h->n[i] = h->pushed++;
     while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
         heap_swap(h, i, (i - 1) / 2);
         i = (i - 1) / 2;
@@ -229,6 +243,8 @@ static inline void heap_pop(Heap *h, int64_t *d, Py_ssize_t *f)
     *d = h->d[0], *f = h->f[0];
     h->len--;
     h->d[0] = h->d[h->len], h->f[0] = h->f[h->len];
+    if (h->n)
+        h->n[0] = h->n[h->len];
     for (Py_ssize_t i = 0;;) {
         Py_ssize_t least = i, left = 2 * i + 1, right = left + 1;
         if (left < h->len && heap_less(h, left, least))
@@ -254,9 +270,8 @@ static int explore(Graph *g, PyObject *state, int use_max, int until_goals)
     memset(g->so_far, 0, g->ops * sizeof(int64_t));
     for (Py_ssize_t k = 0; k < g->ops; k++)
         g->waiting[k] = g->pre_at[k + 1] - g->pre_at[k];
-    g->heap.len = 0;
+    g->heap.len = g->heap.pushed = 0;
     g->dist[0] = 0, g->in_state[0] = 1;
-    heap_push(&g->heap, 0, 0);
     for (Py_ssize_t i = 0; i < size; i++)
         for (int bit = 0; bit < 8 && bytes[i]; bit++)
             if (bytes[i] >> bit & 1) {
@@ -268,6 +283,7 @@ static int explore(Graph *g, PyObject *state, int use_max, int until_goals)
                 g->dist[f] = 0, g->in_state[f] = 1;
                 heap_push(&g->heap, 0, f);
             }
+    heap_push(&g->heap, 0, 0);               /* the start fact settles first */
     Py_ssize_t goals_left = g->ngoals;
     while (g->heap.len && (goals_left || !until_goals)) {
         int64_t d;
@@ -915,6 +931,11 @@ PyMODINIT_FUNC PyInit__plyspec_relax(void)
     Py_INCREF(&CutType);
     if (PyModule_AddObject(m, "Cut", (PyObject *)&CutType) < 0) {
         Py_DECREF(&CutType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* the rules this build follows (relaxation.py ignores a build of other rules) */
+    if (PyModule_AddIntConstant(m, "RULES", 2) < 0) {
         Py_DECREF(m);
         return NULL;
     }

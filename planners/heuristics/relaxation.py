@@ -10,12 +10,16 @@ supporter; landmark-cut (`planners.heuristics.lmcut`) and the landmarks
 (`planners.landmarks.graph`) build on the same relaxed operators.  A state from which the goal is relaxed-unreachable gets
 `inf` (a dead end).  The exploration's queue is a list of cost buckets when every cost is
 a positive integer (unit costs), a heap otherwise; both settle facts in the same order
-(by cost, then index, a start fact first) and an operator fires when its last
-precondition settles, so supporters, relaxed plans and values do not depend on the
-queue.  The bucket exploration (the hot path of lama-first) keeps one counter per
+and an operator fires when its last precondition settles, so supporters, relaxed plans
+and values do not depend on the queue.  The order is Fast Downward's (its h_add/h_FF
+bucket queue pops the last fact pushed): by cost, and of equal costs the fact reached
+last first; the start fact first, then the state's facts from the highest index down.
+A fact's supporter is the first operator that reaches it at its cost.  This tie rule
+decides which relaxed plan h_FF counts (parcprinter-sat11 p04's initial h_FF: 98 as in
+Fast Downward, 86 with the lowest-index-first rule used before).  The bucket exploration (the hot path of lama-first) keeps one counter per
 operator for both jobs, counting its preconditions and summing their costs, and counts
-the state's facts in one sweep in which only an operator's last precondition can fire
-it, the sweep itself corrected from the previous state's when that is cheaper (in a
+the state's facts in one sweep in which only the precondition settled last (its
+lowest-index one) can fire an operator, the sweep itself corrected from the previous state's when that is cheaper (in a
 search, consecutive states are mostly siblings); tests/test_relaxed_speedup.py holds it
 to the plain exploration.  Lists indexed by
 fact and operator are copied with one C-level call per evaluation.
@@ -24,7 +28,8 @@ When the optional C accelerator `_plyspec_relax` (planners/heuristics/_plyspec_r
 built by `pip install .` where a C compiler is present) is importable and every cost is
 an integer, the same exploration, the relaxed plan and the preferred operators run there
 on flat arrays built once per task, with the same values, supporters and sets;
-`PLYSPEC_PURE=1` in the environment (or no accelerator) keeps the Python code below.
+`PLYSPEC_PURE=1` in the environment (or no accelerator, or one built from an older source:
+its `RULES` differ) keeps the Python code below.
 """
 from __future__ import annotations
 
@@ -35,10 +40,22 @@ from framework.runtime import bits
 from planners.heuristics.lmcut import LandmarkCut
 
 INF = float("inf")
-try:
-    ACCELERATOR = None if os.environ.get("PLYSPEC_PURE") else __import__("_plyspec_relax")
-except ImportError:
-    ACCELERATOR = None
+RULES = 2       # the accelerator's rules: 2 = Fast Downward's tie rule (1: lowest index first)
+
+
+def accelerator():
+    """The C accelerator, or None: PLYSPEC_PURE set, not importable, or built from an
+    older source whose exploration breaks ties by another rule (its `RULES`)."""
+    if os.environ.get("PLYSPEC_PURE"):
+        return None
+    try:
+        module = __import__("_plyspec_relax")
+    except ImportError:
+        return None
+    return module if getattr(module, "RULES", 1) == RULES else None
+
+
+ACCELERATOR = accelerator()
 
 
 class Relaxation:
@@ -117,13 +134,14 @@ class Relaxation:
         self.big = max((1 << 30) // (most + 1), dearest + 1 + (max(most - 1, 1) << 16))
         self.safe_depth = (self.big - dearest - 1) // max(most - 1, 1)
         self.counters = [c - w * self.big for c, w in zip(self.cost, self.waiting)]
-        # in bucket 0 (the state) facts settle in index order, so only an operator's last
-        # precondition can finish it there: the others (`ahead`) are counted in one sweep
+        # in bucket 0 (the state) facts settle in descending index order, so only an
+        # operator's first precondition can finish it there: the others (`ahead`) are
+        # counted in one sweep
         self.last = [[] for _ in range(self.facts + 1)]
         self.ahead = [[] for _ in range(self.facts + 1)]
         for k, pre in enumerate(self.pre):
             for fact in pre:
-                (self.last if fact == pre[-1] else self.ahead)[fact].append(k)
+                (self.last if fact == pre[0] else self.ahead)[fact].append(k)
         self.last[self.start] = self.users[self.start]
         self._last = 0, self.counters
         self.achievers = [[] for _ in range(self.facts)]
@@ -161,8 +179,9 @@ class Relaxation:
         fact, best supporter per fact, whether every goal fact was reached; both lists have
         one more entry, the last, for the start fact).  With the task's own costs, all
         positive integers (unit costs among them), facts are settled from a bucket queue;
-        otherwise (zero-cost rules of derived predicates, fractional costs) from a heap.  Both settle facts in the same order (by cost, then by
-        index), so both pick the same supporters."""
+        otherwise (zero-cost rules of derived predicates, fractional costs) from a heap.
+        Both settle facts in the same order (by cost, of equal costs the last reached
+        first, the module's docstring), so both pick the same supporters."""
         if cost is None:
             if self.fast:
                 return self.fast.explore(self.state_bytes(state), use_max, until_goals)
@@ -173,15 +192,17 @@ class Relaxation:
         supporter = [-1] * (self.facts + 1)
         waiting = self.waiting[:]
         so_far = [0] * len(waiting)
-        heap = [(0, self.start)]
-        for fact in bits(self.relaxed(state)):
+        # entries (cost, -push number, fact): of equal costs the last pushed pops first
+        heap = [(0, -n, fact) for n, fact in enumerate(bits(self.relaxed(state)))]
+        heap.reverse()                       # a heap already: keys ascending
+        heap.insert(0, (0, -len(heap), self.start))
+        pushed = len(heap)
+        for _, _, fact in heap:
             dist[fact] = 0
-            heap.append((0, fact))
-        dist[self.start] = 0
         goals_left = len(self.goal)
         users, add, is_goal = self.users, self.add, self.is_goal
         while heap and (goals_left or not until_goals):
-            d, fact = heappop(heap)
+            d, _, fact = heappop(heap)
             if d > dist[fact]:
                 continue                     # an outdated entry (each cost is pushed once)
             goals_left -= is_goal[fact]
@@ -195,7 +216,8 @@ class Relaxation:
                         if reach < dist[new]:
                             dist[new] = reach
                             supporter[new] = k
-                            heappush(heap, (reach, new))
+                            pushed += 1
+                            heappush(heap, (reach, -pushed, new))
         return dist, supporter, not goals_left
 
     def _swept(self, relaxed: int) -> list:
@@ -220,14 +242,14 @@ class Relaxation:
     def _explore_buckets(self, state: int, use_max: bool, until_goals: bool):
         """`explore` with positive integer costs: bucket `d` holds the facts first reached
         at cost d; no cost is 0, so a bucket is complete once it is reached and is
-        settled in fact order (the start fact, -1, first).  One counter per operator
+        settled from its end (the last reached first; bucket 0 ends with the start fact).  One counter per operator
         (`counters`) counts its preconditions and sums their costs."""
         dist = [INF] * (self.facts + 1)
         supporter = [-1] * (self.facts + 1)
         relaxed = self.relaxed(state)
         counter = self._swept(relaxed)
         add, users, is_goal, big = self.add, self.users, self.is_goal, self.big
-        first = [self.start, *bits(relaxed)]
+        first = [*bits(relaxed), self.start]         # popped from the end
         for fact in first:
             dist[fact] = 0
         buckets = [first]
@@ -237,10 +259,9 @@ class Relaxation:
         while d < len(buckets) and (goals_left or not until_goals):
             if d > self.safe_depth:
                 return self.explore(state, use_max, self.cost, until_goals)
-            bucket = buckets[d]
-            bucket.sort()
+            bucket = buckets[d]                      # complete: every cost is positive
             step, extra = (big, d) if use_max else (big + d, 0)
-            for fact in bucket:
+            for fact in reversed(bucket):            # the last reached first
                 if dist[fact] != d:
                     continue                 # reached more cheaply since
                 for k in finishing[fact]:

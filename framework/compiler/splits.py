@@ -1,0 +1,165 @@
+"""Quantifiers whose body chooses by a condition, `X if T else Y` (a piece moves as a king
+or as a man): the choice made once, outside the loop, so that each branch gets the
+lowering of its own form (a man's jump as masks, framework/compiler/shifts.py):
+
+    hoist   Q v in D: B[X if T else Y], T not reading v (nor a name bound inside B)
+            -> (Q v in D: B[X]) if T else (Q v in D: B[Y])          (any quantifier)
+    split   exists v in D: B[X if T else Y], T reading v, D cells
+            -> (exists v in D: T and B[X]) or (exists v in D: not T and B[Y])
+
+Same value as the interpreter's: T cannot fail (it is tested once, also where D is empty
+and the interpreter tests it never), and for `split` no part of the body can fail (the two
+halves test D's cells in another order, which could only change which error is met).  The
+new nodes take the checker's types of the nodes they replace.
+
+A loop over a cell parameter (move generation, a compound move's next step) whose
+condition is `X if T else Y` with T not reading the parameter draws the parameter from
+`(MX if T else MY)`, MX and MY the masks of X's and Y's leading parts (choice_mask): the
+same values in the same order, X's and Y's other parts tested in the loop.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from framework import ast
+from framework.compiler.common import _operands, may_raise
+
+
+class SplitsMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def cond_split(self, node, env):
+        """`node` (a Quant) rewritten by hoist or split (module docstring), or None."""
+        found = _choice(node.body, (), self.types)
+        if found is None:
+            return None
+        cond, path = found
+        if may_raise(cond.test, self.types, frozenset({node.var, "mover"})):
+            return None
+        then, else_ = (self._replaced(node.body, path, branch) for branch in (cond.then, cond.else_))
+        if not _reads(cond.test, node.var):
+            return self._made(ast.Cond, node, cond.test, self._made(ast.Quant, node, node.kind, node.var,
+                                                                      node.domain, then),
+                              self._made(ast.Quant, node, node.kind, node.var, node.domain, else_))
+        if node.kind != "exists" or self.types.get(id(node.domain)) != "cellset" \
+                or may_raise(node.body, self.types, frozenset({node.var, "mover"})) \
+                or self.mask_of(cond.test, node.var, env) is None:     # else no half gains
+            return None
+        halves = [self._made(ast.Quant, node, "exists", node.var, node.domain,
+                             self._made(ast.Binary, cond, "and", test, body))
+                  for test, body in ((cond.test, then), (self._made(ast.Unary, cond, "not", cond.test), else_))]
+        return self._made(ast.Binary, node, "or", *halves)
+
+    def _made(self, kind, like, *fields):
+        """A new node of `kind` with the checker's type (and kind) of `like`; kept alive so
+        that its id stays its own while the module is written."""
+        made = kind(*fields, pos=like.pos)
+        for table in (self.types, self.kinds):
+            if id(like) in table:
+                table[id(made)] = table[id(like)]
+        self.__dict__.setdefault("split_nodes", []).append(made)
+        return made
+
+    def _replaced(self, node, path, branch):
+        """`node` with the node at `path` (field names from `node` down) replaced by `branch`;
+        the nodes on the way are new, with the types of those they copy."""
+        if not path:
+            return branch
+        (name, index), rest = path[0], path[1:]
+        child = getattr(node, name)
+        if index is None:
+            new = self._replaced(child, rest, branch)
+        else:
+            new = tuple(self._replaced(c, rest, branch) if i == index else c for i, c in enumerate(child))
+        made = dataclasses.replace(node, **{name: new})
+        for table in (self.types, self.kinds):
+            if id(node) in table:
+                table[id(made)] = table[id(node)]
+        self.__dict__.setdefault("split_nodes", []).append(made)
+        return made
+
+
+def _choice(node, bound, types):
+    """The first `Cond` in `node` (outside quantifiers' domains) whose test reads no name in
+    `bound` (the variables quantified on the way) and is not known while compiling, with
+    its path; or None."""
+    if isinstance(node, ast.Cond) and types.get(id(node)) == "bool" \
+            and not any(_reads(node.test, v) for v in bound) and _reads_state(node.test):
+        return node, ()
+    for name in getattr(node, "__dataclass_fields__", ()):
+        if name == "pos" or isinstance(node, ast.Quant) and name == "domain":
+            continue
+        child = getattr(node, name)
+        inner = bound + (node.var,) if isinstance(node, ast.Quant) else bound
+        for index, c in enumerate(child) if isinstance(child, tuple) else ((None, child),):
+            if hasattr(c, "__dataclass_fields__"):
+                found = _choice(c, inner, types)
+                if found is not None:
+                    return found[0], ((name, index),) + found[1]
+    return None
+
+
+def _reads(node, var) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == var
+    return any(_reads(c, var) for name in getattr(node, "__dataclass_fields__", ()) if name != "pos"
+               for c in (getattr(node, name) if isinstance(getattr(node, name), tuple) else (getattr(node, name),)))
+
+
+def _reads_state(node) -> bool:
+    """Whether the test reads the board (a test of players or numbers only is folded by
+    the lowering of conditionals already)."""
+    if isinstance(node, ast.Index):
+        return True
+    return any(_reads_state(c) for name in getattr(node, "__dataclass_fields__", ()) if name != "pos"
+               for c in (getattr(node, name) if isinstance(getattr(node, name), tuple) else (getattr(node, name),)))
+
+
+class ChoiceMasksMixin:
+    """Part of `Compiler` (framework.compiler): a loop's `X if T else Y` as a mask (below)."""
+
+    def loop_mask(self, cond, pname, env):
+        """(the mask of the values of the cell parameter `pname` where `cond` holds, or
+        None; the conditions left to test in the loop): a mask of the whole condition, or
+        of `X if T else Y` by choice_mask."""
+        mask = self.cell_mask(cond, pname, env) or self.mask_of(cond, pname, env)
+        chosen = None if mask else self.choice_mask(cond, pname, env)
+        if chosen is None:
+            return mask, []
+        return chosen[0], [] if chosen[1] is None else [chosen[1]]
+
+    def choice_mask(self, cond, pname, env):
+        """For a condition `X if T else Y` of the loop over the cell parameter `pname`, T
+        not reading it (a king slides, a man steps): (the values of `pname` that X's and Y's
+        leading mask parts allow, `(MX if T else MY)`, and the rest of the choice to test
+        in the loop, or None when nothing is left); None when no branch has a mask part or
+        the condition could fail (its mask parts are then not tested before it)."""
+        if not isinstance(cond, ast.Cond) or _reads(cond.test, pname) or not _reads(cond, pname) \
+                or may_raise(cond, self.types, frozenset(env) | {pname, "mover"}):
+            return None
+        masks, rests = [], []
+        for branch in (cond.then, cond.else_):
+            ops, found = _operands("and", branch), []
+            for op in ops:
+                mask = self.cell_mask(op, pname, env) or self.mask_of(op, pname, env)
+                if not mask:
+                    break
+                found.append(mask)
+            masks.append(" & ".join(found) or "FULL")
+            rest = None
+            for op in ops[len(found):]:
+                rest = op if rest is None else self._made(ast.Binary, cond, "and", rest, op)
+            rests.append(rest)
+        if masks == ["FULL", "FULL"]:
+            return None
+        test = self.expr(cond.test, env)
+        then, else_ = rests
+        if then is None and else_ is None:
+            left = None
+        elif then is None:
+            left = self._made(ast.Binary, cond, "or", cond.test, else_)
+        elif else_ is None:
+            left = self._made(ast.Binary, cond, "or", self._made(ast.Unary, cond, "not", cond.test), then)
+        else:
+            left = self._made(ast.Cond, cond, cond.test, then, else_)
+        return f"({masks[0]} if {test} else {masks[1]})", left
