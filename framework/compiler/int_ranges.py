@@ -9,6 +9,13 @@ directly, with no run-time test (Ultimate tic-tac-toe's `won[3 * r + q]`,
 `won[3 * y + x]`).  A definition's argument while its body is written once as a function
 (compiler/outline.py) has no range: the function is shared by calls of other arguments.
 
+A local of effects has a range too (`local_range`): a `let` local's is the hull of its
+first value and of every value its block assigns to it, proved by induction, and inside a
+conditional the tests narrow it (`self.facts`: the middle branch of `0 if s and p == 11
+else p + 1 if s else ...` knows p != 11); a `for` variable has its range's.  So a sowing
+loop's `house[pos]` is read and written with no test, `1..hand` is a plain `range`, and an
+item's write tests only the end of its range its value may pass (compiler/effects.py).
+
 `int_cell`: where the coordinates of `cell(x, y)` are arithmetic (`+ - *`, `//` and `%` by a
 non-zero constant, `abs`, conditionals) over integer names of a known small range (as
 above, or such a name passed to an outlined definition) and constants, the cell is read

@@ -150,6 +150,11 @@ class MasksMixin:
             return f"({self.expr(node.right, env)})"
         if isinstance(node, ast.Binary) and node.op in ("==", "!="):
             for this, other in ((node.left, node.right), (node.right, node.left)):
+                if _is_var(this, var) and not _mentions(other, var) and _safe(other) \
+                        and self.types.get(id(other)) == "cell":      # c == jumper: one cell, or none
+                    code = self.expr(other, env)
+                    mask = f"(1 << {code} if {code} >= 0 else 0)"
+                    return mask if node.op == "==" else f"(FULL & ~{mask})"
                 mask = self._cell_test(this, other, var, env)
                 if mask is not None:
                     return mask if node.op == "==" else f"(FULL & ~{mask})"
