@@ -241,8 +241,8 @@ class MasksMixin:
         if not _is_var(getattr(this, "index", None) if isinstance(this, ast.Index) else
                        this.args[0] if isinstance(this, ast.Call) and len(this.args) == 1 else None, var):
             return None
-        if _mentions(other, var) or not _safe(other):
-            return None
+        if _mentions(other, var) or not (_safe(other) or self.const_value(other) is not None):
+            return None         # (a constant value or player, as `next(mover)` where the mover is known)
         if isinstance(this, ast.Index) and self.is_board_read(this):
             return f"({self.value_mask(other, env)})"
         if isinstance(this, ast.Call) and this.func in ("row", "col") and self.types.get(id(other)) == "int":
