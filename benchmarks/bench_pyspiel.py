@@ -25,7 +25,8 @@ is faster; node counts are printed for both sides and must agree):
    alpha-beta depth 2 (nodes/s; pyspiel's 6x6 Amazons perft(3), a whole move, beside it);
 4d. `plyspec perft` on specs written from public rules in the styles a new user writes
    (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
-   OpenSpiel's one-jump plies; and the shipped game_specs/oware.yaml, in the issue's table)
+   OpenSpiel's one-jump plies; and the shipped game_specs/oware.yaml and go5.yaml, in the
+   issue's table)
    against the same perft over pyspiel's games, counts equal (tests/test_stranger_specs.py
    checks them to smaller depths); `--game kalah` keeps only the rows of that game;
 5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
@@ -53,7 +54,8 @@ STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"row
              ("Ultimate tic-tac-toe", "ultimate_tictactoe.yaml", {}, "ultimate_tic_tac_toe", {}, 5),
              ("Y n=4", "y.yaml", {"n": 4}, "y", {"board_size": 4}, 6),
              ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6),
-             ("Oware", "game_specs/oware.yaml", {}, "oware", {}, 7))     # the shipped spec (a path from the root)
+             ("Oware", "game_specs/oware.yaml", {}, "oware", {}, 7),     # the shipped spec (a path from the root)
+             ("Go 5x5", "game_specs/go5.yaml", {}, "go", {"board_size": 5}, 4))     # shipped, as Oware
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),

@@ -147,6 +147,24 @@ class _Bits(dict):
 board_bits = _Bits().__getitem__
 
 
+def cells_mask(cells, off: int) -> int:
+    """The mask of the board cells among `cells`, with bit `off` set when one of them is
+    -1 (off the board): a quantifier's visited cells (compiler/range_masks.py)."""
+    mask = 0
+    for c in cells:
+        mask |= 1 << (c if c >= 0 else off)
+    return mask
+
+
+def moves_mask(moves, off: int) -> int:
+    """The mask of the cells of `moves` ((cell, move) pairs), with bit `off` set when two
+    of them share a cell (compiler/range_masks.py GridMovesMixin)."""
+    mask = 0
+    for c, _ in moves:
+        mask |= 1 << off if mask >> c & 1 else 1 << c
+    return mask
+
+
 def permute(mask: int, perm: dict) -> int:
     out = 0
     for i in bits(mask):

@@ -108,12 +108,11 @@ def _evaluate(form, b, x):
 
 def test_the_fast_forms_appear_where_they_apply():
     source = load_text(UTTT).python_source
-    assert "_CT0 = tuple(CELL(" in source                       # a table over target, x, y
+    assert re.search(r"_CT\d+ = tuple\(CELL\(", source)          # a table over target, x, y
     assert not re.search(r"(?<!set_)item\(v_won", source)                          # won[3 * r + q], won[3 * y + x] proved in range
     legal = source[source.index("def k_actions"):source.index("def k_count")]
     assert "CELL(" not in legal
-    outlined = source[source.index("def _def3"):]
-    assert "if -1 <= d_0 <= 8 else CELL(" in outlined            # an argument: its range tested first
+    assert "(v_target + 1)]" in source and "def _def3" not in source   # the small-board tests: inline, by target
     unsure = fill({"LO": 0, "HI2": 3, "HI": 5, "W": 3, "H": 2, "S": 3, "M": 1, "N": 1, "Q": 2, "INDEX2": "b + 1",
                    "INDEX": "v % 3", "PICKED": "i % 6", "PLACED": "(b + 1) % 6"})
     assert "item(v_h, (v_b + 1)" in load_text(unsure).python_source     # b + 1 may be 6: tested

@@ -53,6 +53,14 @@ def test_breakthrough_counts_its_moves_without_a_loop_per_piece():
     assert "for p_a" not in count and count.count("bit_count()") == 6
 
 
+def test_checkers_jumps_of_the_piece_that_jumped_last_are_shifted_masks():
+    """`(jumper == none or jumper == a)`, a cell variable compared with the moving cell, is
+    a one-cell mask (masks.py), so the jump's loops become shifted candidates."""
+    source = framework.load(ROOT / "benchmarks" / "specs" / "checkers.yaml").python_source
+    count = source[source.index("def k_count"):source.index("def k_apply")]
+    assert "(1 << v_jumper if v_jumper >= 0 else 0)" in count and "for p_a in" not in count
+
+
 def moves_in_lockstep(game, text, playouts, plies):
     """Random playouts of the compiled `game` (of spec `text`) and the interpreter's in
     lockstep: the same moves in the same order at every state, the same terminal tests."""

@@ -37,7 +37,7 @@ def test_moves_chosen_by_a_cells_value_come_in_the_interpreters_order(monkeypatc
         monkeypatch.setattr(mixin, name, spy)
     specs = []
 
-    @settings(max_examples=3, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=2, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate])
     @given(shift_spec_texts().filter(lambda text: " if board[" in text))
     def same_order(text):

@@ -30,7 +30,8 @@ class), apply (a move's successor), functions (terminal, utility, initial, chanc
 (large definitions written once as functions), shifts (moves between two cells counted by
 shifting bitboards), pairs (tests of two such cells as masks), splits (a quantifier's
 `X if T else Y` chosen once, outside its loop), int_ranges (ranges of
-integer expressions; `cell(x, y)` of small integers as a table), local_lists (a list
+integer expressions; `cell(x, y)` of small integers as a table), range_masks (quantifiers over
+small ranges reading one cell each as one mask test), local_lists (a list
 written item by item in a run of effects as a Python list there) and common (the source
 writer and AST
 questions).  `Compiler` is their union; builtin calls are
@@ -57,6 +58,7 @@ from framework.compiler.outline import OutlineMixin
 from framework.compiler.param_loops import ParamLoopsMixin
 from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
+from framework.compiler.range_masks import GridMovesMixin, RangeMasksMixin
 from framework.compiler.shifts import ShiftsMixin
 from framework.compiler.splits import ChoiceMasksMixin, SplitsMixin
 from framework.compiler.state_class import StateClassMixin
@@ -68,7 +70,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
                OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
-               ChoiceMasksMixin):
+               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -102,6 +104,9 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.outlined_source = []     # their (name, parameters, body), in the order written
         self.outlining = True         # calls may be outlined (until the module is written)
         self.node_sizes = {}
+        self.range_mask_off = False   # quantifiers over ranges stay loops (range_masks.py)
+        self.arg_guards = None        # while writing an outlined body: the argument ranges its tables need
+        self.unchanged = {}           # a list field -> the local holding the parent's (apply.child_terminal)
         self.local_lists = set()      # list variables that are Python lists where the code is (local_lists.py)
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):

@@ -133,6 +133,7 @@ class ApplyMixin:
         if sets_turn:
             out(f"turn = {UNSET_TURN}")
         known_empty = self.known_empty(a)
+        mark, depth = len(out.lines), out.depth
         self.effects(a.effects, env, out, tuple(known_empty))
         if sets_turn:
             out(f"if turn == {UNSET_TURN}:")
@@ -141,6 +142,9 @@ class ApplyMixin:
             out(f"turn = {turn_rule}")
         child = self.sig_with_mover("turn")
         terminal, exact = self.child_terminal() if frame else (f"_terminal({child})", True)
+        for field, was in self.unchanged.items():    # the values before the effects (child_terminal)
+            if was in terminal:
+                out.lines.insert(mark, "    " * depth + f"{was} = {field}")
         if not exact:
             out("# terminal: the tests that read what this move wrote (the others failed in the parent)")
         if self.leaf_count:
@@ -153,20 +157,36 @@ class ApplyMixin:
         """(code, exact): the successor's terminal test given that the parent's failed: a
         disjunct of the terminal (or goal) condition that reads no field the effects wrote
         is still false (exact: none was left out).  Should the parent be terminal after all,
-        the whole test is made."""
+        the whole test is made.  A disjunct whose written fields are all lists (tuples,
+        which a write replaces) is tested only when one of them is not the parent's tuple
+        (`self.unchanged`: field -> the local apply_body keeps the parent's in): the same
+        tuples mean the same values, for which the parent's test failed (Ultimate
+        tic-tac-toe's big board, written on the few moves that decide a small board)."""
         saved = self.mover_const, self.mover_code
         self.mover_const, self.mover_code = None, "turn"
         kept, exact = [], True
         fields = set(self.fields[:-1])
+        lists = {f"v_{v.name}" for v in self.c.variables if v.is_array}
+        self.unchanged = {}
         for d in _operands("or", self.c.terminal) + _operands("or", self.c.goal):
             code = self.expr(d, {})
             names = set(_IDENT.findall(code))
             reads = (names & fields) | ({"mover"} if "turn" in names else set())
             if reads & self.written:
-                kept.append(code if _is_bool(d, self) else f"bool({code})")
+                code = code if _is_bool(d, self) else f"bool({code})"
+                changed = None
+                if reads & self.written <= lists:
+                    changed = " or ".join(f"{f} is not {self.unchanged.setdefault(f, f'_was_{f}')}"
+                                          for f in sorted(reads & self.written))
+                if kept and changed and kept[-1][0] == changed:    # one test for a run of such disjuncts
+                    kept[-1][1].append(code)
+                else:
+                    kept.append((changed, [code]))
             else:
                 exact = False
         self.mover_const, self.mover_code = saved
+        kept = [" or ".join(codes) if changed is None else f"(({changed}) and ({' or '.join(codes)}))"
+                for changed, codes in kept]
         if not exact and not self.raw:           # the kernel applies moves to non-terminal states only
             kept.append(f"(terminal and _terminal({self.sig_with_mover('turn')}))")
         return " or ".join(kept) or "False", exact

@@ -9,6 +9,13 @@ directly, with no run-time test (Ultimate tic-tac-toe's `won[3 * r + q]`,
 `won[3 * y + x]`).  A definition's argument while its body is written once as a function
 (compiler/outline.py) has no range: the function is shared by calls of other arguments.
 
+A local of effects has a range too (`local_range`): a `let` local's is the hull of its
+first value and of every value its block assigns to it, proved by induction, and inside a
+conditional the tests narrow it (`self.facts`: the middle branch of `0 if s and p == 11
+else p + 1 if s else ...` knows p != 11); a `for` variable has its range's.  So a sowing
+loop's `house[pos]` is read and written with no test, `1..hand` is a plain `range`, and an
+item's write tests only the end of its range its value may pass (compiler/effects.py).
+
 `int_cell`: where the coordinates of `cell(x, y)` are arithmetic (`+ - *`, `//` and `%` by a
 non-zero constant, `abs`, conditionals) over integer names of a known small range (as
 above, or such a name passed to an outlined definition) and constants, the cell is read
@@ -25,15 +32,9 @@ reading a table raises nothing the call would not.
 """
 from __future__ import annotations
 
-import re
-
 from framework import ast
 from framework.compiler.common import _operands, _static_int
-from framework.compiler.masks import _geometric, _name_nodes
-
-MAX_TABLE = 4096                   # entries of one table (the product of the names' ranges)
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_NUMBER = re.compile(r"\(?-?\d+\)?\Z")     # a constant (an unrolled quantifier's value is parenthesised)
+from framework.compiler.range_masks import _NUMBER, _index
 
 
 class IntRangesMixin:
@@ -45,30 +46,10 @@ class IntRangesMixin:
             return None
         if self.in_bounds(x_node, self.c.width, env) and self.in_bounds(y_node, self.c.height, env):
             return f"({self.expr(y_node, env)} * {self.tables.stride} + {self.expr(x_node, env)})"
-        ranges, trusted = {}, set()
-        for n in _name_nodes((x_node, y_node)):
-            code = self.expr(n, env)
-            if _NUMBER.match(code):
-                continue
-            found = self._int_range(n) if _IDENT.match(code) else None
-            if found is None:
-                return None
-            lo, hi = found
-            if hi < lo:
-                return None
-            if not (self.subst and id(n) in self.subst):
-                trusted.add(code)           # a state variable or a parameter: always in its range
-            old = ranges.get(code, (lo, hi))
-            ranges[code] = (min(lo, old[0]), max(hi, old[1]))
-        if not ranges:
+        found = self._cell_names(x_node, y_node, env, ())
+        if found is None or not found[2]:
             return None
-        size = 1
-        for lo, hi in ranges.values():
-            size *= hi - lo + 1
-        x, y = self.expr(x_node, env), self.expr(y_node, env)
-        if size > MAX_TABLE or not all(_geometric(code, set(ranges)) and "[" not in code for code in (x, y)):
-            return None
-        names = sorted(ranges)
+        x, y, names, ranges, trusted, codes = found
         key = ("int cell", x, y, tuple((n, ranges[n]) for n in names))
         table = self.relations.get(key)
         if table is None:
@@ -76,15 +57,12 @@ class IntRangesMixin:
             loops = " ".join(f"for {n} in range({ranges[n][0]}, {ranges[n][1] + 1})" for n in names)
             self.helpers[table] = f"# {table}: cell({x}, {y}) over {', '.join(names)}\n" \
                                   f"{table} = tuple(CELL({x}, {y}) {loops})\n"
-        index, stride = [], 1
-        for n in reversed(names):
-            lo, hi = ranges[n]
-            term = f"({n} {'-' if lo > 0 else '+'} {abs(lo)})" if lo else n
-            index.append(term if stride == 1 else f"{term} * {stride}")
-            stride *= hi - lo + 1
-        read = f"{table}[{' + '.join(reversed(index))}]"
+        read = f"{table}[{_index(names, ranges, codes)}]"
         guard = " and ".join(f"{ranges[n][0]} <= {n} <= {ranges[n][1]}" for n in names if n not in trusted)
-        return f"({read} if {guard} else CELL({x}, {y}))" if guard else read
+        if guard and self.arg_guards is not None:      # the outlined function tests it once (outline.py)
+            self.arg_guards[guard] = None
+            return read
+        return f"({read} if {guard} else CELL({self.expr(x_node, env)}, {self.expr(y_node, env)}))" if guard else read
 
     def interval(self, node, env=None):
         """(least, greatest) value of the integer expression `node`, or None (see the module

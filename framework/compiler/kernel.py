@@ -202,7 +202,7 @@ class KernelMixin:
         has one exit, else k_actions) added to `near` and their successors' move counts,
         k_leaves's loop inline, to `far`."""
         unpack = ", ".join(self.fields + ["terminal"])
-        out(f"if {terminal}:")
+        out(f"if {_truth(terminal)}:")
         out("    return 0")
         saved, self.mover_const = self.mover_const, next_player
         out("mover = turn")                     # (a compound move's walk reads it)
@@ -266,7 +266,7 @@ class KernelMixin:
             out("    return 0")
             out.lines.append(count.lines[-1])
             return
-        out(f"if {terminal}:")
+        out(f"if {_truth(terminal)}:")
         out("    return 0")
         out.lines += count.lines
 
@@ -318,6 +318,18 @@ class KernelMixin:
             out("raise KeyError(a)")
         out.dedent()
         out()
+
+
+def _truth(code: str) -> str:
+    """`X` for a test written `bool(X)` as a whole (an `if` takes X's truth itself)."""
+    if not (code.startswith("bool(") and code.endswith(")")):
+        return code
+    depth = 0
+    for ch in code[5:-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:                       # `bool(a) or bool(b)`: not one call
+            return code
+    return code[5:-1] if depth == 0 else code
 
 
 def _given(code: str, call: str, value: bool) -> str:

@@ -66,6 +66,8 @@ class LegalMixin:
             for cond in top:
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
+            if self.grid_moves(out, mode, ai, a, (conds, depths, base), env):     # a table (range_masks.py)
+                continue
             shifted = self.shift_moves(out, mode, loops, env, a, whole, base)    # bitboard shifts (shifts.py)
             if shifted == "counted":
                 continue

@@ -150,6 +150,11 @@ class MasksMixin:
             return f"({self.expr(node.right, env)})"
         if isinstance(node, ast.Binary) and node.op in ("==", "!="):
             for this, other in ((node.left, node.right), (node.right, node.left)):
+                if _is_var(this, var) and not _mentions(other, var) and _safe(other) \
+                        and self.types.get(id(other)) == "cell":      # c == jumper: one cell, or none
+                    code = self.expr(other, env)
+                    mask = f"(1 << {code} if {code} >= 0 else 0)"
+                    return mask if node.op == "==" else f"(FULL & ~{mask})"
                 mask = self._cell_test(this, other, var, env)
                 if mask is not None:
                     return mask if node.op == "==" else f"(FULL & ~{mask})"
@@ -236,8 +241,8 @@ class MasksMixin:
         if not _is_var(getattr(this, "index", None) if isinstance(this, ast.Index) else
                        this.args[0] if isinstance(this, ast.Call) and len(this.args) == 1 else None, var):
             return None
-        if _mentions(other, var) or not _safe(other):
-            return None
+        if _mentions(other, var) or not (_safe(other) or self.const_value(other) is not None):
+            return None         # (a constant value or player, as `next(mover)` where the mover is known)
         if isinstance(this, ast.Index) and self.is_board_read(this):
             return f"({self.value_mask(other, env)})"
         if isinstance(this, ast.Call) and this.func in ("row", "col") and self.types.get(id(other)) == "int":

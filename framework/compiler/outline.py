@@ -13,6 +13,10 @@ to the same text share one function: the body of a call whose arguments the comp
 stays inline when an argument's code could raise a run-time error (a function call
 evaluates its arguments first, where the inlined body might not have evaluated them at all)
 or when the body's code would read a local of its caller by another way than its arguments.
+Where the body reads tables (int_ranges.py, range_masks.py) for arguments in a range, the
+function tests the ranges once and then reads them, else runs the body written without them.
+A body whose code is a few bit operations (at most INLINE_CHARS, no call, no loop) stays
+inline: a call would cost more, and inline it knows the call's facts (an argument's range).
 The body is written without the facts of the call site that made it (the range of a caller's
 bound variable), as it serves every call.  A function whose arguments may come again is
 memoised (`_memoised` states the rule; framework.runtime.memoise).
@@ -25,9 +29,11 @@ import re
 from framework import ast
 
 OUTLINE_NODES = 24                  # the smallest inlined body written as a function
+INLINE_CHARS = 400                  # a body's code this short, with no call and no loop, is written inline
 MEMO_KEY = 8                        # the most parameters of a memoised function (a miss hashes them all)
 _CALLER_LOCAL = "\0"                # what the caller's locals are called while a body is written
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\(| for ")      # a call or a loop in a body's code
 
 
 class OutlineMixin:
@@ -78,15 +84,25 @@ class OutlineMixin:
     def _outline_body(self, node, args, env):
         """(parameters, the body's code, the indexes of the arguments it reads), or None when
         the body would read a local of its caller."""
-        saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges
-        self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
-        # the body serves every call: no fact of this call site (the range of a caller's
-        # bound variable, one value of an unrolled quantifier) may drop a check from it
-        self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = 0, "mover", True, {}, {}
-        try:
-            body = getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
-        finally:
-            self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = saved
+        def write(guards):
+            saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges, \
+                self.arg_guards, self.range_mask_off
+            self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
+            # the body serves every call: no fact of this call site (the range of a caller's
+            # bound variable, one value of an unrolled quantifier) may drop a check from it
+            self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = 0, "mover", True, {}, {}
+            self.arg_guards, self.range_mask_off = guards, guards is None
+            try:
+                return getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
+            finally:
+                (self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges,
+                 self.arg_guards, self.range_mask_off) = saved
+        guards = {}
+        body = write(guards)
+        if len(body) <= INLINE_CHARS and not _IDENT_CALL.search(body):
+            return None     # a few bit operations (masks), cheaper than a call: inline, with the call's facts
+        if guards:          # tables read for arguments in these ranges, tested once (int_ranges.py)
+            body = f"({body} if {' and '.join(guards)} else {write(None)})"
         if _CALLER_LOCAL in body:
             return None
         names = set(_IDENT.findall(body))

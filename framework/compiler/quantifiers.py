@@ -26,6 +26,9 @@ class QuantifiersMixin:
         grouped = self.over_groups(node, env)           # each group once, not each of its cells
         if grouped is not None:
             return grouped
+        ranged = self.range_mask(node, env)             # one cell per value of a range: a mask (range_masks.py)
+        if ranged is not None:
+            return ranged
         unrolled = self.unrolled(node, env)             # a small constant range: term by term
         if unrolled is not None:
             return unrolled

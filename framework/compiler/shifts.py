@@ -77,12 +77,16 @@ class ShiftsMixin:
             out(f"for {var}, p_{b} in sorted([(_b - _k, _b) for _k, _m in ({pairs}) if _m for _b in bits(_m)]):")
             out.depth += 1
             return "loops"
-        if whole is None:
-            out(f"for _k, _m in ({pairs}):")
-            out("    if _m:")
-            out(f"        for p_{b} in bits(_m):")
-            out(f"            {var} = p_{b} - _k")
-            out.depth += 3
+        if whole is None:               # the masks first: most positions have no candidate
+            names = [self.fresh("j") for _ in terms]
+            for name, (_, m) in zip(names, terms):
+                out(f"{name} = {m}")
+            out(f"if {' or '.join(names) or 'False'}:")
+            out(f"    for _k, _m in ({''.join(f'({k}, {n}), ' for n, (k, _) in zip(names, terms))}):")
+            out("        if _m:")
+            out(f"            for p_{b} in bits(_m):")
+            out(f"                {var} = p_{b} - _k")
+            out.depth += 4
             return "loops"
         moved = [m for _, m in terms]
         if mode == "count":

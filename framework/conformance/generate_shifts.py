@@ -13,7 +13,8 @@ flag), a jump `hop(a, b)` over an enemy in the middle cell, a `must_hop` existen
 compulsory, a move with no cells (so that a player can often move) and
 maybe `can_move` in the terminal test (the existence form of the count).  Kings' and men's
 ways chosen by `X if board[a] == V else Y` (in the move, the `must_hop` rule and a test after
-a hop) draw the forms of framework/compiler/splits.py.
+a hop) draw the forms of framework/compiler/splits.py; `last`, the cell a piece last went
+to, may restrict `go` to that piece (`a == last`: masks.py's one-cell mask).
 """
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ def shift_spec_texts(draw) -> str:
                    "(board[b] == empty if col(b) == col(a) else board[b] != mover)", "enemy(b)",
                    "board[b] == empty and board[beyond(a, b)] != mover"])
     go = f"{piece} and {related} and {target}"
+    if draw(st.booleans()):             # only the piece that moved last may go on (a cell variable)
+        go = f"{pick(['(last == none or last == a)', 'a != last'])} and {go}"
     if draw(st.booleans()):
         go += " and not must_hop"
     lines = [
@@ -56,6 +59,7 @@ def shift_spec_texts(draw) -> str:
         "state:",
         "  n: {type: '0..9', initial: 0}",
         f"  flag: {{type: bool, initial: {pick(['true', 'false'])}}}",
+        "  last: {type: cell, initial: none}",
         "init: |",
     ] + [f"  board[({x}, {y})] = {v}" for (x, y), v in placed] + ["  n = 0"] + [
         "define:",
@@ -77,7 +81,7 @@ def shift_spec_texts(draw) -> str:
         "actions:",
         "  go(a in cell, b in cell):",
         f"    if: '{go}'",
-        "    then: 'board[b] = board[a]; board[a] = empty; n += 1'",
+        "    then: 'board[b] = board[a]; board[a] = empty; n += 1; last = b'",
         "  hop(a in cell, b in cell):",
         "    if: 'own(a) and jumps(a, b) and board[b] == empty and enemy(middle(a, b))'",
         "    then: 'board[b] = board[a]; board[a] = empty; board[middle(a, b)] = empty; n += 1"
@@ -85,7 +89,7 @@ def shift_spec_texts(draw) -> str:
                 " king(mover) else jumps(b, e) and enemy(middle(b, e))) then flag = not flag"]) + "'",
         "  wait(i in 0..0):",
         f"    if: '{pick(['n < 9', 'n < 9 and flag', 'n < 9 and not must_hop'])}'",
-        "    then: 'n += 1; flag = not flag'",
+        "    then: 'n += 1; flag = not flag; last = none'",
         f"terminal: {pick(['n >= 6', 'n >= 6 or not can_move(mover)', 'n >= 6 or not can_move(next(mover))'])}",
         "winner: 'A if count(board, A) > count(board, B) else none'",
     ]
