@@ -3,20 +3,16 @@ the random specs of framework.conformance.generate_shifts (compared with the int
 kernel counts included, in tests/test_generated_specs.py) reach the lowering; the tables it
 accepts or refuses; the moves it lists come in the interpreter's order (the differential
 campaign compares them as sets); Breakthrough's count has no loop per piece."""
-import random
 import re
 
 from hypothesis import HealthCheck, Phase, given, settings
 
 import framework
-from framework.checker import check
-from framework.conformance.differential import _imoves, _moves
 from framework.conformance.generate_shifts import shift_spec_texts
-from framework.errors import SpecError
-from framework.interpreter import InterpretedGame
 from framework.compiler.shifts import _translations
 from framework.runtime import BoardTables
 from tests.conftest import ROOT
+from tests.lockstep import moves_in_lockstep
 
 LOWERED = re.compile(r"_A\d+ = ")
 
@@ -59,26 +55,6 @@ def test_checkers_jumps_of_the_piece_that_jumped_last_are_shifted_masks():
     source = framework.load(ROOT / "benchmarks" / "specs" / "checkers.yaml").python_source
     count = source[source.index("def k_count"):source.index("def k_apply")]
     assert "(1 << v_jumper if v_jumper >= 0 else 0)" in count and "for p_a in" not in count
-
-
-def moves_in_lockstep(game, text, playouts, plies):
-    """Random playouts of the compiled `game` (of spec `text`) and the interpreter's in
-    lockstep: the same moves in the same order at every state, the same terminal tests."""
-    igame = InterpretedGame(check(game.spec, {}))
-    rng = random.Random(text)
-    for _ in range(playouts):
-        cs, its = game.initial_state(), igame.initial_state()
-        for _ in range(plies):
-            if cs.terminal_test():
-                break
-            try:
-                mine, theirs = _moves(game, cs), _imoves(igame, its)
-            except SpecError:                   # a rule fails here (alike: the campaign's check)
-                break
-            assert list(mine) == list(theirs), text
-            move = rng.choice(list(mine))
-            cs, its = cs.result(mine[move]), its.result(theirs[move])
-            assert cs.terminal_test() == its.terminal_test(), text
 
 
 def test_moves_listed_from_shifted_masks_come_in_the_interpreters_order():

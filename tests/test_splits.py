@@ -9,7 +9,7 @@ import framework
 from framework.compiler import splits
 from framework.conformance.generate_shifts import shift_spec_texts
 from tests.conftest import ROOT
-from tests.test_shift_moves import moves_in_lockstep
+from tests.lockstep import moves_in_lockstep
 
 
 def test_brazilian_draughts_chooses_a_kings_or_a_mans_way_once_per_piece():

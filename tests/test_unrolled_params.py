@@ -14,12 +14,10 @@ import random
 import pytest
 
 from framework import load, load_text
-from framework.checker import check
-from framework.conformance.differential import _imoves
 from framework.conformance.generate import check_one
 from framework.errors import SpecError
-from framework.interpreter import InterpretedGame
 from tests.conftest import ROOT
+from tests.lockstep import moves_in_lockstep
 
 GAME = """game: Houses
 players: [A, B]
@@ -66,28 +64,14 @@ def test_kalah_and_oware_play_as_the_interpreter():
 
 
 def same_order(text, playouts=3, plies=16):
-    """Random playouts of the compiled and interpreted games in lockstep: the course
-    interface lists the moves in the interpreter's order and the kernel in the same
-    order (the differential campaign compares them as sets)."""
+    """The compiled and interpreted games in lockstep (tests/lockstep.py): the course
+    interface lists the moves in the interpreter's order and the kernel in the same order
+    (the differential campaign compares them as sets)."""
     try:
         game = load_text(text)
     except SpecError:                       # a rule fails on the initial state (check_one compares it)
         return
-    igame, kernel = InterpretedGame(check(game.spec, {})), game.state_class._kernel
-    rng = random.Random(text)
-    for _ in range(playouts):
-        cs, its = game.initial_state(), igame.initial_state()
-        for _ in range(plies):
-            if cs.terminal_test():
-                break
-            try:
-                mine, theirs = cs.actions(), list(_imoves(igame, its))
-            except SpecError:               # a rule fails here (alike: check_one's concern)
-                break
-            assert [game.action_text(a) for a in mine] == theirs, text
-            assert list(kernel.actions(tuple(cs))) == list(mine), text
-            k = rng.randrange(len(mine))
-            cs, its = cs.result(mine[k]), its.result(theirs[k])
+    moves_in_lockstep(game, text, playouts, plies, kernel=True)
 
 
 @pytest.mark.parametrize("seed", range(10))
