@@ -94,7 +94,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             return ()
         if forbidden:
             entry = expand(s[0])
-            return allowed(s[1], entry) if entry[1] else entry[1]
+            return (allowed(s[1], entry) or ()) if entry[1] else entry[1]      # () when stuck: terminal
         return actions_of(s[0])
 
     def apply(s, action):
