@@ -53,6 +53,7 @@ from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
 from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
+from framework.compiler.loop_tables import LoopTablesMixin
 from framework.compiler.masks import MasksMixin
 from framework.compiler.outline import OutlineMixin
 from framework.compiler.param_loops import ParamLoopsMixin
@@ -70,7 +71,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
                OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
-               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin):
+               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin, LoopTablesMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

@@ -55,6 +55,10 @@ class EffectsMixin:
                     self.effects(e.else_, env, out)
                     out.dedent()
             elif isinstance(e, ast.ForEffect):
+                done = self.loop_table(e, env, out)      # its outcome from a table (loop_tables.py)
+                if done:
+                    out(f"if not {done}:")
+                    out.indent()
                 var = self.fresh("q")
                 out(f"for {var} in {self.domain(e.domain, env)}:")
                 if isinstance(e.domain, ast.Range):     # the loop's variable stays in its range
@@ -66,6 +70,8 @@ class EffectsMixin:
                 out.indent()
                 self.effects(e.body, inner, out)
                 out.dedent()
+                if done:
+                    out.dedent()
             known_empty = ()
             for name in ends.get(i, ()):
                 out(f"v_{name} = tuple(v_{name})")
