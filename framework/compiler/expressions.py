@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from framework import ast, builtins
-from framework.compiler.common import _static_int, _operands, may_raise
+from framework.compiler.common import _static_int, _operands
 
 # cell code that may be written more than once (no side effect, cheap): a name, a
 # non-negative integer, a name indexed by an integer (a raw action's `action[1]`)
@@ -211,31 +211,6 @@ class ExpressionsMixin:
                 return f"({left} {op} {right})"
             return f"divide({left}, {right}, {op!r}, POSITIONS[{self.position(node)}])"
         return f"({left} {op} {right})"
-
-    def cheap_first(self, node, codes) -> list:
-        """The operands' `codes` of the `or` chain `node`, with the mask test of each operand
-        that masks.exists_split wrote (`M != 0 or any(...)`) first, when no operand can fail
-        (Go's `takes(c) or breathes(c)`: an empty neighbour before any flood fill).  The same
-        value: the operands are pure, and none can raise an error the reorder would hide."""
-        split = self.split_tests
-        if not any(code in split for code in codes):
-            return codes
-        sure = frozenset(self.never_none(node))
-        if any(may_raise(x, self.types, sure) for x in _operands("or", node)):
-            return codes
-        return [split[c][0] for c in codes if c in split] + [split[c][1] if c in split else c for c in codes]
-
-    def never_none(self, node):
-        """The names in `node` of parameters, quantifier variables and `mover` (never `none`)."""
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, ast.Name) and self.kinds.get(id(n), ("",))[0] in ("param", "quant", "mover"):
-                yield n.id
-            for f in getattr(n, "__dataclass_fields__", ()):
-                child = getattr(n, f) if f != "pos" else None
-                stack.extend(ch for ch in (child if isinstance(child, tuple) else (child,))
-                             if hasattr(ch, "__dataclass_fields__"))
 
     def emptiness(self, node, env):
         """`size(S) == 0` (or != 0, > 0, ...) where S can say whether it is empty more
