@@ -98,6 +98,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
         self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (masks.py relation)
+        self.split_tests = {}         # code masks.exists_split wrote -> (its mask test, the rest)
         self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
         self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
         self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None

@@ -194,7 +194,8 @@ class ExpressionsMixin:
         if emptiness:
             return emptiness
         if op in ("and", "or"):              # a chain of any length, flat
-            return "(" + f" {op} ".join(self.expr(x, env) for x in _operands(op, node)) + ")"
+            codes = [self.expr(x, env) for x in _operands(op, node)]
+            return "(" + f" {op} ".join(self.cheap_first(node, codes) if op == "or" else codes) + ")"
         if op in ("in", "notin"):
             cell, cells = self.expr(node.left, env), self.expr(node.right, env)
             test = f"({cells} >> {cell} & 1)"
