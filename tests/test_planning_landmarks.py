@@ -422,3 +422,19 @@ def test_disjunctive_landmarks_are_backchained_as_fast_downwards_rhw_does(tmp_pa
         assert reachable(relaxation, initial, mask) & relaxation.goal_mask == 0
     assert LandmarkCount(task, unit=True, relaxation=Relaxation(task, unit=True)) \
         .evaluate(task.initial)[0] == 4                               # g, D1, D2, s
+
+
+@pytest.mark.parametrize("name", COSTS + ["blocks/task04"])
+def test_landmark_cost_of_a_set_is_the_sum_of_its_landmarks_costs(name):
+    """`_cost` (one bit count per cost class when costs are integers) is the plain sum of
+    each landmark's cost, on unit, real and plus-one costs."""
+    import random
+    _, task = _load(name)
+    rng = random.Random(3)
+    for relaxation in (Relaxation(task), Relaxation(task, unit=True),
+                       Relaxation(task, plusone=True)):
+        lmcount = LandmarkCount(task, relaxation=relaxation)
+        cost, ids = lmcount.graph.cost, list(lmcount.graph.facts)
+        for _ in range(50):
+            chosen = rng.sample(ids, rng.randint(0, len(ids)))
+            assert lmcount._cost(sum(1 << q for q in chosen)) == sum(cost[q] for q in chosen)

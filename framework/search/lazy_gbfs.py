@@ -121,6 +121,7 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
     queues = [[] for _ in range(2 * lists)]    # heuristic i's lists: 2i, preferred 2i + 1
     run.frontier = [_Open(queues)]
     priority = [0] * (2 * lists)
+    every_list = range(2 * lists)
     expansions = count()
     best = [INF] * lists
     limit = INF if bound is None else bound
@@ -169,10 +170,12 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                     heappush(queues[2 * i], [key, value, expanded, 0, batch])
                     if good:
                         heappush(queues[2 * i + 1], [key, value, expanded, 0, good])
-            live = [i for i in range(2 * lists) if queues[i]]
-            if not live:
+            pick = -1                   # the least used non-empty list, the first on a tie
+            for i in every_list:
+                if queues[i] and (pick < 0 or priority[i] < priority[pick]):
+                    pick = i
+            if pick < 0:
                 break
-            pick = min(live, key=lambda i: (priority[i], i))
             priority[pick] += 1
             queue = queues[pick]
             head = queue[0]
@@ -182,7 +185,8 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                 heappop(queue)
             else:
                 head[3] = at + 1
-            pending.append((child, (parent, action), child_g))
+            if child not in parents or weighted and child_g < cost_to[child]:
+                pending.append((child, (parent, action), child_g))
     except STOPS as why:
         run.generated = len(parents)
         return run.stopped(why)

@@ -25,7 +25,7 @@ Downward's, tells the heuristic only of the path a state is first evaluated by).
 Preferred operators (LAMA 2011's, Fast Downward's `pref=true`): the operators applicable
 in the state that achieve a future landmark false in it whose predecessors are all past,
 or one that is past and future (required again).  `evaluate` returns them as a set when
-few landmarks are wanted, otherwise as a `Preferred` container that tests the operators
+the wanted landmarks have few achievers, otherwise as a `Preferred` container that tests the operators
 the search asks about (the applicable ones) instead of listing every wanted landmark's
 achievers (visitall: one landmark per cell not yet visited).  Measured on 114 IPC tasks beside
 Fast Downward's `lama-first` alias (which turns them off), they solve more: see
@@ -46,6 +46,12 @@ class LandmarkCount:
         self.graph = graph = LandmarkGraph(task, self.relaxation)
         self.landmarks = graph.landmarks
         self.unit = unit or all(graph.cost[f] == 1 for f in graph.facts)
+        # integer costs: the landmarks of each cost as one mask, counted by bit_count
+        by_cost: dict = {}
+        for fact in graph.facts:
+            by_cost[graph.cost[fact]] = by_cost.get(graph.cost[fact], 0) | 1 << fact
+        self.by_cost = None if any(type(c) is not int for c in by_cost) else \
+            [(c, mask) for c, mask in sorted(by_cost.items()) if c]
         self.goal = graph.goal & graph.landmarks
         self.needs_reasonable = self.required_again = self.ordered = 0
         for fact in graph.facts:
@@ -57,7 +63,9 @@ class LandmarkCount:
                 self.ordered |= 1 << fact
         # the landmarks each relaxed operator achieves (for the preferred operators)
         self.achieves = [0] * len(self.relaxation.owner)
+        self.reach = [0] * len(graph.achievers)         # achievers per landmark
         for fact in graph.facts:
+            self.reach[fact] = len(graph.achievers[fact])
             for k in graph.achievers[fact]:
                 self.achieves[k] |= 1 << fact
         self.past: dict = {}
@@ -71,6 +79,8 @@ class LandmarkCount:
     def _cost(self, mask: int):
         if self.unit:
             return mask.bit_count()
+        if self.by_cost is not None:
+            return sum(c * (mask & of_cost).bit_count() for c, of_cost in self.by_cost)
         cost = self.graph.cost
         return sum(cost[f] for f in bits(mask))
 
@@ -114,9 +124,14 @@ class LandmarkCount:
             return 0, NONE
         future = self.future[state]
         wanted = self._wanted(true, past, future)
-        if wanted.bit_count() <= FEW:
-            return self._cost(future), self._achievers(relaxed, wanted)
-        return self._cost(future), Preferred(self, relaxed, wanted)
+        work, rest, reach = 0, wanted, self.reach
+        while rest:                          # list the achievers if they are few
+            low = rest & -rest
+            work += reach[low.bit_length() - 1]
+            if work > FEW:
+                return self._cost(future), Preferred(self, relaxed, wanted)
+            rest ^= low
+        return self._cost(future), self._achievers(relaxed, wanted)
 
     def _wanted(self, true: int, past: int, future: int) -> int:
         """The landmarks a preferred operator achieves: future and false now, with every
@@ -146,9 +161,10 @@ class Preferred:
     """The preferred operators of one evaluated state, as a container the search asks
     `operator in preferred` of (for the operators applicable in that state): those with a
     relaxed operator (the operator, or one of its conditional effects) applicable in the
-    relaxed state that achieves a wanted landmark (`LandmarkCount._wanted`).  With more
-    than `FEW` wanted landmarks (visitall: every cell not yet visited), testing the few
-    applicable operators beats listing every achiever of every wanted landmark."""
+    relaxed state that achieves a wanted landmark (`LandmarkCount._wanted`).  When the
+    wanted landmarks have more than `FEW` achievers in all (visitall: every cell not yet
+    visited; termes: heights reached by many operators), testing the few applicable
+    operators beats listing every achiever of every wanted landmark."""
     __slots__ = ("copies", "achieves", "pre_mask", "relaxed", "wanted")
 
     def __init__(self, lmcount, relaxed: int, wanted: int):
@@ -168,4 +184,4 @@ class Preferred:
 
 
 NONE = frozenset()
-FEW = 32        # wanted landmarks whose achievers are listed (more: `Preferred` tests)
+FEW = 64        # achievers of the wanted landmarks listed, at most (more: `Preferred` tests)
