@@ -99,7 +99,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
 
     def apply(s, action):
         position, seen, moves, end = s
-        entry = memo.get(id(position))
+        entry = memo.get(id(position)) if forbidden else None
         child = apply_of(position, action) if entry is None or entry[0] is not position else child_of(entry, action)
         if repetition is not None:
             seen = seen.add(key(child))
@@ -134,13 +134,14 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             return 0
         if repetition is None or (not forbidden and seen.top < hot):
             return inner_leaves(position, acts)
-        total = 0
+        total, bloom = 0, seen.bloom
         for a in acts:
             child = apply_of(position, a)
             if terminal_of(child):
                 continue
             if not forbidden:
-                if seen.count(key(child)) < hot:
+                known = key(child)          # the line's mask first: most keys have not occurred
+                if not bloom >> (hash(known) & 255) & 1 or seen.count(known) < hot:
                     total += count_of(child)
                 continue
             line = seen.add(key(child))
