@@ -110,6 +110,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.arg_guards = None        # while writing an outlined body: the argument ranges its tables need
         self.unchanged = {}           # a list field -> the local holding the parent's (apply.child_terminal)
         self.local_lists = set()      # list variables that are Python lists where the code is (local_lists.py)
+        self.item_locals = {}         # ... of those, the ones held as one local per item: name -> locals
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)

@@ -8,6 +8,7 @@ import re
 
 from framework import ast, builtins
 from framework.compiler.common import _static_int, _operands
+from framework.compiler.local_lists import constant_index
 
 # cell code that may be written more than once (no side effect, cheap): a name, a
 # non-negative integer, a name indexed by an integer (a raw action's `action[1]`)
@@ -271,6 +272,9 @@ class ExpressionsMixin:
             guard = f"-1 if {at} < 0 else " if guarded else ""
             read = f"{guard}{' '.join(parts)} {self.c.default_value}"
             return f"({read})" if plain else f"(lambda _c: {read})({cell})"
+        if isinstance(node.base, ast.Name) and node.base.id in self.item_locals \
+                and self.kinds.get(id(node.base), ("",))[0] == "var":      # one local per item (local_lists.py)
+            return self.item_locals[node.base.id][constant_index(self, node.index)]
         base, index = self.expr(node.base, env), self.expr(node.index, env)
         if self.index_safe(node, env):
             return f"{base}[{index}]"
