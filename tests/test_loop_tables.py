@@ -16,11 +16,10 @@ import random
 import pytest
 
 from framework import load, load_text
-from framework.conformance.generate import check_one
 from framework.errors import SpecRuntimeError
 from framework.interpreter import interpret_text
 from tests.conftest import ROOT
-from tests.lockstep import spec_in_lockstep
+from tests.lockstep import plays_as_the_interpreter
 
 GAME = """game: Sow
 players: [A, B]
@@ -96,8 +95,7 @@ def fill(body, *, size, delta, after, nxt, start, hand, stop, low, shi, lhi, hi,
 
 
 def same(text, playouts=2, plies=14):
-    assert check_one(text, bfs_states=40, playouts=playouts, plies=plies) is None, text
-    spec_in_lockstep(text, playouts, plies)
+    plays_as_the_interpreter(text, 40, playouts, plies)
 
 
 @pytest.mark.parametrize("seed", range(10))
