@@ -6,14 +6,19 @@ A packed state is `(position, seen, moves, end)`, the RuledState's own fields wi
 position a packed state of the game's kernel (a plain tuple; the root's may be the State
 itself, which hashes and compares as its tuple).  So `tuple(state)` packs a RuledState, a
 packed state hashes and compares as the state does (tables keyed by either agree), and the
-history stays what it is in the course interface: the frozenset of (key, k) occurrences, a
-move counter and the returns a rule ended the game with.  The history being part of the
+history stays what it is in the course interface: the line of (key, k) occurrences
+(framework.history_line.Line: one link per move, nothing copied), a move counter and the
+returns a rule ended the game with.  The history being part of the
 packed state keeps transposition tables sound: two lines meet in one entry only when they
 reached the same position with the same occurrences and move count, which is exactly when
 their futures are the same.  The rules are applied as framework.history applies them, on
 the inner kernel's functions (moves generated, applied and tested without State objects);
 `_score_repetition` / `_score_max_moves` score a scored ending on the packed position.
-Games with chance keep the course interface (no history kernel).
+`leaves` counts the children's moves with the inner kernel (its one-loop `k_leaves` when no
+child can end by a rule, else each child built as a bare position); under `forbidden` the
+moves and children of the last 64 positions are kept (`expand`), so the filter, the
+terminal test and `apply` build each child once.  Games with chance keep the course
+interface (no history kernel).
 """
 from __future__ import annotations
 
@@ -99,7 +104,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
 
     def apply(s, action):
         position, seen, moves, end = s
-        entry = memo.get(id(position))
+        entry = memo.get(id(position)) if forbidden else None
         child = apply_of(position, action) if entry is None or entry[0] is not position else child_of(entry, action)
         if repetition is not None:
             seen = seen.add(key(child))
@@ -134,13 +139,14 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             return 0
         if repetition is None or (not forbidden and seen.top < hot):
             return inner_leaves(position, acts)
-        total = 0
+        total, bloom = 0, seen.bloom
         for a in acts:
             child = apply_of(position, a)
             if terminal_of(child):
                 continue
             if not forbidden:
-                if seen.count(key(child)) < hot:
+                known = key(child)          # the line's mask first: most keys have not occurred
+                if not bloom >> (hash(known) & 255) & 1 or seen.count(known) < hot:
                     total += count_of(child)
                 continue
             line = seen.add(key(child))

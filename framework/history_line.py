@@ -9,7 +9,7 @@ adds one small record (O(1), the earlier line shared, never copied).  Each recor
     n, top     how many occurrences the line has, and the highest k among them
     bloom      a 256-bit mask with the bit `hash(key) & 255` of every key on the line: a key
                whose bit is clear has not occurred (no walk), most positions being new
-    hash       the sum (mod 2**64) of a mix of (hash(key), k) over the occurrences: the same
+    hash       the sum (mod 2**64) of hash((hash(key), k)) over the occurrences: the same
                for any two lines with the same occurrences, whatever their order
 
 It is the same set as the pairs `(key, k)` of every occurrence (k = 1..count of each key)
@@ -47,13 +47,15 @@ class Line:
         """This line followed by an occurrence of `key`."""
         h = hash(key)
         bit = 1 << (h & 255)
-        k = self.count(key) + 1 if self.bloom & bit else 1
         line = _new(Line)
-        line.last, line.key, line.k, line.n = self, key, k, self.n + 1
-        line.top = k if k > self.top else self.top
-        line.bloom = self.bloom | bit
-        x = ((h ^ k * 0x9E3779B97F4A7C15) & _M64) * 0xBF58476D1CE4E5B9 & _M64
-        line.hash = (self.hash + (x ^ x >> 31)) & _M64
+        line.last, line.key, line.n, line.bloom = self, key, self.n + 1, self.bloom | bit
+        if self.bloom & bit:
+            line.k = k = self.count(key) + 1
+            line.top = k if k > self.top else self.top
+        else:
+            line.k = k = 1
+            line.top = self.top or 1
+        line.hash = (self.hash + hash((h, k))) & _M64
         return line
 
     def __iter__(self):

@@ -52,3 +52,11 @@ def spec_in_lockstep(text, playouts=3, plies=16):
     except SpecError:
         return
     moves_in_lockstep(game, text, playouts, plies, kernel=True)
+
+
+def plays_as_the_interpreter(text, bfs_states=40, playouts=2, plies=14):
+    """check_one (the compiled course interface against the interpreter, the kernel against
+    the course interface, errors included) and spec_in_lockstep (the moves' order)."""
+    from framework.conformance.generate import check_one
+    assert check_one(text, bfs_states=bfs_states, playouts=playouts, plies=plies) is None, text
+    spec_in_lockstep(text, playouts, plies)

@@ -16,11 +16,10 @@ import random
 import pytest
 
 from framework import load, load_text
-from framework.conformance.generate import check_one
 from framework.errors import SpecRuntimeError
 from framework.interpreter import interpret_text
 from tests.conftest import ROOT
-from tests.lockstep import spec_in_lockstep
+from tests.lockstep import plays_as_the_interpreter
 
 GAME = """game: Sow
 players: [A, B]
@@ -96,11 +95,10 @@ def fill(body, *, size, delta, after, nxt, start, hand, stop, low, shi, lhi, hi,
 
 
 def same(text, playouts=2, plies=14):
-    assert check_one(text, bfs_states=40, playouts=playouts, plies=plies) is None, text
-    spec_in_lockstep(text, playouts, plies)
+    plays_as_the_interpreter(text, 40, playouts, plies)
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(7))
 def test_random_sowing_loops_play_as_the_interpreter(seed):
     text, body = sowing(random.Random(seed), seed % len(BODIES))
     assert ("_LT" in load_text(text).python_source) == (body < TABLED), text
@@ -108,7 +106,7 @@ def test_random_sowing_loops_play_as_the_interpreter(seed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(10, 400))
+@pytest.mark.parametrize("seed", range(7, 400))
 def test_random_sowing_loops_play_as_the_interpreter_at_size(seed):
     text, body = sowing(random.Random(seed), seed % len(BODIES))
     assert ("_LT" in load_text(text).python_source) == (body < TABLED), text
@@ -141,7 +139,7 @@ def test_stores_as_locals_passed_to_a_definition_written_as_a_function():
 def test_the_drawn_games_reach_every_path():
     """The default seeds draw laps, additions that leave the range (the loop runs again and
     raises); the loops of Kalah (ours and the stranger's) and Oware are tables."""
-    drawn = [sowing(random.Random(seed), seed % len(BODIES))[0] for seed in range(10)]
+    drawn = [sowing(random.Random(seed), seed % len(BODIES))[0] for seed in range(7)]
     assert any("2 * h[i]" in t for t in drawn) and any("+= -1" in t for t in drawn)
     for spec in (ROOT / "benchmarks" / "specs" / "kalah.yaml", ROOT / "game_specs" / "oware.yaml",
                  ROOT / "game_specs" / "kalah.yaml"):

@@ -87,6 +87,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.param_ranges = {}
         self.local_ranges = {}              # a local's code -> the range proved for it (int_ranges.py)
         self.facts = []                     # (test, truth) of the conditionals around an interval
+        self.and_facts = []                 # (operand, env) of an `and` before the code being written
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
         self.position_index = {}            # a position -> its index there (expressions.position)
         self.single = sum(not a.step for a in c.actions) == 1     # steps are not moves

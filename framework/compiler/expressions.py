@@ -193,9 +193,19 @@ class ExpressionsMixin:
         emptiness = self.emptiness(node, env)
         if emptiness:
             return emptiness
-        if op in ("and", "or"):              # a chain of any length, flat
+        if op == "and":                      # a chain of any length, flat; each operand knows
+            operands, mark = _operands(op, node), len(self.and_facts)     # those before it held
+            try:
+                codes = []
+                for x in operands:
+                    codes.append(self.expr(x, env))
+                    self.and_facts.append((x, env))
+            finally:
+                del self.and_facts[mark:]
+            return "(" + " and ".join(codes) + ")"
+        if op == "or":
             codes = [self.expr(x, env) for x in _operands(op, node)]
-            return "(" + f" {op} ".join(self.cheap_first(node, codes) if op == "or" else codes) + ")"
+            return "(" + " or ".join(self.cheap_first(node, codes)) + ")"
         if op in ("in", "notin"):
             cell, cells = self.expr(node.left, env), self.expr(node.right, env)
             test = f"({cells} >> {cell} & 1)"

@@ -87,8 +87,9 @@ class OutlineMixin:
         the body would read a local of its caller."""
         def write(guards):
             saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges, \
-                self.arg_guards, self.range_mask_off, self.item_locals
+                self.arg_guards, self.range_mask_off, self.item_locals, self.and_facts
             self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
+            self.and_facts = []         # (the call site's: a body serves every call)
             self.item_locals = {}       # the function is given the state's fields (a list's items as a tuple)
             # the body serves every call: no fact of this call site (the range of a caller's
             # bound variable, one value of an unrolled quantifier) may drop a check from it
@@ -98,7 +99,7 @@ class OutlineMixin:
                 return getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
             finally:
                 (self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges,
-                 self.arg_guards, self.range_mask_off, self.item_locals) = saved
+                 self.arg_guards, self.range_mask_off, self.item_locals, self.and_facts) = saved
         guards = {}
         body = write(guards)
         if len(body) <= INLINE_CHARS and not _IDENT_CALL.search(body):
