@@ -118,6 +118,34 @@ def memoise(function):
     return trial
 
 
+LOOP_KEYS = 4096           # the outcomes a loop's dict table keeps (framework/compiler/loop_tables.py)
+
+
+def loop_table(sizes):
+    """An empty table of a loop's outcomes over keys in known ranges: nested lists of
+    None, sizes[0] the outermost (framework/compiler/loop_tables.py)."""
+    return [None] * sizes[0] if len(sizes) == 1 else [loop_table(sizes[1:]) for _ in range(sizes[0])]
+
+
+def loop_outcome(table, key: tuple, run, lows=None):
+    """The outcome of a tabled loop (framework/compiler/loop_tables.py) for the values `key`
+    of the locals it reads: run(*key), or False when that raises (the loop itself then
+    runs and raises as it does), kept in `table`: a dict while it holds fewer than
+    LOOP_KEYS, or nested lists (loop_table) indexed by each value less its range's `lows`."""
+    try:
+        outcome = run(*key)
+    except Exception:
+        outcome = False
+    if lows is None:
+        if len(table) < LOOP_KEYS:
+            table[key] = outcome
+        return outcome
+    for value, low in zip(key[:-1], lows):
+        table = table[value - low]
+    table[key[-1] - lows[-1]] = outcome
+    return outcome
+
+
 def bits(mask: int) -> list:
     """Indices of the set bits of `mask`, lowest first (a new list)."""
     out = []

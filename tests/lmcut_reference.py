@@ -3,7 +3,10 @@ reference planners/heuristics/lmcut.py is checked against (tests/test_lmcut.py,
 benchmarks/bench_lmcut.py): every round recomputes h_max from scratch by a fixpoint over
 all operators, hangs each reached operator from its precondition of highest h_max (ties,
 by `order`: 0 the lowest fact index, 1 the highest, 2 Fast Downward's: the precondition
-settled last, below), grows the goal zone backwards through zero-cost operators, explores
+settled last, below), grows the goal zone backwards through zero-cost operators (each
+hung, for the round, from its parent: among its preconditions as high as its supporter
+the lowest already in the zone, else the lowest with no zero-cost achiever, else its
+supporter; Fast Downward 26's goal zone and border detection), explores
 forwards from the state to the cut and charges its cheapest cost to the operators of the
 cut (an operator's conditional-effect copies share its cost).  Order 2 settles the facts
 again from scratch each round with buckets of lists, one per cost, each taken from its
@@ -20,7 +23,7 @@ from framework.runtime import bits
 INF = float("inf")
 
 
-def reference_lmcut(relaxation, state, order: int = 0) -> float:
+def reference_lmcut(relaxation, state, order: int = 0, parents: bool = True) -> float:
     start, goal = relaxation.facts, relaxation.facts + 1
     pre = [p or [start] for p in relaxation.pre] + [relaxation.goal or [start]]
     eff = [list(a) for a in relaxation.add] + [[goal]]
@@ -50,15 +53,23 @@ def reference_lmcut(relaxation, state, order: int = 0) -> float:
             tie = 1 if order else -1
             supporter = [max(p, key=lambda q: (h[q], tie * q)) if max(h[q] for q in p) < INF
                          else None for p in pre]
-        zone, todo = {goal}, [goal]
+        zone, todo, picked = {goal}, [goal], set()
         while todo:
             fact = todo.pop()
             for k in range(len(pre)):
-                parent = supporter[k]
-                if fact in eff[k] and cost[k] == 0 and parent is not None \
-                        and parent not in zone:
-                    zone.add(parent)
-                    todo.append(parent)
+                if fact not in eff[k] or cost[k] != 0 or supporter[k] is None:
+                    continue
+                if parents and k not in picked:     # its parent, chosen when first met
+                    picked.add(k)
+                    level = h[supporter[k]]
+                    ties = sorted(q for q in pre[k] if h[q] == level)
+                    inside = [q for q in ties if q in zone]
+                    border = [q for q in ties
+                              if not any(q in eff[j] and cost[j] == 0 for j in range(len(pre)))]
+                    supporter[k] = (inside or border or [supporter[k]])[0]
+                if supporter[k] not in zone:
+                    zone.add(supporter[k])
+                    todo.append(supporter[k])
         before, todo, cut = set(initial), list(initial), set()
         while todo:
             fact = todo.pop()

@@ -30,5 +30,33 @@ def moves_in_lockstep(game, text, playouts, plies, kernel=False):
             if kernel is not None:            # raw actions (cells as bit indices) read as the course's
                 assert [kernel.action(a) for a in kernel.actions(tuple(cs))] == list(mine.values()), text
             move = rng.choice(list(mine))
-            cs, its = cs.result(mine[move]), its.result(theirs[move])
+            try:
+                cs = cs.result(mine[move])
+            except SpecError as error:          # a rule fails on this move: the interpreter's too
+                try:
+                    its.result(theirs[move])
+                except SpecError as theirs_error:
+                    assert theirs_error.message == error.message, text
+                    break
+                raise AssertionError(f"only the compiled game fails: {error}\n{text}")
+            its = its.result(theirs[move])
             assert cs.terminal_test() == its.terminal_test(), text
+
+
+def spec_in_lockstep(text, playouts=3, plies=16):
+    """moves_in_lockstep on the game of spec `text`, kernel included; a spec whose rules
+    fail on the initial state is left to check_one (it compares that failure)."""
+    from framework import load_text
+    try:
+        game = load_text(text)
+    except SpecError:
+        return
+    moves_in_lockstep(game, text, playouts, plies, kernel=True)
+
+
+def plays_as_the_interpreter(text, bfs_states=40, playouts=2, plies=14):
+    """check_one (the compiled course interface against the interpreter, the kernel against
+    the course interface, errors included) and spec_in_lockstep (the moves' order)."""
+    from framework.conformance.generate import check_one
+    assert check_one(text, bfs_states=bfs_states, playouts=playouts, plies=plies) is None, text
+    spec_in_lockstep(text, playouts, plies)

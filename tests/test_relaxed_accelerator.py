@@ -28,6 +28,7 @@ import pytest
 import planners
 from conftest import ROOT
 from planners.heuristics import relaxation
+from planners.heuristics import lmcut
 from planners.heuristics.lmcut import ORDERS, LandmarkCut
 from planners.heuristics.relaxation import Relaxation
 from test_relaxed_speedup import SAMPLES, TASKS, _states, random_tasks
@@ -46,8 +47,7 @@ def accelerator(tmp_path_factory):
     if spec is not None:
         installed = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(installed)
-        if getattr(installed, "CUT_ORDERS", 0) == len(ORDERS) and \
-                getattr(installed, "RULES", 1) == relaxation.RULES:
+        if lmcut.current(installed) and getattr(installed, "RULES", 1) == relaxation.RULES:
             return installed
     if not _compiler() or importlib.util.find_spec("setuptools") is None:
         pytest.skip("no current _plyspec_relax installed and no C compiler (or setuptools) "

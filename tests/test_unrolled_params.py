@@ -15,9 +15,8 @@ import pytest
 
 from framework import load, load_text
 from framework.conformance.generate import check_one
-from framework.errors import SpecError
 from tests.conftest import ROOT
-from tests.lockstep import moves_in_lockstep
+from tests.lockstep import spec_in_lockstep as same_order
 
 GAME = """game: Houses
 players: [A, B]
@@ -61,17 +60,6 @@ def test_kalah_and_oware_play_as_the_interpreter():
     assert check_one((ROOT / "game_specs" / "oware.yaml").read_text(),
                      bfs_states=60, playouts=2, plies=40) is None
     same_order((ROOT / "benchmarks" / "specs" / "kalah.yaml").read_text(), playouts=2, plies=40)
-
-
-def same_order(text, playouts=3, plies=16):
-    """The compiled and interpreted games in lockstep (tests/lockstep.py): the course
-    interface lists the moves in the interpreter's order and the kernel in the same order
-    (the differential campaign compares them as sets)."""
-    try:
-        game = load_text(text)
-    except SpecError:                       # a rule fails on the initial state (check_one compares it)
-        return
-    moves_in_lockstep(game, text, playouts, plies, kernel=True)
 
 
 @pytest.mark.parametrize("seed", range(10))

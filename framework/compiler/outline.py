@@ -65,7 +65,8 @@ class OutlineMixin:
             self.outlined_at[name] = next((d.pos for d in self.c.spec.defines if d.name == entry[1]), None)
             self.outlined_source.append((name, params, body))
         callers = [f if f != "mover" else self.mover_code for f in params[:len(params) - len(used)]]
-        callers = [f"tuple({f})" if f[:2] == "v_" and f[2:] in self.local_lists else f for f in callers]   # (local_lists.py)
+        callers = [f"({', '.join(self.item_locals[f[2:]])},)" if f[2:] in self.item_locals and f[:2] == "v_" else
+                   f"tuple({f})" if f[:2] == "v_" and f[2:] in self.local_lists else f for f in callers]   # (local_lists.py)
         return f"{name}({', '.join(callers + values)})"
 
     def outlined_lines(self, text: str) -> list:
@@ -90,8 +91,10 @@ class OutlineMixin:
         the body would read a local of its caller."""
         def write(guards):
             saved = self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges, \
-                self.arg_guards, self.range_mask_off
+                self.arg_guards, self.range_mask_off, self.item_locals, self.and_facts
             self.subst = {id(a): f"d_{i}" for i, a in enumerate(args)}
+            self.and_facts = []         # (the call site's: a body serves every call)
+            self.item_locals = {}       # the function is given the state's fields (a list's items as a tuple)
             # the body serves every call: no fact of this call site (the range of a caller's
             # bound variable, one value of an unrolled quantifier) may drop a check from it
             self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges = 0, "mover", True, {}, {}
@@ -100,7 +103,7 @@ class OutlineMixin:
                 return getattr(self, "x_" + type(node).__name__)(node, dict.fromkeys(env, _CALLER_LOCAL))
             finally:
                 (self.subst, self.tmp, self.mover_code, self.walrus_ok, self.param_ranges, self.local_ranges,
-                 self.arg_guards, self.range_mask_off) = saved
+                 self.arg_guards, self.range_mask_off, self.item_locals, self.and_facts) = saved
         guards = {}
         body = write(guards)
         if len(body) <= INLINE_CHARS and not _IDENT_CALL.search(body):

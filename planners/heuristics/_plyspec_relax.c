@@ -478,7 +478,8 @@ typedef struct {
     Py_ssize_t *pre_at, *pre, *add_at, *add, *user_at, *user, *ach_at, *ach, *copy_at, *copy;
     Py_ssize_t *owner, *waiting, *supporter, *hang_head, *hang_next, *hang_prev, *todo;
     Py_ssize_t *changed, *cut, *pushed;
-    unsigned char *zone, *seen, *charged, *in_state;
+    Py_ssize_t *moved;
+    unsigned char *zone, *seen, *charged, *in_state, *picked;
     Heap heap;
     Py_ssize_t heap_cap;
 } Cut;
@@ -489,7 +490,7 @@ static void cut_dealloc(Cut *c)
                       c->user_at, c->user, c->ach_at, c->ach, c->copy_at, c->copy, c->owner,
                       c->waiting, c->supporter, c->hang_head, c->hang_next, c->todo, c->heap.f,
                       c->changed, c->in_state, c->hang_prev, c->cut, c->pushed,
-                      c->zone, c->seen, c->charged};
+                      c->zone, c->seen, c->charged, c->moved, c->picked};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
     Py_TYPE(c)->tp_free((PyObject *)c);
@@ -616,10 +617,12 @@ static PyObject *cut_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     c->todo = PyMem_Calloc(c->size + c->ops + 1, sizeof(Py_ssize_t));
     c->changed = PyMem_Calloc(c->ops + 1, sizeof(Py_ssize_t));
     c->zone = PyMem_Calloc(c->size, 1);
+    c->moved = PyMem_Calloc(c->ops, sizeof(Py_ssize_t));
+    c->picked = PyMem_Calloc(c->ops, 1);
     c->seen = PyMem_Calloc(c->size, 1);
     c->charged = PyMem_Calloc(owner_count + 1, 1);
     if (!c->h || !c->heap.d || !c->heap.f || !c->pushed || !c->waiting || !c->supporter || !c->hang_head ||
-        !c->hang_next || !c->hang_prev || !c->cut || !c->todo || !c->changed || !c->in_state || !c->zone || !c->seen || !c->charged)
+        !c->hang_next || !c->hang_prev || !c->cut || !c->todo || !c->changed || !c->in_state || !c->zone || !c->seen || !c->charged || !c->moved || !c->picked)
         goto nomemory;
     PyMem_Free(costs), PyMem_Free(goals), PyMem_Free(owners);
     PyMem_Free(pre_at), PyMem_Free(pre_items), PyMem_Free(add_at), PyMem_Free(add_items);
@@ -645,6 +648,36 @@ static inline Py_ssize_t cut_supporter(Cut *c, Py_ssize_t k, int descending)
             best = q;
     }
     return best;
+}
+
+/* the parent in the goal zone of reached zero-cost operator k (Fast Downward 26's goal
+   zone and border detection): among its preconditions as high as its supporter, the
+   lowest index already in the zone, else the lowest none of whose achievers is free
+   (the zone stops there), else its supporter */
+static Py_ssize_t cut_parent(Cut *c, Py_ssize_t k)
+{
+    Py_ssize_t border = -1;
+    int64_t level = c->h[c->supporter[k]];
+    for (Py_ssize_t i = c->pre_at[k]; i < c->pre_at[k + 1]; i++) {
+        Py_ssize_t q = c->pre[i];
+        if (c->h[q] != level)
+            continue;
+        if (c->zone[q]) {
+            Py_ssize_t best = q;       /* (the lowest such index) */
+            for (Py_ssize_t j = i + 1; j < c->pre_at[k + 1]; j++)
+                if (c->zone[c->pre[j]] && c->h[c->pre[j]] == level && c->pre[j] < best)
+                    best = c->pre[j];
+            return best;
+        }
+        if (border < 0 || q < border) {
+            Py_ssize_t a = c->ach_at[q];
+            while (a < c->ach_at[q + 1] && c->cost[c->ach[a]] != 0)
+                a++;
+            if (a == c->ach_at[q + 1])
+                border = q;
+        }
+    }
+    return border >= 0 ? border : c->supporter[k];
 }
 
 /* every reached operator hung from its supporter (doubly linked lists, one per fact) */
@@ -834,15 +867,21 @@ static PyObject *cut_value(Cut *c, PyObject *args)
             return PyFloat_FromDouble(Py_HUGE_VAL);
         if (c->h[goal] == 0)
             return PyLong_FromLongLong(total);
-        /* the goal zone */
+        /* the goal zone; its zero-cost operators choose their parent among their tied
+           preconditions (cut_parent), for this round */
         memset(c->zone, 0, c->size);
-        Py_ssize_t top = 0;
+        Py_ssize_t top = 0, moved = 0;
         c->zone[goal] = 1, c->todo[top++] = goal;
         while (top) {
             Py_ssize_t f = c->todo[--top];
             for (Py_ssize_t a = c->ach_at[f]; a < c->ach_at[f + 1]; a++) {
-                Py_ssize_t k = c->ach[a], parent = c->supporter[k];
-                if (c->cost[k] == 0 && parent >= 0 && !c->zone[parent])
+                Py_ssize_t k = c->ach[a];
+                if (c->cost[k] != 0 || c->supporter[k] < 0)
+                    continue;
+                if (!c->picked[k])     /* (chosen when first met) */
+                    c->picked[k] = 1, c->moved[moved++] = k, cut_rehang(c, k, cut_parent(c, k));
+                Py_ssize_t parent = c->supporter[k];
+                if (!c->zone[parent])
                     c->zone[parent] = 1, c->todo[top++] = parent;
             }
         }
@@ -867,6 +906,11 @@ static PyObject *cut_value(Cut *c, PyObject *args)
                     if (!c->seen[c->add[a]])
                         c->seen[c->add[a]] = 1, c->todo[top++] = c->add[a];
             }
+        }
+        for (Py_ssize_t i = 0; i < moved; i++) {   /* (back on their h_max supporters) */
+            c->picked[c->moved[i]] = 0;
+            if (order != 2)
+                cut_rehang(c, c->moved[i], cut_supporter(c, c->moved[i], descending));
         }
         if (charge <= 0 || charge == INT64_MAX) {
             PyErr_SetString(PyExc_RuntimeError, "landmark-cut: an empty or free cut");
@@ -942,6 +986,12 @@ PyMODINIT_FUNC PyInit__plyspec_relax(void)
     /* the tie-breaking orders Cut.value knows (an older build, without the constant,
        knew 2: lmcut.py does not use it) */
     if (PyModule_AddIntConstant(m, "CUT_ORDERS", 3) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* the goal zone's rule: 2 = zero-cost operators choose their parent (cut_parent);
+       an older build, without the constant, kept their supporter */
+    if (PyModule_AddIntConstant(m, "CUT_RULES", 2) < 0) {
         Py_DECREF(m);
         return NULL;
     }

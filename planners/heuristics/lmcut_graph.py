@@ -169,27 +169,45 @@ class Run:
     def cut(self) -> int:
         """The operators leading from the state's side into the goal zone."""
         lm, hmax, hangs = self.lm, self.hmax, self.hangs
-        adds, at, zero = lm.adds, hmax.__getitem__, self.classes.get(0, 0)
-        zone, wave, seen, reached = {lm.goal}, [lm.goal], 0, self.reached
-        while wave:                       # the zone: supporters of zero-cost achievers
-            ops = 0
-            for fact in wave:
-                ops |= adds[fact]
-            ops &= zero & ~seen
-            seen |= ops
-            wave = []
-            if ops.bit_count() * 8 > len(reached):   # many: scan the facts instead
-                hit = map(ops.__and__, map(hangs.__getitem__, reached))
-                wave = [fact for fact in compress(reached, hit) if fact not in zone]
-                zone.update(wave)
-                continue
+        adds, zero = lm.adds, self.classes.get(0, 0)
+        zone, todo, parents = {lm.goal}, [lm.goal], {}
+        while todo:                       # the zone: parents of zero-cost achievers
+            ops = adds[todo.pop()] & zero & self.hung
             while ops:
                 low = ops & -ops
                 ops ^= low
-                supporter = self.supporter(low.bit_length() - 1)
-                if supporter not in zone and at(supporter) < INF:
-                    zone.add(supporter)
-                    wave.append(supporter)
+                k = low.bit_length() - 1
+                parent = parents.get(k)
+                if parent is None:        # (chosen when first met)
+                    supporter = self.supporter(k)
+                    parent = parents[k] = self.parent(k, supporter, zone)
+                    if parent != supporter:
+                        hangs[supporter] ^= low
+                        hangs[parent] |= low
+                if parent not in zone:
+                    zone.add(parent)
+                    todo.append(parent)
+        cut = self._cut(zone)
+        for k, parent in parents.items():  # (back on their h_max supporters)
+            supporter = self.supporter(k)
+            if parent != supporter:
+                hangs[parent] ^= 1 << k
+                hangs[supporter] |= 1 << k
+        return cut
+
+    def parent(self, k: int, supporter: int, zone: set) -> int:
+        """The parent in the goal zone of reached zero-cost operator `k` (Fast Downward
+        26's goal zone and border detection): among its preconditions as high as its
+        supporter, the lowest fact already in the zone, else the lowest none of whose
+        achievers is free (the zone stops there), else its supporter."""
+        at, level = self.hmax.__getitem__, self.hmax[supporter]
+        ties = [q for q in self.lm.pre[0][k] if at(q) == level]
+        free, adds = self.classes.get(0, 0), self.lm.adds
+        inside = [q for q in ties if q in zone]
+        return inside[0] if inside else next((q for q in ties if not adds[q] & free), supporter)
+
+    def _cut(self, zone: set) -> int:
+        lm, hangs, adds, reached = self.lm, self.hangs, self.lm.adds, self.reached
         touch = 0
         for fact in zone:
             touch |= adds[fact]
