@@ -98,7 +98,7 @@ def same(text, playouts=2, plies=14):
     plays_as_the_interpreter(text, 40, playouts, plies)
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(7))
 def test_random_sowing_loops_play_as_the_interpreter(seed):
     text, body = sowing(random.Random(seed), seed % len(BODIES))
     assert ("_LT" in load_text(text).python_source) == (body < TABLED), text
@@ -106,7 +106,7 @@ def test_random_sowing_loops_play_as_the_interpreter(seed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(10, 400))
+@pytest.mark.parametrize("seed", range(7, 400))
 def test_random_sowing_loops_play_as_the_interpreter_at_size(seed):
     text, body = sowing(random.Random(seed), seed % len(BODIES))
     assert ("_LT" in load_text(text).python_source) == (body < TABLED), text
@@ -139,7 +139,7 @@ def test_stores_as_locals_passed_to_a_definition_written_as_a_function():
 def test_the_drawn_games_reach_every_path():
     """The default seeds draw laps, additions that leave the range (the loop runs again and
     raises); the loops of Kalah (ours and the stranger's) and Oware are tables."""
-    drawn = [sowing(random.Random(seed), seed % len(BODIES))[0] for seed in range(10)]
+    drawn = [sowing(random.Random(seed), seed % len(BODIES))[0] for seed in range(7)]
     assert any("2 * h[i]" in t for t in drawn) and any("+= -1" in t for t in drawn)
     for spec in (ROOT / "benchmarks" / "specs" / "kalah.yaml", ROOT / "game_specs" / "oware.yaml",
                  ROOT / "game_specs" / "kalah.yaml"):
