@@ -43,7 +43,8 @@ def evaluation_order(task, evaluators, limit: int = 10 ** 6) -> list:
                     for j in range(1, 2 * n, 2):
                         priority[j] -= 1000
                 for op, child, _ in sorted(task.successors(state), key=lambda s: s[0]):
-                    preferred = any(op in helpful for _, helpful in results)
+                    preferred = any(op in helpful if isinstance(helpful, (set, frozenset))
+                                    else op in helpful.among([op]) for _, helpful in results)
                     for i, value in enumerate(values):
                         entry = (value, next(fifo), child, state)
                         heappush(lists[2 * i], entry)

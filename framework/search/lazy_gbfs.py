@@ -38,9 +38,9 @@ the work of the lists.
 
 A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
 estimate (no preferred operators), or an evaluator object with
-`evaluate(state, parent) -> (estimate, preferred actions)` (any container the search asks
-`action in preferred` of, for the state's successors' actions, and that is empty or
-false when no action is preferred); an evaluator whose
+`evaluate(state, parent) -> (estimate, preferred actions)` (a set, or an object that is
+false when no action is preferred and whose `among(actions)` gives the preferred ones of
+the state's successors' actions); an evaluator whose
 `path_dependent` is true (landmark count) is given the parent the state was reached from.
 As in Fast Downward's lazy search, such an evaluator hears only of the path by which a
 state is first evaluated (or re-opened): later paths to a closed state are dropped
@@ -89,15 +89,16 @@ _ACTION = itemgetter(2)
 
 
 def _preferred_items(batch: list, preferred: list) -> list:
-    """The items of `batch` whose action is in one of the containers `preferred` (LAMA
-    has two: h_FF's and the landmarks'), in batch order."""
-    if len(preferred) == 1:
-        helpful = preferred[0]
-        return [item for item in batch if item[2] in helpful]
-    if len(preferred) == 2:
-        one, two = preferred
-        return [item for item in batch if item[2] in one or item[2] in two]
-    return [item for item in batch if any(item[2] in helpful for helpful in preferred)]
+    """The items of `batch` whose action is preferred by one of `preferred` (LAMA has two:
+    h_FF's set and the landmarks'), in batch order: a set, or an object whose
+    `among(actions)` gives the preferred ones of `actions`."""
+    chosen = set()
+    for helpful in preferred:
+        if isinstance(helpful, (set, frozenset)):
+            chosen |= helpful
+        else:
+            chosen |= helpful.among([item[2] for item in batch])
+    return [item for item in batch if item[2] in chosen]
 
 
 def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
@@ -154,12 +155,11 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                         priority[j] -= BOOST      # progress: boost the preferred lists
                 tick()
                 expanded = next(expansions)
-                batch = []                    # (child, state, action, g of the child)
-                for action, child, step in successors(state):
-                    child_g = g + step
-                    if child_g >= limit:
-                        continue
-                    batch.append((child, state, action, child_g))
+                # (child, state, action, g of the child)
+                batch = [(child, state, action, g + step)
+                         for action, child, step in successors(state)]
+                if bound is not None:
+                    batch = [item for item in batch if item[3] < limit]
                 if not batch:
                     continue
                 if type(batch[0][2]) is int:  # operator indices: the smaller first

@@ -68,6 +68,11 @@ class LandmarkCount:
             self.reach[fact] = len(graph.achievers[fact])
             for k in graph.achievers[fact]:
                 self.achieves[k] |= 1 << fact
+        # ... and each operator, by any of its relaxed operators
+        self.of_operator = [0] * len(self.relaxation.copies)
+        for operator, copies in enumerate(self.relaxation.copies):
+            for k in copies:
+                self.of_operator[operator] |= self.achieves[k]
         self.past: dict = {}
         self.future: dict = {}
 
@@ -158,29 +163,34 @@ class LandmarkCount:
 
 
 class Preferred:
-    """The preferred operators of one evaluated state, as a container the search asks
-    `operator in preferred` of (for the operators applicable in that state): those with a
-    relaxed operator (the operator, or one of its conditional effects) applicable in the
-    relaxed state that achieves a wanted landmark (`LandmarkCount._wanted`).  When the
-    wanted landmarks have more than `FEW` achievers in all (visitall: every cell not yet
-    visited; termes: heights reached by many operators), testing the few applicable
-    operators beats listing every achiever of every wanted landmark."""
-    __slots__ = ("copies", "achieves", "pre_mask", "relaxed", "wanted")
+    """The preferred operators of one evaluated state, for the search to ask which of the
+    applicable operators they are (`among`): those with a relaxed operator (the operator,
+    or one of its conditional effects) applicable in the relaxed state that achieves a
+    wanted landmark (`LandmarkCount._wanted`).  When the wanted landmarks have more than
+    `FEW` achievers in all (visitall: every cell not yet visited; termes: heights reached
+    by many operators), testing the applicable operators beats listing every achiever of
+    every wanted landmark."""
+    __slots__ = ("lmcount", "relaxed", "wanted")
 
     def __init__(self, lmcount, relaxed: int, wanted: int):
-        relaxation = lmcount.relaxation
-        self.copies, self.pre_mask = relaxation.copies, relaxation.pre_mask
-        self.achieves, self.relaxed, self.wanted = lmcount.achieves, relaxed, wanted
+        self.lmcount, self.relaxed, self.wanted = lmcount, relaxed, wanted
 
     def __bool__(self) -> bool:
         return self.wanted != 0
 
-    def __contains__(self, operator) -> bool:
-        achieves, pre_mask, relaxed, wanted = self.achieves, self.pre_mask, self.relaxed, self.wanted
-        for k in self.copies[operator]:
-            if achieves[k] & wanted and relaxed & pre_mask[k] == pre_mask[k]:
-                return True
-        return False
+    def among(self, operators) -> set:
+        """The preferred ones of `operators` (operators applicable in the state)."""
+        lmcount, relaxed, wanted = self.lmcount, self.relaxed, self.wanted
+        achieves, of_operator = lmcount.achieves, lmcount.of_operator
+        copies, pre_mask = lmcount.relaxation.copies, lmcount.relaxation.pre_mask
+        chosen = set()
+        for operator in operators:
+            if of_operator[operator] & wanted:
+                for k in copies[operator]:
+                    if achieves[k] & wanted and relaxed & pre_mask[k] == pre_mask[k]:
+                        chosen.add(operator)
+                        break
+        return chosen
 
 
 NONE = frozenset()
