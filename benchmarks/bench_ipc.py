@@ -148,6 +148,14 @@ def read_plan(planner: str, stdout: str, work: Path) -> list[str] | None:
             if line.strip() and not line.startswith(";")]
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of this process's waited-for children so far (a planner
+    killed at its time limit counts up to then; Fast Downward's own children only once
+    its driver waited for them)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
     """Runs one planner on one task as a whole process and validates the plan it wrote."""
     memory = args.memory_mb * 2**20
@@ -160,7 +168,7 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
         work = Path(tmp)
         cmd = command(planner, mode, domain, task, work, args)
         env = dict(os.environ, PYTHONHASHSEED="0")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _children_cpu()
         proc = subprocess.Popen(cmd, cwd=ROOT if planner == "plyspec" else work, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=limits, start_new_session=True)
@@ -174,10 +182,11 @@ def run_one(planner: str, mode: str, domain: Path, task: Path, args) -> dict:
         except KeyboardInterrupt:                    # its own session: Ctrl-C did not reach it
             os.killpg(proc.pid, signal.SIGKILL)
             raise
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
         plan = None if timed_out else read_plan(planner, stdout, work)
     row = {"planner": planner, "mode": mode, "domain": task.parent.name, "task": task.name,
-           "time_limit": args.time, "wall_s": round(seconds, 4), "exit": proc.returncode,
+           "time_limit": args.time, "wall_s": round(seconds, 4), "cpu_s": round(cpu, 3),
+           "exit": proc.returncode,
            "config": config_name(planner, mode, args)}
     row.update(statistics(planner, stdout))
     if timed_out:

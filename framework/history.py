@@ -5,9 +5,10 @@ A compiled game whose spec declares either rule gets states of the class made he
 tuple `(position, seen, moves, end)` around the generated state:
 
     position  the generated state (board, variables, player to move: the position)
-    seen      frozenset of (key, k) pairs: the position occurred a k-th time on this
-              line (k = 1..n, so "occurred n times" is one set look-up); empty without a
-              repetition rule.  The key is the position itself, or with `over` the fields
+    seen      the occurrences on this line (framework.history_line.Line: a persistent
+              record, one link per move, read as the set of (key, k) pairs: the position
+              occurred a k-th time on this line, k = 1..n); EMPTY without a repetition
+              rule.  The key is the position itself, or with `over` the fields
               it names (all the board's, a variable's, the mover's; and the pending
               chance action in a game with chance), so a counter or a clock left out does
               not hide a repetition
@@ -20,8 +21,8 @@ tuple `(position, seen, moves, end)` around the generated state:
               never None, which CPython 3.11 hashes by its address: every part of a
               state hashes the same in every process, so node counts repeat
 
-So the history is part of the state: equality and hashing stay exact (the frozenset's
-hash is computed once and cached by Python), a position reached twice by different lines
+So the history is part of the state: equality and hashing stay exact (the line's hash is
+kept incrementally, the same in every process; equal lines have the same occurrences), a position reached twice by different lines
 is two states, and the game graph has no cycle: every line ends (a position can occur at
 most `count` times), which is what lets `solve` search it as a tree.  Two lines that
 visited the same positions the same number of times meet again (a transposition).  Games
@@ -48,6 +49,7 @@ from operator import itemgetter
 from framework.records import dataclass, replace   # the dataclasses module's, made cheaply
 from framework.game import illegal_action, player_index
 from framework.history_kernel import history_kernel
+from framework.history_line import EMPTY
 
 
 @dataclass(frozen=True)
@@ -111,14 +113,14 @@ def ruled_class(rules: Rules):
 
         @classmethod
         def start(cls, position):
-            seen = frozenset({(key(position), 1)}) if rules.repetition else frozenset()
+            seen = EMPTY.add(key(position)) if rules.repetition else EMPTY
             return cls._make(position, seen, 0, False)
 
         @classmethod
         def _make(cls, position, seen, moves, by_player, mover=None):
             end = ()
             if by_player and not position.terminal_test():
-                repeats = rules.repetition is not None and (key(position), count) in seen
+                repeats = rules.repetition is not None and seen.k >= count     # seen ends with position's
                 if repeats and not forbidden:
                     end = ended(rules.repetition, mover, position, "repetition")
                 elif limit is not None and moves >= limit:
@@ -127,7 +129,7 @@ def ruled_class(rules: Rules):
 
         def _repeats(self, child) -> bool:
             """Whether reaching `child` by a move makes its count-th occurrence."""
-            return (key(child), count - 1) in self[1] and not child.terminal_test()
+            return self[1].count(key(child)) >= count - 1 and not child.terminal_test()
 
         def _stuck(self) -> bool:
             """With `forbidden`: every move of the player to move would repeat (asked when
@@ -176,10 +178,7 @@ def ruled_class(rules: Rules):
             child = position._result(action)
             by_player = not position.is_chance()
             if rules.repetition is not None:
-                k, known = 1, key(child)
-                while (known, k) in seen:
-                    k += 1
-                seen = seen | {(known, k)}
+                seen = seen.add(key(child))
             if by_player and limit is not None:
                 moves += 1
             return self._make(child, seen, moves, by_player, position.player())
@@ -196,16 +195,14 @@ def ruled_class(rules: Rules):
             return draw if forbidden and self._stuck() else self[0].returns()
 
         def __reduce__(self):
-            """The earlier positions go as plain tuples (equal, and hashing alike, to the
-            States they were): each State would find its game again when unpickled."""
-            position, seen, moves, end = self
-            seen = frozenset((tuple(k) if isinstance(k, tuple) else k, n) for k, n in seen)
-            return (_restore, (rules, (position, seen, moves, end)))
+            """The earlier positions go as plain tuples (Line.__reduce__: equal, and hashing
+            alike, to the States they were): each State would find its game again when unpickled."""
+            return (_restore, (rules, tuple(self)))
 
         def __str__(self):
             if not self[3]:
                 return str(self[0])
-            repeated = rules.repetition is not None and (key(self[0]), count) in self[1]
+            repeated = rules.repetition is not None and self[1].count(key(self[0])) >= count
             return f"{self[0]}\n(ended by the {'repetition rule' if repeated else 'move limit'})"
 
         def __repr__(self):

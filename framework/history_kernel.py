@@ -6,14 +6,19 @@ A packed state is `(position, seen, moves, end)`, the RuledState's own fields wi
 position a packed state of the game's kernel (a plain tuple; the root's may be the State
 itself, which hashes and compares as its tuple).  So `tuple(state)` packs a RuledState, a
 packed state hashes and compares as the state does (tables keyed by either agree), and the
-history stays what it is in the course interface: the frozenset of (key, k) occurrences, a
-move counter and the returns a rule ended the game with.  The history being part of the
+history stays what it is in the course interface: the line of (key, k) occurrences
+(framework.history_line.Line: one link per move, nothing copied), a move counter and the
+returns a rule ended the game with.  The history being part of the
 packed state keeps transposition tables sound: two lines meet in one entry only when they
 reached the same position with the same occurrences and move count, which is exactly when
 their futures are the same.  The rules are applied as framework.history applies them, on
 the inner kernel's functions (moves generated, applied and tested without State objects);
 `_score_repetition` / `_score_max_moves` score a scored ending on the packed position.
-Games with chance keep the course interface (no history kernel).
+`leaves` counts the children's moves with the inner kernel (its one-loop `k_leaves` when no
+child can end by a rule, else each child built as a bare position); under `forbidden` the
+moves and children of the last 64 positions are kept (`expand`), so the filter, the
+terminal test and `apply` build each child once.  Games with chance keep the course
+interface (no history kernel).
 """
 from __future__ import annotations
 
@@ -26,9 +31,11 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
     actions_of, apply_of, terminal_of, utility_of = inner.actions, inner.apply, inner.terminal, inner.utility
     mover_of, players, count, limit = inner.player, range(rules.players), rules.count, rules.limit
     repetition, forbidden = rules.repetition, rules.repetition == "forbidden"
-    draw = (0,) * rules.players
+    draw, hot = (0,) * rules.players, count - 1
     scores = {rule: namespace.get("_score_" + rule) for rule in ("repetition", "max_moves")}
     nfields = rules.nfields
+    inner_leaves, count_of = inner.leaves, inner.count or (lambda position: len(actions_of(position)))
+    memo = {}       # with `forbidden`: id(position) -> [position, its inner moves, {move: child}]
 
     def ended(result, mover, position, rule):
         if result == "draw":
@@ -38,16 +45,49 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
         score, fields = scores[rule], position[:nfields]
         return tuple(score(*fields, p) for p in players)
 
-    def repeats(seen, child):
-        return (key(child), count - 1) in seen and not terminal_of(child)
+    def expand(position):
+        """The memo entry of `position`: the filter of `forbidden`, the terminal test and
+        `apply` each build a child once per node (the last few nodes' entries are kept)."""
+        entry = memo.get(id(position))
+        if entry is None or entry[0] is not position:
+            if len(memo) >= 64:
+                memo.clear()
+            entry = memo[id(position)] = (position, actions_of(position), {})
+        return entry
+
+    def child_of(entry, action):
+        child = entry[2].get(action)
+        if child is None:
+            child = entry[2][action] = apply_of(entry[0], action)
+        return child
+
+    def allowed(seen, entry):
+        """With `forbidden`: the moves of `entry`'s position that do not repeat on `seen`
+        (the line's mask first: most children's keys have not occurred)."""
+        position, acts, children = entry
+        bloom, kept = seen.bloom, []
+        for a in acts:
+            child = children.get(a)
+            if child is None:
+                child = children[a] = apply_of(position, a)
+            known = key(child)
+            if not (bloom >> (hash(known) & 255) & 1 and seen.count(known) >= hot and not terminal_of(child)):
+                kept.append(a)
+        return kept
 
     def stuck(s):
-        """With `forbidden`: every move of the player to move would repeat."""
+        """With `forbidden`: every move of the player to move would repeat (tried from the
+        last move, where a pass usually is: it stops at the first that does not)."""
         position, seen = s[0], s[1]
         if terminal_of(position):
             return False
         try:
-            return all(repeats(seen, apply_of(position, a)) for a in reversed(actions_of(position)))
+            entry = expand(position)
+            for a in reversed(entry[1]):
+                child = child_of(entry, a)
+                if seen.count(key(child)) < hot or terminal_of(child):
+                    return False
+            return True
         except Exception:       # noqa: BLE001 - as framework.history: a failing move does not repeat
             return False
 
@@ -57,25 +97,21 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
     def actions(s):
         if s[3]:
             return ()
-        position = s[0]
-        acts = actions_of(position)
-        if forbidden and acts:
-            seen = s[1]
-            acts = [a for a in acts if not repeats(seen, apply_of(position, a))]
-        return acts
+        if forbidden:
+            entry = expand(s[0])
+            return (allowed(s[1], entry) or ()) if entry[1] else entry[1]      # () when stuck: terminal
+        return actions_of(s[0])
 
     def apply(s, action):
         position, seen, moves, end = s
-        child = apply_of(position, action)
+        entry = memo.get(id(position)) if forbidden else None
+        child = apply_of(position, action) if entry is None or entry[0] is not position else child_of(entry, action)
         if repetition is not None:
-            k, known = 1, key(child)
-            while (known, k) in seen:
-                k += 1
-            seen = seen | {(known, k)}
+            seen = seen.add(key(child))
         if limit is not None:
             moves += 1
         if not terminal_of(child):
-            if repetition is not None and not forbidden and (known, count) in seen:
+            if repetition is not None and not forbidden and seen.k >= count:
                 end = ended(repetition, mover_of(position), child, "repetition")
             elif limit is not None and moves >= limit:
                 end = ended(rules.limit_result, mover_of(position), child, "max_moves")
@@ -91,18 +127,37 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             return s[3][me]
         return 0 if forbidden and stuck(s) else utility_of(s[0], me)
 
-    inner_leaves = inner.leaves
-
-    def quiet(s) -> bool:
-        """No child of `s` can end by a rule: the moves' counts are the inner game's."""
-        if s[3] or forbidden or (limit is not None and s[2] + 1 >= limit):
-            return False
-        return repetition is None or max((k for _, k in s[1]), default=0) < count - 1
-
     def leaves(s, acts=None):
-        if quiet(s):                # the inner kernel's one loop (no child built)
-            return inner_leaves(s[0], acts)
-        return sum(len(actions(apply(s, a))) for a in (actions(s) if acts is None else acts))
+        """The children's move counts: the inner kernel's one loop when no child can end by
+        a rule, else each child built (a position, no packed state) and its moves counted."""
+        position, seen, moves, end = s
+        if end:
+            return 0
+        if acts is None:
+            acts = actions(s)
+        if limit is not None and moves + 1 >= limit:        # every child ends (or is terminal)
+            return 0
+        if repetition is None or (not forbidden and seen.top < hot):
+            return inner_leaves(position, acts)
+        total, bloom = 0, seen.bloom
+        entry = expand(position) if forbidden else None     # the children `actions` built
+        for a in acts:
+            child = apply_of(position, a) if entry is None else child_of(entry, a)
+            if terminal_of(child):
+                continue
+            if not forbidden:
+                known = key(child)          # the line's mask first: most keys have not occurred
+                if not bloom >> (hash(known) & 255) & 1 or seen.count(known) < hot:
+                    total += count_of(child)
+                continue
+            line = seen.add(key(child))
+            bloom = line.bloom
+            for g in actions_of(child):
+                grand = apply_of(child, g)
+                known = key(grand)
+                if not (bloom >> (hash(known) & 255) & 1 and line.count(known) >= hot and not terminal_of(grand)):
+                    total += 1
+        return total
 
     kernel = HistoryKernel.__new__(HistoryKernel)
     kernel.actions, kernel.apply, kernel.terminal, kernel.returns, kernel.utility = \

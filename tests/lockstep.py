@@ -15,7 +15,7 @@ def moves_in_lockstep(game, text, playouts, plies, kernel=False):
     lockstep: the same moves in the same order at every state, the same terminal tests;
     with `kernel`, the kernel lists the course interface's moves in the same order too."""
     igame = InterpretedGame(check(game.spec, {}))
-    actions = game.state_class._kernel.actions if kernel else None
+    kernel = game.state_class._kernel if kernel else None
     rng = random.Random(text)
     for _ in range(playouts):
         cs, its = game.initial_state(), igame.initial_state()
@@ -27,8 +27,8 @@ def moves_in_lockstep(game, text, playouts, plies, kernel=False):
             except SpecError:                   # a rule fails here (alike: the campaign's check)
                 break
             assert list(mine) == list(theirs), text
-            if actions is not None:
-                assert list(actions(tuple(cs))) == list(mine.values()), text
+            if kernel is not None:            # raw actions (cells as bit indices) read as the course's
+                assert [kernel.action(a) for a in kernel.actions(tuple(cs))] == list(mine.values()), text
             move = rng.choice(list(mine))
             try:
                 cs = cs.result(mine[move])
@@ -52,3 +52,11 @@ def spec_in_lockstep(text, playouts=3, plies=16):
     except SpecError:
         return
     moves_in_lockstep(game, text, playouts, plies, kernel=True)
+
+
+def plays_as_the_interpreter(text, bfs_states=40, playouts=2, plies=14):
+    """check_one (the compiled course interface against the interpreter, the kernel against
+    the course interface, errors included) and spec_in_lockstep (the moves' order)."""
+    from framework.conformance.generate import check_one
+    assert check_one(text, bfs_states=bfs_states, playouts=playouts, plies=plies) is None, text
+    spec_in_lockstep(text, playouts, plies)

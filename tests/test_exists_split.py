@@ -61,3 +61,20 @@ def test_drawn_games_play_as_the_interpreter(seed):
     split = ") != 0 or any(" in load_text(text).python_source
     assert split == (second in SAFE), text
     assert check_one(text, bfs_states=80, playouts=4, plies=30) is None, text
+
+
+# `LEFT or open(c)`: the split's mask test goes before LEFT when no operand can fail
+# (framework/compiler/expressions.py cheap_first), else the chain keeps its order
+LEFTS = {"(exists d in neighbors(c, orthogonal): board[d] == next(mover) and size(liberties(board, d, orthogonal)) == 1)": True,
+         "n > 6": True,
+         "h[n - 5] > 3": False}           # an index that may leave the list: it is tested first, as written
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_mask_test_of_a_split_goes_first_in_an_or_chain_when_nothing_can_fail(seed):
+    rng = random.Random(seed)
+    left = list(LEFTS)[seed % len(LEFTS)]
+    text = near(rng, rng.choice(SAFE)).replace("if: open(c) or n > 6", f'if: "{left} or open(c)"')
+    source = load_text(text).python_source
+    assert ("if ((NEIGHBORS_" in source) == LEFTS[left], text
+    assert check_one(text, bfs_states=80, playouts=4, plies=30) is None, text

@@ -145,3 +145,21 @@ def test_semi_naive_reachability_finds_what_the_naive_fixpoint_finds(tmp_path, c
     naive_facts, naive_found = _naive_fixpoint(seen["schemas"], seen["init"])
     assert facts.by_predicate == naive_facts.by_predicate
     assert {(id(s), full) for s, full in instances} == naive_found
+
+
+def test_argument_getters_read_a_binding_like_the_plain_definition():
+    """`ground._arguments` (itemgetter, one variable among constants, or the general
+    case) gives every shape of up to 4 variables and constants the tuple the plain
+    definition does."""
+    from itertools import product as shapes
+    from planners.grounding.ground import _arguments, _term
+    from planners.lifted.ast import Pos, Term
+    pos = Pos("t", 1, 1)
+    binding = {"?a": "o1", "?b": "o2", "?c": "o3", "?d": "o4"}
+    for size in range(5):
+        for kinds in shapes((True, False), repeat=size):
+            terms = tuple(Term(f"?{'abcd'[i]}" if var else f"k{i}", pos, var)
+                          for i, var in enumerate(kinds))
+            plain = tuple(binding[t.name] if t.variable else t.name for t in terms)
+            assert _arguments(terms)(binding) == plain, kinds
+            assert all(_term(t)(binding) == p for t, p in zip(terms, plain))

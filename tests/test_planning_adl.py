@@ -221,3 +221,31 @@ def test_lazy_gbfs_with_preferred_operators_finds_valid_plans(name):
     plan, cost = _solve(task, "lazy-gbfs", "hff")
     check = validate_plan(problem, plan)
     assert check.valid and check.cost == cost >= OPTIMAL[name]
+
+
+ASSEMBLE = """(define (domain kit) (:requirements :adl)
+  (:types part)
+  (:predicates (made ?p - part) (ready) (raw ?p - part))
+  (:action make :parameters (?p - part) :precondition (raw ?p) :effect (made ?p))
+  (:action finish :parameters () :precondition (forall (?p - part) (made ?p))
+           :effect (ready)))"""
+
+
+def test_a_universal_precondition_counts_the_facts_it_waits_for(tmp_path):
+    """`forall p: made p` becomes `not aux`, `aux :- raw-not-made p` (a derived fact):
+    its negation (Fast Downward's negated axioms: every rule of aux false, `made p` for
+    each part) makes h_FF count the 4 `make` steps before `finish`, where relaxing the
+    negative condition away counted `finish` alone."""
+    from planners.heuristics.relaxation import _negations
+    (tmp_path / "d.pddl").write_text(ASSEMBLE)
+    (tmp_path / "t.pddl").write_text(
+        "(define (problem k) (:domain kit) (:objects a b c d - part)\n"
+        "  (:init (raw a) (raw b) (raw c) (raw d)) (:goal (ready)))")
+    task = planners.ground(planners.load(tmp_path / "d.pddl", tmp_path / "t.pddl"))
+    assert Relaxation(task, unit=True).h_ff(task.initial) == 5
+    plan = searcher("lama-first")(task)
+    assert plan.extra["valid"] and len(plan.pv) == 5
+    # two rules f :- p1 and f :- p2, not a: not f holds when not p1 and (not p2 or a)
+    assert _negations(0b1000, {3: [(0b1, 0), (0b10, 0b100)]}, 0b1000) == \
+        {3: [(0, 0b11), (0b100, 0b1)]}
+    assert _negations(0b1000, {3: [(0b10000, 0)]}, 0b11000) == {}   # a derived literal

@@ -186,3 +186,30 @@ def test_running_out_of_memory_before_the_search_is_a_clear_message(monkeypatch,
     monkeypatch.setattr(importlib.import_module(module), name, out_of_memory)
     assert main(["plan", "gripper", "--config", "lama-first"]) == 0
     assert f"no plan: memory limit (while {phase})" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name,number", [("blocks", 4), ("logistics", 4), ("gripper", 3),
+                                         ("miconic", 5), ("either-transport", 2),
+                                         ("psr-middle", 1), ("openstacks-adl", 1)])
+def test_lama_first_evaluates_states_in_fast_downwards_lazy_search_order(name, number):
+    """lama-first (batched lists) evaluates the same states in the same order as a plain
+    transcription of Fast Downward's lazy greedy search (tests/lazy_reference.py)."""
+    from lazy_reference import evaluation_order
+    _, task = _sample(name, number)
+    seen = []
+
+    class Recorder:
+        path_dependent = True
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def evaluate(self, state, parent):
+            seen.append(state)
+            return self.inner.evaluate(state, parent)
+
+    result = lazy_gbfs.search(task, heuristic=[Recorder(e) for e in evaluators(task)])
+    expected = evaluation_order(planners.ground(_sample(name, number)[0]),
+                                evaluators(task))
+    assert result.extra["valid"] and len(expected) > 10
+    assert seen[::2] + [expected[-1]] == expected     # (two evaluators: each state twice)

@@ -118,10 +118,65 @@ def test_landmark_count_starts_at_the_unreached_landmarks_and_ends_at_zero(name)
         past, future = lmcount.past[state], lmcount.future[state]
         assert future & ~past == graph.landmarks & ~past      # not yet reached: future
         assert task.is_goal(state) or value == future.bit_count()
-        assert preferred <= {op for op, _, _ in task.successors(state)}
+        assert _preferred_among(task, state, preferred) == \
+            _preferred_reference(task, lmcount, state)
         parent = state
     assert task.is_goal(states[-1])
     assert lmcount.past[states[-1]] == graph.landmarks and value == 0
+
+
+def _preferred_among(task, state, preferred) -> set:
+    """The applicable operators of `state` that `preferred` (a set, or an object with
+    `among`, as `lazy_gbfs` reads it) prefers."""
+    applicable = [op for op, _, _ in task.successors(state)]
+    if isinstance(preferred, (set, frozenset)):
+        return preferred & set(applicable)
+    return preferred.among(applicable)
+
+
+def _preferred_reference(task, lmcount, state) -> set:
+    """LAMA's landmark preferred operators by their definition, over the applicable
+    operators: one achieving (by itself or a conditional effect whose conditions hold) a
+    future landmark false in `state` whose predecessors are all past, or that is past
+    (required again)."""
+    graph, relaxation = lmcount.graph, lmcount.relaxation
+    relaxed = relaxation.relaxed(state)
+    true, past, future = graph.holds(relaxed), lmcount.past[state], lmcount.future[state]
+    if relaxation.goal_mask & ~relaxed == 0:
+        return set()
+    wanted = {q for q in graph.facts if future >> q & 1 and not true >> q & 1
+              and (past >> q & 1 or not graph.parents[q] & ~past)}
+    return {op for op, _, _ in task.successors(state)
+            if any(relaxed & relaxation.pre_mask[k] == relaxation.pre_mask[k]
+                   and any(k in graph.achievers[q] for q in wanted)
+                   for k in relaxation.copies[op])}
+
+
+@pytest.mark.parametrize("few", [0, 10 ** 9])
+@pytest.mark.parametrize("name", ["blocks/task04", "openstacks-adl/task01", "gripper/task01"])
+def test_landmark_preferred_operators_are_the_same_listed_or_tested(name, few, monkeypatch):
+    """Both ways of giving the preferred operators (listing the achievers of the wanted
+    landmarks, or testing each applicable operator: `lmcount.FEW` chooses) give the
+    definition's set on every state of a lama-first search."""
+    from planners.configurations import lama
+    from planners.landmarks import lmcount as module
+    monkeypatch.setattr(module, "FEW", few)
+    _, task = _load(name)
+    relaxation, lmcount = lama.evaluators(task)
+    checked = []
+
+    class Checked:
+        path_dependent = True
+
+        def evaluate(self, state, parent):
+            value, preferred = lmcount.evaluate(state, parent)
+            assert _preferred_among(task, state, preferred) == \
+                _preferred_reference(task, lmcount, state)
+            checked.append(state)
+            return value, preferred
+
+    assert searcher("lazy-gbfs")(task, heuristic=[relaxation, Checked()]).extra["valid"]
+    assert len(checked) > 5
 
 
 def test_a_landmark_true_again_is_not_counted_twice_and_a_lost_goal_is_required_again():
@@ -222,7 +277,7 @@ def test_plan_config_lama_first_and_optimal(capsys):
     assert json.loads(capsys.readouterr().out)["valid"]
 
 
-def test_lazy_search_gives_a_path_dependent_evaluator_the_parent_it_came_from():
+def test_lazy_search_gives_a_path_dependent_evaluator_the_first_parent_only():
     _, task = _load("blocks/task04")
     seen = []
 
@@ -240,9 +295,14 @@ def test_lazy_search_gives_a_path_dependent_evaluator_the_parent_it_came_from():
     assert searcher("lazy-gbfs")(task, heuristic=[Recorder()]).extra["valid"]
     assert seen[0] == (task.initial, None) and len(seen) > 5
     evaluated = {state for state, _ in seen}
-    for state, parent in seen[1:] + again:
+    parent_of = dict(seen[1:])
+    for state, parent in seen[1:]:
         assert any(child == state for _, child, _ in task.successors(parent))
-    assert again and all(state in evaluated for state, _ in again)
+    # Fast Downward's lazy search: only the path a state is first evaluated by is heard
+    # of, though the search met later paths to evaluated states (blocks steps undo)
+    assert len(evaluated) == len(seen) and not again
+    assert any(parent_of[child] != state for state in evaluated
+               for _, child, _ in task.successors(state) if child in parent_of)
 
 
 def test_a_state_reached_by_two_paths_keeps_the_landmarks_past_on_both():
@@ -371,3 +431,19 @@ def test_disjunctive_landmarks_are_backchained_as_fast_downwards_rhw_does(tmp_pa
         assert reachable(relaxation, initial, mask) & relaxation.goal_mask == 0
     assert LandmarkCount(task, unit=True, relaxation=Relaxation(task, unit=True)) \
         .evaluate(task.initial)[0] == 4                               # g, D1, D2, s
+
+
+@pytest.mark.parametrize("name", COSTS + ["blocks/task04"])
+def test_landmark_cost_of_a_set_is_the_sum_of_its_landmarks_costs(name):
+    """`_cost` (one bit count per cost class when costs are integers) is the plain sum of
+    each landmark's cost, on unit, real and plus-one costs."""
+    import random
+    _, task = _load(name)
+    rng = random.Random(3)
+    for relaxation in (Relaxation(task), Relaxation(task, unit=True),
+                       Relaxation(task, plusone=True)):
+        lmcount = LandmarkCount(task, relaxation=relaxation)
+        cost, ids = lmcount.graph.cost, list(lmcount.graph.facts)
+        for _ in range(50):
+            chosen = rng.sample(ids, rng.randint(0, len(ids)))
+            assert lmcount._cost(sum(1 << q for q in chosen)) == sum(cost[q] for q in chosen)

@@ -54,12 +54,14 @@ def test_node_counts_are_the_same_in_processes_with_different_hash_seeds():
 
 
 def test_no_state_of_a_shipped_game_holds_none_or_a_string():
-    """What the hash of a state is made of: ints, bools and tuples or frozensets of them
-    (the states of every shipped game along a few random playouts)."""
+    """What the hash of a state is made of: ints, bools and tuples, frozensets or history
+    lines (framework.history_line: the positions' keys) of them (the states of every
+    shipped game along a few random playouts)."""
     import random
+    from framework.history_line import Line
 
     def atoms(value):
-        if isinstance(value, (tuple, frozenset)):
+        if isinstance(value, (tuple, frozenset, Line)):
             for x in value:
                 yield from atoms(x)
         else:

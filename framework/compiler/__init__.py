@@ -87,6 +87,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.param_ranges = {}
         self.local_ranges = {}              # a local's code -> the range proved for it (int_ranges.py)
         self.facts = []                     # (test, truth) of the conditionals around an interval
+        self.and_facts = []                 # (operand, env) of an `and` before the code being written
         self.positions = []                 # spec positions named by run-time errors (POSITIONS)
         self.position_index = {}            # a position -> its index there (expressions.position)
         self.single = sum(not a.step for a in c.actions) == 1     # steps are not moves
@@ -98,6 +99,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
         self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (masks.py relation)
+        self.split_tests = {}         # code masks.exists_split wrote -> (its mask test, the rest)
         self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
         self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
         self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None
@@ -109,6 +111,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.arg_guards = None        # while writing an outlined body: the argument ranges its tables need
         self.unchanged = {}           # a list field -> the local holding the parent's (apply.child_terminal)
         self.local_lists = set()      # list variables that are Python lists where the code is (local_lists.py)
+        self.item_locals = {}         # ... of those, the ones held as one local per item: name -> locals
         self.player_value = None
         if c.values and all(p in c.values for p in c.players):
             self.player_value = tuple(c.values.index(p) for p in c.players)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from framework import ast
 from framework.errors import SpecError
 from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH, may_raise
-from framework.compiler.local_lists import local_list_runs
+from framework.compiler.local_lists import constant_index, item_locals, local_list_runs
 
 
 class EffectsMixin:
@@ -26,7 +26,10 @@ class EffectsMixin:
         ends = {}
         for i, e in enumerate(effects):
             for end, name in runs.get(i, ()):
-                out(f"v_{name} = list(v_{name})")
+                items = item_locals(self, effects[i:end + 1], name, self.vars[name].size)
+                if items:
+                    self.item_locals[name] = items
+                out(f"{', '.join(items)}, = v_{name}" if items else f"v_{name} = list(v_{name})")
                 self.local_lists.add(name)
                 ends.setdefault(end, []).append(name)
             if isinstance(e, ast.LetEffect):
@@ -74,7 +77,8 @@ class EffectsMixin:
                     out.dedent()
             known_empty = ()
             for name in ends.get(i, ()):
-                out(f"v_{name} = tuple(v_{name})")
+                items = self.item_locals.pop(name, None)
+                out(f"v_{name} = ({', '.join(items)},)" if items else f"v_{name} = tuple(v_{name})")
                 self.local_lists.discard(name)
 
     def assign(self, e, env, out, known_empty):
@@ -133,6 +137,9 @@ class EffectsMixin:
             new = {"=": value, "+=": f"v_{name} + {value}", "-=": f"v_{name} - {value}"}[e.op]
             out(f"v_{name} = {new}")
             target = f"v_{name}"
+        elif name in self.item_locals:                  # one local per item (local_lists.py)
+            target = self.item_locals[name][constant_index(self, t.index)]
+            out(f"{target} = {value if e.op == '=' else f'{target} {e.op[0]} {value}'}")
         else:
             idx = self.expr(t.index, env)
             safe = self.index_safe(t, env)

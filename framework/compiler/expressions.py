@@ -8,6 +8,7 @@ import re
 
 from framework import ast, builtins
 from framework.compiler.common import _static_int, _operands
+from framework.compiler.local_lists import constant_index
 
 # cell code that may be written more than once (no side effect, cheap): a name, a
 # non-negative integer, a name indexed by an integer (a raw action's `action[1]`)
@@ -192,8 +193,19 @@ class ExpressionsMixin:
         emptiness = self.emptiness(node, env)
         if emptiness:
             return emptiness
-        if op in ("and", "or"):              # a chain of any length, flat
-            return "(" + f" {op} ".join(self.expr(x, env) for x in _operands(op, node)) + ")"
+        if op == "and":                      # a chain of any length, flat; each operand knows
+            operands, mark = _operands(op, node), len(self.and_facts)     # those before it held
+            try:
+                codes = []
+                for x in operands:
+                    codes.append(self.expr(x, env))
+                    self.and_facts.append((x, env))
+            finally:
+                del self.and_facts[mark:]
+            return "(" + " and ".join(codes) + ")"
+        if op == "or":
+            codes = [self.expr(x, env) for x in _operands(op, node)]
+            return "(" + " or ".join(self.cheap_first(node, codes)) + ")"
         if op in ("in", "notin"):
             cell, cells = self.expr(node.left, env), self.expr(node.right, env)
             test = f"({cells} >> {cell} & 1)"
@@ -270,6 +282,9 @@ class ExpressionsMixin:
             guard = f"-1 if {at} < 0 else " if guarded else ""
             read = f"{guard}{' '.join(parts)} {self.c.default_value}"
             return f"({read})" if plain else f"(lambda _c: {read})({cell})"
+        if isinstance(node.base, ast.Name) and node.base.id in self.item_locals \
+                and self.kinds.get(id(node.base), ("",))[0] == "var":      # one local per item (local_lists.py)
+            return self.item_locals[node.base.id][constant_index(self, node.index)]
         base, index = self.expr(node.base, env), self.expr(node.index, env)
         if self.index_safe(node, env):
             return f"{base}[{index}]"

@@ -116,11 +116,34 @@ class IntRangesMixin:
         if a is None or b is None:
             return None
         if node.op == "+":
-            return a[0] + b[0], a[1] + b[1]
-        if node.op == "-":
-            return a[0] - b[1], a[1] - b[0]
-        products = [i * j for i in a for j in b]
-        return min(products), max(products)
+            found = a[0] + b[0], a[1] + b[1]
+        elif node.op == "-":
+            found = a[0] - b[1], a[1] - b[0]
+        else:
+            products = [i * j for i in a for j in b]
+            found = min(products), max(products)
+        return self._compared(node, *found, env) if self.and_facts else found
+
+    def _compared(self, node, lo, hi, env):
+        """(lo, hi) of the sum, difference or product `node` where the operands of an `and`
+        before it (self.and_facts: Python evaluates it only when they held) compare that same
+        expression with a constant or a local of proved range: `pos - k >= opp and pits[pos
+        - k] == 2` reads pits[pos - k] knowing pos - k >= 6.  Names are told apart by their
+        code (a quantifier's `k` is not the loop's `k` it shadows)."""
+        mine = _code_key(node, env)
+        for key, truth in _held(self.and_facts).items():
+            if mine not in (key[1], key[2]):
+                continue
+            op, other = (key[0], key[2]) if key[1] == mine else (_FLIP[key[0]], key[1])
+            bound = (other[1], other[1]) if other[0] == "C" else self.local_ranges.get(other[1]) if other[0] == "N" else None
+            if bound is None:
+                continue
+            op = op if truth else _NEGATE[op]
+            if op in ("==", ">=", ">"):
+                lo = max(lo, bound[0] + (op == ">"))
+            if op in ("==", "<=", "<"):
+                hi = min(hi, bound[1] - (op == "<"))
+        return (lo, hi) if lo <= hi else None
 
     def _int_range(self, node):
         """(lo, hi) for an integer name: a state variable's declared range, or the union of
@@ -218,6 +241,35 @@ def _key(node):
         left, right = _key(node.left), _key(node.right)
         return None if left is None or right is None else (node.op, left, right)
     return None
+
+
+def _code_key(node, env):
+    """A structural key of a name, constant or `+ - *` of them, names by their code."""
+    if isinstance(node, ast.Name):
+        return ("N", env[node.id]) if env and node.id in env else ("G", node.id)
+    if isinstance(node, ast.Num) and type(node.value) is int:
+        return ("C", node.value)
+    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
+        left, right = _code_key(node.left, env), _code_key(node.right, env)
+        return None if left is None or right is None else ("A" + node.op, left, right)
+    return None
+
+
+def _held(facts) -> dict:
+    """{(comparison, key, key): truth} of what the `and` operands in `facts` (test, env)
+    having held says: their comparisons, through `and`, `not` and failed `or`s."""
+    known, stack = {}, [(test, True, env) for test, env in facts]
+    while stack:
+        test, truth, env = stack.pop()
+        while isinstance(test, ast.Unary) and test.op == "not":
+            test, truth = test.operand, not truth
+        if isinstance(test, ast.Binary) and test.op in ("and", "or") and (test.op == "and") == truth:
+            stack.extend((x, truth, env) for x in _operands(test.op, test))
+        elif isinstance(test, ast.Binary) and test.op in _FLIP:
+            left, right = _code_key(test.left, env), _code_key(test.right, env)
+            if left is not None and right is not None:
+                known[(test.op, left, right)] = truth
+    return known
 
 
 def _atoms(test, truth, known, clauses):

@@ -11,12 +11,47 @@ on both, and the errors come from the same tests in the same order.  It is worth
 conversions when the run writes the variable inside a `for` effect or at least
 MIN_WRITES times.  A definition written once as a function (compiler/outline.py) and
 called there is given `tuple(list)`: it may be memoised, and a memory's key is hashable.
+
+A list of at most MAX_ITEM_LOCALS items that the run reads and writes only at constant
+indexes (`store[mover]` in code written for one mover, `store[South]`) is instead one
+Python local per item (`_v_store_0, _v_store_1 = v_store` ... `v_store = (_v_store_0,
+_v_store_1)`): an item is then a local's load and store, with no list built.
 """
 from __future__ import annotations
 
 from framework import ast
+from framework.compiler.common import _static_int
 
 MIN_WRITES = 3              # item writes outside loops that pay for list() and tuple()
+MAX_ITEM_LOCALS = 8         # a list held as one local per item is at most this long
+
+
+def constant_index(compiler, node):
+    """The index `node` names whatever the state, when known while compiling (a number, a
+    player: `mover` in code written for one mover), else None."""
+    value = _static_int(node)
+    return compiler.player_const(node) if value is None else value
+
+
+def item_locals(compiler, effects, name, size):
+    """The locals holding the items of the list `name` while the run `effects` lasts, when
+    it is short and every index the run reads or writes it at is constant; else None.  (No
+    code of the run is given the list itself: effects may not query the legal moves, and a
+    definition written as a function is given the items' tuple, compiler/outline.py.)"""
+    if size is None or size > MAX_ITEM_LOCALS:
+        return None
+    stack = list(effects)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, ast.Index) and isinstance(n.base, ast.Name) and n.base.id == name:
+            index = constant_index(compiler, n.index)
+            if index is None or not 0 <= index < size:
+                return None
+        elif hasattr(n, "__dataclass_fields__"):
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "pos")
+    return [f"_v_{name}_{j}" for j in range(size)]
 
 
 def _only_items(node, name) -> bool:

@@ -27,10 +27,12 @@ import re
 
 from framework import ast
 from framework.compiler.common import MAX_BLOCK_DEPTH, _Source, _static_int
+from framework.compiler.local_lists import constant_index
 
 MAX_WRITES = 256            # indexes recorded per key: longer loops run as loops
 MAX_CELLS = 16384           # a table over keys of known ranges is nested lists up to this size, else a dict
 _PLAIN_KINDS = ("bool", "none", "player", "value", "enum")
+_PURE_CALLS = ("next", "prev", "opponent", "abs")      # builtins of their arguments alone
 _FRESH = re.compile(r"\b_[a-z]+\d+\b")
 _NUMBER = re.compile(r"\(?-?\d+\)?")
 
@@ -80,7 +82,9 @@ class LoopTablesMixin:
                 out(f"    if {x} {test}: {bad} = True") if finite else None
                 undo.append(f"for {j} in {w}: v_{name}[{j}] -= {delta}")
             else:
-                target, times = f"v_{name}[{index}]" if var.is_array else f"v_{name}", "" if delta == 1 else f" * {delta}"
+                target = self.item_locals[name][index] if name in self.item_locals else \
+                    f"v_{name}[{index}]" if var.is_array else f"v_{name}"
+                times = "" if delta == 1 else f" * {delta}"
                 out(f"if {w}:")
                 out(f"    {target} = {target} + {w}{times}")
                 out(f"    if {target} {test}: {bad} = True") if finite else None
@@ -156,12 +160,8 @@ class LoopTablesMixin:
 
 
 def _const_index(compiler, target):
-    """The constant index of an item write (`h[0]`; `store[mover]` written for one mover),
-    else None (also for a plain variable)."""
-    if not isinstance(target, ast.Index):
-        return None
-    value = _static_int(target.index)
-    return compiler.player_const(target.index) if value is None else value
+    """The constant index of an item write, else None (also for a plain variable)."""
+    return constant_index(compiler, target.index) if isinstance(target, ast.Index) else None
 
 
 class _Form:
@@ -200,6 +200,8 @@ class _Form:
             return node.op not in ("in", "notin") and self.pure(node.left, bound) and self.pure(node.right, bound)
         if isinstance(node, ast.Cond):
             return self.pure(node.test, bound) and self.pure(node.then, bound) and self.pure(node.else_, bound)
+        if isinstance(node, ast.Call) and node.func in _PURE_CALLS:
+            return all(self.pure(a, bound) for a in node.args)
         return False
 
     def range_of(self, node):

@@ -102,7 +102,10 @@ class MasksMixin:
         inner = {**env, node.var: var}
         body = " or ".join(f"({self.expr(p, inner)})" for p in rest)
         cells = self.expr(node.domain, env)
-        return f"(({cells}) & ({' | '.join(masks)}) != 0 or any({body} for {var} in {self.domain(node.domain, env)}))"
+        test, rest = f"({cells}) & ({' | '.join(masks)}) != 0", f"any({body} for {var} in {self.domain(node.domain, env)})"
+        code = f"({test} or {rest})"
+        self.split_tests[code] = (test, rest)       # for an `or` around it (splits.cheap_first)
+        return code
 
     def mask_of(self, node, var, env):
         """`cells_where` with its shared parts bound: one expression, or None."""

@@ -16,6 +16,11 @@ A loop over a cell parameter (move generation, a compound move's next step) whos
 condition is `X if T else Y` with T not reading the parameter draws the parameter from
 `(MX if T else MY)`, MX and MY the masks of X's and Y's leading parts (choice_mask): the
 same values in the same order, X's and Y's other parts tested in the loop.
+
+An `or` chain none of whose operands can fail puts first the mask test of each operand
+that masks.exists_split wrote as `M != 0 or any(...)` (cheap_first): Go's `takes(c) or
+breathes(c)` tests for an empty neighbour before any flood fill.  The same value: the
+operands are pure, and none raises an error the new order could hide.
 """
 from __future__ import annotations
 
@@ -27,6 +32,31 @@ from framework.compiler.common import _operands, may_raise
 
 class SplitsMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def cheap_first(self, node, codes) -> list:
+        """The operands' `codes` of the `or` chain `node`, with the mask test of each operand
+        that masks.exists_split wrote (`M != 0 or any(...)`) first, when no operand can fail
+        (Go's `takes(c) or breathes(c)`: an empty neighbour before any flood fill).  The same
+        value: the operands are pure, and none can raise an error the reorder would hide."""
+        split = self.split_tests
+        if not any(code in split for code in codes):
+            return codes
+        sure = frozenset(self.never_none(node))
+        if any(may_raise(x, self.types, sure) for x in _operands("or", node)):
+            return codes
+        return [split[c][0] for c in codes if c in split] + [split[c][1] if c in split else c for c in codes]
+
+    def never_none(self, node):
+        """The names in `node` of parameters, quantifier variables and `mover` (never `none`)."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Name) and self.kinds.get(id(n), ("",))[0] in ("param", "quant", "mover"):
+                yield n.id
+            for f in getattr(n, "__dataclass_fields__", ()):
+                child = getattr(n, f) if f != "pos" else None
+                stack.extend(ch for ch in (child if isinstance(child, tuple) else (child,))
+                             if hasattr(ch, "__dataclass_fields__"))
 
     def cond_split(self, node, env):
         """`node` (a Quant) rewritten by hoist or split (module docstring), or None."""

@@ -55,7 +55,7 @@ def tracking(kernel):
     table_key = (lambda s: (s[0], s[2])) if limited else (lambda s: s[0])
     if rules.repetition is None:
         return table_key, lambda guard, s: True, None, None
-    key, hot = kernel.repetition_key, rules.count - 1
+    hot = rules.count - 1
 
     def valid(guard, s):
         """Whether the entry with `guard` may answer `s` (conditions (a) and (b))."""
@@ -65,6 +65,8 @@ def tracking(kernel):
             for position, (low, high) in ranges.items():
                 if (position, high + 1) in seen or (low and (position, low) not in seen):
                     return False
+        if seen.top < hot:                  # no position occurred count - 1 times (Line.top)
+            return True
         for position, n in seen:
             if n == hot and visited >> (hash(position) & MASK) & 1 and not (ranges and position in ranges):
                 return False
@@ -84,10 +86,10 @@ def tracking(kernel):
     def touch(guard, child):
         """Record a generated child in its parent's `guard` ([ranges or None, V]); return
         what `merge` needs if the child is searched."""
-        position = key(child[0])
+        position = child[1].key                              # the line ends with key(child[0])
         bit = 1 << (hash(position) & MASK)
         guard[1] |= bit
-        if (position, hot + 1) in child[1]:                  # the rule fired here: exact
+        if child[1].k > hot:                                 # the rule fired here: exact
             require(guard, position, hot, hot)
         return position, child[1], bit                       # (b) covers the other children
 

@@ -4,11 +4,17 @@ estimates and is evaluated only when it is taken out.
 
 With several heuristics (LAMA: h_FF and landmark count) there is one open list per
 heuristic, ordered by that heuristic's estimate, and one more per heuristic for the
-successors reached by a preferred operator (of any heuristic); the lists are taken from
-in alternation, the least used first (the earliest list on a tie, as Fast Downward's
-alternation open list), and whenever a state improves some heuristic's best estimate the
-preferred lists are boosted by 1000 picks.  A state any heuristic rates a dead end
-(infinite) is dropped.  Plans are not necessarily cheapest.
+successors reached by a preferred operator (of any heuristic), in Fast Downward's order
+(each heuristic's list, then its preferred list); the lists are taken from in
+alternation, the least used first (the earliest list on a tie, as Fast Downward's
+alternation open list), and whenever a state after the start improves some heuristic's
+best estimate the preferred lists are boosted by 1000 picks (the start's estimates are
+the first best ones, not progress: Fast Downward's lazy search).  A state any heuristic
+rates a dead end (infinite) is dropped.  Every successor enters the lists, closed or not
+(Fast Downward does not look a successor up before it is taken out): a closed state taken
+out is skipped, and its pick counts in the alternation.  tests/lazy_reference.py writes
+these rules out plainly, and the tests hold this search to it state by state.  Plans are
+not necessarily cheapest.
 
 Greedy (no `weight`) orders a list by the estimate h; weighted (`weight` W) by g + W·h,
 g the cost of the path to the successor, ties going to the smaller h, and re-opens a state
@@ -32,9 +38,16 @@ the work of the lists.
 
 A heuristic is a name ("hff": h_FF with its helpful actions), a function state ->
 estimate (no preferred operators), or an evaluator object with
-`evaluate(state, parent) -> (estimate, preferred actions)`; an evaluator whose
-`path_dependent` is true (landmark count) is given the parent the state was reached from,
-and its `reached(state, parent)` hears of every later path to an expanded state.
+`evaluate(state, parent) -> (estimate, preferred actions)` (a set, or an object that is
+false when no action is preferred and whose `among(actions)` gives the preferred ones of
+the state's successors' actions); an evaluator whose
+`path_dependent` is true (landmark count) is given the parent the state was reached from.
+As in Fast Downward's lazy search, such an evaluator hears only of the path by which a
+state is first evaluated (or re-opened): later paths to a closed state are dropped
+unheard, so a state's landmarks are those of its first path (LAMA's intersection over
+all paths is the eager searches', `framework.search.best_first`).  Hearing of every path
+made half the work of landmark count on tasks with many transpositions (floortile), and
+changed estimates Fast Downward's LAMA does not change.
 """
 from __future__ import annotations
 
@@ -75,6 +88,19 @@ class _Open:
 _ACTION = itemgetter(2)
 
 
+def _preferred_items(batch: list, preferred: list) -> list:
+    """The items of `batch` whose action is preferred by one of `preferred` (LAMA has two:
+    h_FF's set and the landmarks'), in batch order: a set, or an object whose
+    `among(actions)` gives the preferred ones of `actions`."""
+    chosen = set()
+    for helpful in preferred:
+        if isinstance(helpful, (set, frozenset)):
+            chosen |= helpful
+        else:
+            chosen |= helpful.among([item[2] for item in batch])
+    return [item for item in batch if item[2] in chosen]
+
+
 def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
            heuristic=None, progress=None, weight=None, bound=None, algorithm="lazy-gbfs",
            **kw):
@@ -88,15 +114,15 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
         heuristic = "hff" if hasattr(problem, "heuristic") else "blind"
     heuristics = heuristic if isinstance(heuristic, (list, tuple)) else [heuristic]
     evaluators = [_evaluator(problem, h) for h in heuristics]
-    again = [h.reached for h in heuristics if getattr(h, "path_dependent", False)]
     lists = len(evaluators)
     successors, is_goal, tick = problem.successors, problem.is_goal, run.tick
     weighted = weight is not None
     parents, cost_to = {}, {}          # closed states: (parent, action) and path cost
     run.reached = parents
-    queues = [[] for _ in range(2 * lists)]    # regular lists, then preferred lists
+    queues = [[] for _ in range(2 * lists)]    # heuristic i's lists: 2i, preferred 2i + 1
     run.frontier = [_Open(queues)]
     priority = [0] * (2 * lists)
+    every_list = range(2 * lists)
     expansions = count()
     best = [INF] * lists
     limit = INF if bound is None else bound
@@ -105,54 +131,51 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
         while True:
             while pending:
                 state, link, g = pending.pop()
-                if state in parents:
-                    if not (weighted and g < cost_to[state]):
-                        for reached in again:    # path-dependent heuristics learn the new path
-                            reached(state, link[0])
-                        continue
+                if state in parents and not (weighted and g < cost_to[state]):
+                    continue
                 parents[state] = link           # new, or re-opened by a cheaper path
                 cost_to[state] = g
                 if is_goal(state):
                     run.generated = len(parents)
                     return run.solved(plan_to(parents, state))
                 parent = link[0] if link else None
-                values, preferred = [], set()
+                values, preferred = [], []
                 for evaluate in evaluators:
                     value, helpful = evaluate(state, parent)
                     values.append(value)
-                    preferred.update(helpful)
+                    if helpful:
+                        preferred.append(helpful)
                 if INF in values:
                     continue
-                if any(value < low for value, low in zip(values, best)):
+                if link is None:
+                    best = values             # the start's: no progress to reward
+                elif any(value < low for value, low in zip(values, best)):
                     best = [min(pair) for pair in zip(values, best)]
-                    for j in range(lists, 2 * lists):
+                    for j in range(1, 2 * lists, 2):
                         priority[j] -= BOOST      # progress: boost the preferred lists
                 tick()
                 expanded = next(expansions)
-                batch = []                    # (child, state, action, g of the child)
-                for action, child, step in successors(state):
-                    child_g = g + step
-                    if child_g >= limit:
-                        continue
-                    if child in parents and not (weighted and child_g < cost_to[child]):
-                        for reached in again:
-                            reached(child, state)
-                        continue
-                    batch.append((child, state, action, child_g))
+                # (child, state, action, g of the child)
+                batch = [(child, state, action, g + step)
+                         for action, child, step in successors(state)]
+                if bound is not None:
+                    batch = [item for item in batch if item[3] < limit]
                 if not batch:
                     continue
                 if type(batch[0][2]) is int:  # operator indices: the smaller first
                     batch.sort(key=_ACTION)
-                good = [item for item in batch if item[2] in preferred] if preferred else []
+                good = _preferred_items(batch, preferred) if preferred else ()
                 for i, value in enumerate(values):
                     key = g + weight * value if weighted else value
-                    heappush(queues[i], [key, value, expanded, 0, batch])
+                    heappush(queues[2 * i], [key, value, expanded, 0, batch])
                     if good:
-                        heappush(queues[lists + i], [key, value, expanded, 0, good])
-            live = [i for i in range(2 * lists) if queues[i]]
-            if not live:
+                        heappush(queues[2 * i + 1], [key, value, expanded, 0, good])
+            pick = -1                   # the least used non-empty list, the first on a tie
+            for i in every_list:
+                if queues[i] and (pick < 0 or priority[i] < priority[pick]):
+                    pick = i
+            if pick < 0:
                 break
-            pick = min(live, key=lambda i: (priority[i], i))
             priority[pick] += 1
             queue = queues[pick]
             head = queue[0]
@@ -162,7 +185,8 @@ def search(problem, state=None, *, depth=None, time_limit=None, node_limit=None,
                 heappop(queue)
             else:
                 head[3] = at + 1
-            pending.append((child, (parent, action), child_g))
+            if child not in parents or weighted and child_g < cost_to[child]:
+                pending.append((child, (parent, action), child_g))
     except STOPS as why:
         run.generated = len(parents)
         return run.stopped(why)

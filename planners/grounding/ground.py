@@ -17,6 +17,7 @@ matter is instantiated:
 from __future__ import annotations
 
 from itertools import product
+from operator import itemgetter
 
 from planners.lifted.ast import Equality, FunctionTerm, PlanningProblem
 from planners.lifted.check import subtypes
@@ -70,37 +71,84 @@ def _action_cost(schema, binding, costs: dict, unit: float):
 
 
 class _Instantiator:
-    """Grounds the atoms and conditions of a binding against what reachability found."""
+    """Grounds the atoms and conditions of a binding against what reachability found.
+    Each atom and condition list is turned once into getters of its arguments from a
+    binding (`_arguments`), kept by identity: grounding asks for the same few lifted
+    atoms millions of times (settlers' universal effects)."""
 
     def __init__(self, reachable_facts: set, static: set, init: set):
         self.reachable, self.static, self.init = reachable_facts, static, init
+        self._atoms: dict = {}               # id(atom) -> (atom, predicate, getter)
+        self._plans: dict = {}               # id(conditions) -> (conditions, steps)
 
-    @staticmethod
-    def atom(atom, binding):
-        return atom.predicate, tuple(binding[t.name] if t.variable else t.name for t in atom.args)
+    def atom(self, atom, binding):
+        """(predicate, object names) of `atom` under `binding`."""
+        entry = self._atoms.get(id(atom))
+        if entry is None:
+            entry = self._atoms[id(atom)] = (atom, atom.predicate, _arguments(atom.args))
+        return entry[1], entry[2](binding)
+
+    def _steps(self, conditions) -> list:
+        """(kind, a, b, positive) per condition: kind EQUAL with getters of both sides,
+        else STATIC or FLUENT with the predicate and the getter of the arguments."""
+        steps = []
+        for cond in conditions:
+            if isinstance(cond, Equality):
+                steps.append((EQUAL, _term(cond.left), _term(cond.right), cond.positive))
+            else:
+                predicate = cond.atom.predicate
+                steps.append((STATIC if predicate in self.static else FLUENT, predicate,
+                               _arguments(cond.atom.args), cond.positive))
+        self._plans[id(conditions)] = conditions, steps
+        return steps
 
     def conditions(self, conditions, binding):
         """(facts required, facts required absent) of fluent facts, or None when a static
         condition, an equality or an unreachable positive condition makes them false."""
+        plan = self._plans.get(id(conditions))
+        steps = plan[1] if plan is not None else self._steps(conditions)
         pre, absent = set(), set()
-        for cond in conditions:
-            if isinstance(cond, Equality):
-                left = binding[cond.left.name] if cond.left.variable else cond.left.name
-                right = binding[cond.right.name] if cond.right.variable else cond.right.name
-                if (left == right) != cond.positive:
+        reachable, init = self.reachable, self.init
+        for kind, a, b, positive in steps:
+            if kind is EQUAL:
+                if (a(binding) == b(binding)) != positive:
                     return None
                 continue
-            fact = self.atom(cond.atom, binding)
-            if fact[0] in self.static:
-                if (fact in self.init) != cond.positive:
+            fact = a, b(binding)
+            if kind is STATIC:
+                if (fact in init) != positive:
                     return None
-            elif cond.positive:
-                if fact not in self.reachable:
+            elif positive:
+                if fact not in reachable:
                     return None
                 pre.add(fact)
-            elif fact in self.reachable:
+            elif fact in reachable:
                 absent.add(fact)
         return None if pre & absent else (pre, absent)
+
+
+EQUAL, STATIC, FLUENT = "equal", "static", "fluent"
+
+
+def _arguments(terms):
+    """binding -> the tuple of object names of `terms` (variables looked up)."""
+    names = tuple(t.name for t in terms)
+    variables = [i for i, t in enumerate(terms) if t.variable]
+    if len(variables) == len(names) >= 2:
+        return itemgetter(*names)
+    if not variables:
+        return lambda binding: names
+    if len(variables) == 1:                 # one variable among constants (or alone)
+        i = variables[0]
+        head, name, tail = names[:i], names[i], names[i + 1:]
+        return lambda binding: (*head, binding[name], *tail)
+    return lambda binding: tuple(binding[t.name] if t.variable else t.name for t in terms)
+
+
+def _term(term):
+    """binding -> the object name of `term`."""
+    name = term.name
+    return (lambda binding: binding[name]) if term.variable else (lambda binding: name)
 
 
 def _effects(schema, binding, pre, absent, ground, objects_of):

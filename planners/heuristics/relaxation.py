@@ -76,10 +76,11 @@ class Relaxation:
 
     def __init__(self, task, unit: bool = False, plusone: bool = False):
         n = len(task.facts)
-        derived = 0
+        derived, rules = 0, {}
         for layer in task.axioms:
-            for head, _, _ in layer:
+            for head, pre, absent in layer:
                 derived |= head
+                rules.setdefault(head.bit_length() - 1, []).append((pre, absent))
         negated = task.goal_absent
         for op in task.operators:
             negated |= op.absent
@@ -88,7 +89,12 @@ class Relaxation:
         for layer in task.axioms:
             for _, _, absent in layer:
                 negated |= absent
-        self.negated, self.n = negated & ~derived, n
+        negations = _negations(negated & derived, rules, derived)
+        for fact, bodies in negations.items():       # their literals' complements too
+            for _, absent in bodies:
+                negated |= absent
+            negated |= 1 << fact
+        self.negated, self.n = negated & ~derived | sum(1 << f for f in negations), n
         self.goal_mask = self.complemented(task.goal, task.goal_absent)
         self.goal = bits(self.goal_mask)
         self.pre, self.add, self.cost, self.owner, self.pre_mask = [], [], [], [], []
@@ -105,6 +111,9 @@ class Relaxation:
         for layer in task.axioms:
             for head, pre, absent in layer:
                 self._relaxed(self.complemented(pre, absent), head, 0, -1)
+        for fact, bodies in negations.items():
+            for pre, absent in bodies:
+                self._relaxed(self.complemented(pre, absent), 1 << fact + n, 0, -1)
         self.copies = [[] for _ in task.operators]
         for k, owner in enumerate(self.owner):
             if owner >= 0:
@@ -335,6 +344,32 @@ class Relaxation:
         state, owner, pre_mask = self.relaxed(state), self.owner, self.pre_mask
         return value, {owner[k] for k in chosen
                        if owner[k] >= 0 and state & pre_mask[k] == pre_mask[k]}
+
+
+MAX_NEGATED = 64         # rule bodies of a derived fact's negation, at most
+
+
+def _negations(wanted: int, rules: dict, derived: int) -> dict:
+    """derived fact -> the rule bodies (true facts mask, false facts mask) of its
+    negation, for the derived facts of `wanted` whose negation has at most MAX_NEGATED
+    bodies and no negated derived fact (Fast Downward's translator's negated axioms: a
+    derived fact is false when every rule deriving it has a false body literal, one
+    literal per rule, all combinations).  Those left out are relaxed away."""
+    negations = {}
+    for fact in bits(wanted):
+        bodies = [(0, 0)]
+        for pre, absent in rules.get(fact, ()):
+            if pre & derived:
+                bodies = None                # would need another derived fact's negation
+                break
+            literals = [(0, 1 << p) for p in bits(pre)] + [(1 << a, 0) for a in bits(absent)]
+            bodies = [(t | lt, f | lf) for t, f in bodies for lt, lf in literals]
+            if len(bodies) > MAX_NEGATED:
+                bodies = None
+                break
+        if bodies is not None:
+            negations[fact] = bodies
+    return negations
 
 
 HEURISTICS = {"hmax": "h_max", "hadd": "h_add", "hff": "h_ff"}

@@ -19,11 +19,15 @@ s -> s' (whose facts true in s' are T):
 and h(s') is the cost of future(s') (1 per landmark when costs are unit; a goal state
 gets 0).  A state reached again by another path keeps only the landmarks past on both
 paths and the union of their futures (`reached(state, parent)`; LAMA's intersection over
-paths).
+paths, which the eager searches apply; the lazy search of lama-first, like Fast
+Downward's, tells the heuristic only of the path a state is first evaluated by).
 
 Preferred operators (LAMA 2011's, Fast Downward's `pref=true`): the operators applicable
 in the state that achieve a future landmark false in it whose predecessors are all past,
-or one that is past and future (required again).  Measured on 114 IPC tasks beside
+or one that is past and future (required again).  `evaluate` returns them as a set when
+the wanted landmarks have few achievers, otherwise as a `Preferred` container that tests the operators
+the search asks about (the applicable ones) instead of listing every wanted landmark's
+achievers (visitall: one landmark per cell not yet visited).  Measured on 114 IPC tasks beside
 Fast Downward's `lama-first` alias (which turns them off), they solve more: see
 docs/planning.md.
 """
@@ -42,11 +46,33 @@ class LandmarkCount:
         self.graph = graph = LandmarkGraph(task, self.relaxation)
         self.landmarks = graph.landmarks
         self.unit = unit or all(graph.cost[f] == 1 for f in graph.facts)
+        # integer costs: the landmarks of each cost as one mask, counted by bit_count
+        by_cost: dict = {}
+        for fact in graph.facts:
+            by_cost[graph.cost[fact]] = by_cost.get(graph.cost[fact], 0) | 1 << fact
+        self.by_cost = None if any(type(c) is not int for c in by_cost) else \
+            [(c, mask) for c, mask in sorted(by_cost.items()) if c]
         self.goal = graph.goal & graph.landmarks
-        self.needs_reasonable = 0
+        self.needs_reasonable = self.required_again = self.ordered = 0
         for fact in graph.facts:
             if graph.reasonable[fact]:
                 self.needs_reasonable |= 1 << fact
+            if graph.gn_children[fact]:
+                self.required_again |= 1 << fact      # a tail of a greedy-necessary ordering
+            if graph.parents[fact]:
+                self.ordered |= 1 << fact
+        # the landmarks each relaxed operator achieves (for the preferred operators)
+        self.achieves = [0] * len(self.relaxation.owner)
+        self.reach = [0] * len(graph.achievers)         # achievers per landmark
+        for fact in graph.facts:
+            self.reach[fact] = len(graph.achievers[fact])
+            for k in graph.achievers[fact]:
+                self.achieves[k] |= 1 << fact
+        # ... and each operator, by any of its relaxed operators
+        self.of_operator = [0] * len(self.relaxation.copies)
+        for operator, copies in enumerate(self.relaxation.copies):
+            for k in copies:
+                self.of_operator[operator] |= self.achieves[k]
         self.past: dict = {}
         self.future: dict = {}
 
@@ -58,6 +84,8 @@ class LandmarkCount:
     def _cost(self, mask: int):
         if self.unit:
             return mask.bit_count()
+        if self.by_cost is not None:
+            return sum(c * (mask & of_cost).bit_count() for c, of_cost in self.by_cost)
         cost = self.graph.cost
         return sum(cost[f] for f in bits(mask))
 
@@ -80,7 +108,7 @@ class LandmarkCount:
         graph = self.graph
         future |= self.goal & ~true
         gn_children, reasonable = graph.gn_children, graph.reasonable
-        for fact in bits(past & ~true & ~future):
+        for fact in bits(past & ~true & ~future & self.required_again):
             if gn_children[fact] & ~past:
                 future |= 1 << fact
         for fact in bits(self.needs_reasonable & ~future):
@@ -90,29 +118,80 @@ class LandmarkCount:
         self.future[state] = future
         return past
 
-    def evaluate(self, state: int, parent=None) -> tuple[float, set]:
+    def evaluate(self, state: int, parent=None) -> tuple[float, set | Preferred]:
         """(h, preferred operators) of `state` reached from `parent`."""
         if not self.graph.solvable:
-            return INF, set()
+            return INF, NONE
         relaxed = self.relaxation.relaxed(state)
         true = self.graph.holds(relaxed)
         past = self._progress(state, parent, true)
         if self.relaxation.goal_mask & ~relaxed == 0:
-            return 0, set()
+            return 0, NONE
         future = self.future[state]
-        return self._cost(future), self._preferred(relaxed, true, past, future)
+        wanted = self._wanted(true, past, future)
+        work, rest, reach = 0, wanted, self.reach
+        while rest:                          # list the achievers if they are few
+            low = rest & -rest
+            work += reach[low.bit_length() - 1]
+            if work > FEW:
+                return self._cost(future), Preferred(self, relaxed, wanted)
+            rest ^= low
+        return self._cost(future), self._achievers(relaxed, wanted)
 
-    def _preferred(self, relaxed: int, true: int, past: int, future: int) -> set:
-        """Applicable operators achieving a future landmark false now whose predecessors
-        are all past (or that is required again: past and future)."""
-        relaxation, graph = self.relaxation, self.graph
-        parents, achievers = graph.parents, graph.achievers
+    def _wanted(self, true: int, past: int, future: int) -> int:
+        """The landmarks a preferred operator achieves: future and false now, with every
+        predecessor past (or required again: past and future)."""
+        wanted = future & ~true
+        ready = wanted & (past | ~self.ordered)
+        parents = self.graph.parents
+        for fact in bits(wanted & ~ready):
+            if not parents[fact] & ~past:
+                ready |= 1 << fact
+        return ready
+
+    def _achievers(self, relaxed: int, wanted: int) -> set:
+        """The preferred operators as a set: the owners of the achievers of the `wanted`
+        landmarks applicable in `relaxed`."""
+        relaxation, achievers = self.relaxation, self.graph.achievers
         pre_mask, owner = relaxation.pre_mask, relaxation.owner
         preferred = set()
-        for fact in bits(future & ~true):
-            if parents[fact] & ~past and not past >> fact & 1:
-                continue
+        for fact in bits(wanted):
             for k in achievers[fact]:
                 if owner[k] >= 0 and relaxed & pre_mask[k] == pre_mask[k]:
                     preferred.add(owner[k])
         return preferred
+
+
+class Preferred:
+    """The preferred operators of one evaluated state, for the search to ask which of the
+    applicable operators they are (`among`): those with a relaxed operator (the operator,
+    or one of its conditional effects) applicable in the relaxed state that achieves a
+    wanted landmark (`LandmarkCount._wanted`).  When the wanted landmarks have more than
+    `FEW` achievers in all (visitall: every cell not yet visited; termes: heights reached
+    by many operators), testing the applicable operators beats listing every achiever of
+    every wanted landmark."""
+    __slots__ = ("lmcount", "relaxed", "wanted")
+
+    def __init__(self, lmcount, relaxed: int, wanted: int):
+        self.lmcount, self.relaxed, self.wanted = lmcount, relaxed, wanted
+
+    def __bool__(self) -> bool:
+        return self.wanted != 0
+
+    def among(self, operators) -> set:
+        """The preferred ones of `operators` (operators applicable in the state)."""
+        lmcount, relaxed, wanted = self.lmcount, self.relaxed, self.wanted
+        achieves, of_operator = lmcount.achieves, lmcount.of_operator
+        copies, pre_mask = lmcount.relaxation.copies, lmcount.relaxation.pre_mask
+        chosen = set()
+        for operator in operators:
+            if of_operator[operator] & wanted:
+                for k in copies[operator]:
+                    if achieves[k] & wanted and relaxed & pre_mask[k] == pre_mask[k]:
+                        chosen.add(operator)
+                        break
+        return chosen
+
+
+NONE = frozenset()
+FEW = 64        # achievers of the wanted landmarks listed, at most (more: `Preferred` tests)

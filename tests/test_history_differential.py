@@ -1,0 +1,189 @@
+"""History rules on generated games: the history kernel (framework/history_kernel.py), the
+course interface (framework/history.py's RuledState) and the reference interpreter
+(framework/interpreter/history.py) play every drawn game alike.
+
+The games are drawn where repetitions happen: pieces that step back and forth on a small
+board, a pass that moves a counter, a drop that cannot be undone, a clock left out of the
+position or not, with every repetition result (draw, loss, forbidden, a scored `winner:` /
+`utility:` ending), counts 2 and 3, `over` a part of the state or all of it, and `max_moves`
+ending the game as a draw, a loss or a score.  For each game, at every state breadth-first
+and along seeded random playouts: the kernel's packed state equals the course interface's
+state (hash included), and both say the same moves in the same order, successors, terminal
+test, returns and move counts one ply down (`leaves`); the interpreter says the same moves
+in the same order, terminal test and returns; and perft counts agree on all three paths
+(the kernel's perft, the course interface's with the kernel switched off, the
+interpreter's).  The default run draws a few games at small depths; the `slow` run many more
+and deeper.  The history itself (framework/history_line.py) is checked against the
+frozenset of (key, k) pairs it replaced.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+import framework
+from framework.interpreter import interpret_text
+from framework.perft import perft
+from tests.test_kernel import _agree
+
+
+def drawn_game(seed: int) -> str:
+    """A small game whose positions repeat, with history rules drawn from `seed`."""
+    rng = random.Random(seed)
+    pick = rng.choice
+    w, h = pick([(3, 1), (2, 2), (3, 2), (4, 1)])
+    dirs = pick(["orthogonal", "queen"])
+    clock = pick(["t = min(t + 1, 9); ", ""])
+    lines = [f"game: Drawn {seed}", "players: [A, B]",
+             f"board: {{width: {w}, height: {h}, cells: [empty, A, B]}}",
+             "state:", "  n: {type: 0..3, initial: 0}", "  t: {type: 0..9, initial: 0}",
+             "actions:",
+             "  step(c in cell, d in cell):",
+             f"    if: board[c] == mover and board[d] == empty and d in neighbors(c, {dirs})",
+             f"    then: \"board[d] = mover; board[c] = empty; {clock}\"".replace("; \"", "\"")]
+    if pick([True, False]):
+        lines += ["  wait:", "    if: n < 3", f"    then: \"n = {pick(['n + 1', '(n + 1) % 3'])}\""]
+    if pick([True, False]):
+        lines += ["  drop(c in cell):", "    if: board[c] == empty and n == 0 and t < 2",
+                  "    then: \"board[c] = mover; n = 1\""]
+    lines.append(f"init: \"board[cell(0, 0)] = A; board[cell({w - 1}, {h - 1})] = B\"")
+    lines.append(f"terminal: {pick(['not can_move(mover)', 'n == 3 or not can_move(mover)'])}")
+    ending = pick(["winner: next(mover)", "utility: \"count(board, A) - count(board, B) + n\""])
+    lines.append(ending)
+    loss = ["result: loss"] if ending.startswith("winner") else []        # `loss` needs a winner rule
+    score = pick(["winner: 'A if n > 1 else B'", "utility: 'n - 1'", "winner: 'mover if t > 0 else none'"])
+    over = pick(["", ", over: [board]", ", over: [board, mover]", ", over: [board, n]"])
+    result = pick(["result: draw", "result: forbidden", score] + loss)
+    count = pick([2, 3])
+    repetition = pick(["", f"repetition: {{{result}, count: {count}{over}}}"])
+    limit = pick(["", f"max_moves: {{limit: {rng.randint(3, 9)}, {pick(['result: draw', score] + loss)}}}"])
+    if not repetition and not limit:
+        repetition = f"repetition: {{{result}{over}}}"
+    return "\n".join(lines + [r for r in (repetition, limit) if r]) + "\n"
+
+
+def _states(game, rng, bfs=60, playouts=4, plies=40):
+    """(state, packed) pairs: breadth-first from the start, then along random playouts."""
+    kernel = game.kernel
+    start = game.initial_state()
+    queue, seen = deque([(start, tuple(start), ())]), 0
+    while queue and seen < bfs:
+        state, packed, line = queue.popleft()
+        seen += 1
+        yield state, packed, line
+        if not state.terminal_test():
+            for move in kernel.actions(packed):
+                queue.append((state.result(kernel.action(move)), kernel.apply(packed, move), line + (move,)))
+    for _ in range(playouts):
+        state, packed, line = start, tuple(start), ()
+        for _ in range(plies):
+            yield state, packed, line
+            raw = kernel.actions(packed)
+            if not raw:
+                break
+            move = rng.choice(raw)
+            state, packed, line = state.result(kernel.action(move)), kernel.apply(packed, move), line + (move,)
+
+
+def _interpreted(game, interpreter, line):
+    """The interpreter's state at the end of `line` (raw moves; its moves are their texts)."""
+    state = interpreter.initial_state()
+    for move in line:
+        state = state.result(game.action_text(game.kernel.action(move)))
+    return state
+
+
+def check_game(seed: int, depth: int, **walk):
+    text = drawn_game(seed)
+    game = framework.load_text(text)
+    kernel = game.kernel
+    assert kernel is not None and hasattr(kernel, "rules"), text        # the history kernel
+    interpreter = interpret_text(text)
+    for state, packed, line in _states(game, random.Random(seed), **walk):
+        _agree(kernel, state, packed)
+        assert kernel.view(packed) == state and hash(kernel.view(packed)) == hash(state)
+        if not state.terminal_test():
+            acts = kernel.actions(packed)
+            assert kernel.leaves(packed, acts) == kernel.leaves(packed)
+        other = _interpreted(game, interpreter, line)
+        assert other.terminal_test() == state.terminal_test(), (text, line)
+        if state.terminal_test():
+            assert tuple(other.returns()) == tuple(state.returns()), (text, line)
+        else:
+            assert list(other.actions()) == [game.action_text(a) for a in state.actions()], (text, line)
+    fast = perft(game.initial_state(), depth)
+    state_class = type(game.initial_state())
+    state_class._kernel = None
+    try:
+        slow = perft(game.initial_state(), depth)
+    finally:
+        state_class._kernel = kernel
+    assert fast == slow == perft(interpreter.initial_state(), depth), text
+    return text
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_drawn_history_games_play_alike_on_the_kernel_the_course_interface_and_the_interpreter(seed):
+    check_game(seed, depth=5, bfs=40, playouts=3, plies=30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(8, 80))
+def test_many_more_drawn_history_games_deeper(seed):
+    check_game(seed, depth=7, bfs=200, playouts=10, plies=60)
+
+
+def test_the_drawn_games_cover_every_rule_and_repeat_positions():
+    """The drawn games are what the tests above claim: every result, both counts, `over`
+    or not, `max_moves`; and repetitions do happen in them (a rule ends or filters lines)."""
+    texts = [drawn_game(seed) for seed in range(80)]
+    for part in ("result: draw", "result: loss", "result: forbidden", "repetition: {winner:",
+                 "repetition: {utility:", "count: 2", "count: 3", "over: [board]", "max_moves:",
+                 "wait:", "drop("):
+        assert any(part in text for text in texts), part
+    assert any("repetition" in text and "max_moves" not in text for text in texts[:8])
+    fired = 0
+    for seed in range(8):
+        game = framework.load_text(texts[seed])
+        kernel = game.kernel
+        for _, packed, _ in _states(game, random.Random(seed), bfs=40, playouts=3, plies=30):
+            fired += bool(packed[3]) or packed[1].top > 1
+    assert fired > 20
+
+
+def test_a_line_is_the_set_of_its_occurrences():
+    """framework.history_line.Line against the frozenset of (key, k) pairs it replaced:
+    the same pairs, counts, membership and length; lines of the same occurrences in any
+    order are equal and hash alike, lines of different occurrences are unequal; a pickled
+    line comes back equal (keys drawn from a small alphabet so that they repeat)."""
+    import pickle
+    from collections import Counter
+    from framework.history_line import EMPTY
+    rng = random.Random(5)
+    alphabet = [(i, i % 2, (i * 3) % 5) for i in range(6)] + [7, (1, (2, 3))]
+    for _ in range(300):
+        keys = [rng.choice(alphabet) for _ in range(rng.randint(0, 12))]
+        line, counts, model = EMPTY, Counter(), set()
+        for key in keys:
+            line = line.add(key)
+            counts[key] += 1
+            model.add((key, counts[key]))
+        assert set(line) == model and len(line) == len(model) == len(keys)
+        assert line.top == max(counts.values(), default=0)
+        for key in alphabet:
+            assert line.count(key) == counts[key]
+            assert all(((key, k) in line) == (1 <= k <= counts[key]) for k in range(-1, 5))
+        shuffled = keys[:]
+        rng.shuffle(shuffled)
+        other = EMPTY
+        for key in shuffled:
+            other = other.add(key)
+        assert other == line and hash(other) == hash(line)
+        if keys:
+            shorter = EMPTY
+            for key in shuffled[1:]:
+                shorter = shorter.add(key)
+            assert shorter != line and shorter.add(rng.choice([k for k in alphabet if k != shuffled[0]])) != line
+        assert pickle.loads(pickle.dumps(line)) == line
