@@ -7,7 +7,7 @@ against the course interface's), and the rewriting itself on chosen expressions.
 import ast
 import re
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 import framework
 from framework.compiler import outline
@@ -86,3 +86,46 @@ def test_generated_specs_with_shared_masks_and_counted_jumps_play_as_interpreted
         assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"
     plays_as_interpreted()
     assert any(s for s, _ in seen) and any(c for _, c in seen), seen
+
+
+@st.composite
+def capture_loop_texts(draw):
+    """generate_shifts' specs whose hop, to any empty cell, clears cells in a `for e in cell do if ... then`
+    loop: geometric tests of e against a and b (masks), then a test of the board, of the
+    state or of a local the loop writes (left in the loop); some tests only of the state."""
+    text = draw(shift_spec_texts())
+    where = draw(st.lists(st.sampled_from([
+        "abs(col(e) - col(a)) == abs(row(e) - row(a))", "e != a", "row(e) == row(b)",
+        "abs(col(e) - col(b)) + abs(row(e) - row(b)) <= 1", "(col(e) - col(a)) * (col(b) - col(e)) >= 0",
+        "col(e) < col(a) + row(b)"]), min_size=1, max_size=3))
+    rest = draw(st.sampled_from(["board[e] != empty", "enemy(e)", "k < 2", "n > 3", "k < 2 and enemy(e)"]))
+    first = draw(st.sampled_from(["", "n > 2 and "]))          # a test of the state first: no masks
+    loop = f"let k = 0; for e in cell do if {first}{' and '.join(where)} and {rest} then {{ board[e] = empty; k += 1 }}"
+    text = text.replace("own(a) and jumps(a, b) and board[b] == empty and enemy(middle(a, b))",
+                        "own(a) and board[b] == empty", 1)          # (a hop at most plies)
+    return text.replace("board[middle(a, b)] = empty", loop, 1)
+
+
+def test_generated_loops_over_cells_narrowed_by_masks_play_as_interpreted(monkeypatch):
+    """`for e in cell do if A and R then ...` with A masks of where e lies loops over A's
+    cells (framework/compiler/effects.py `where_cells`): drawn specs in lockstep with the
+    interpreter, then the differential check (errors, kernel counts)."""
+    monkeypatch.setenv("PLYSPEC_CACHE", "off")
+    narrowed = []
+
+    @settings(max_examples=2, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(capture_loop_texts())
+    def plays_as_interpreted(text):
+        game = framework.load_text(text)
+        narrowed.append("in bits(FULL & " in game.python_source)
+        moves_in_lockstep(game, text, playouts=1, plies=8, kernel=True)
+        found = check_one(text, bfs_states=6, playouts=1, plies=8)
+        assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"
+    plays_as_interpreted()
+    assert any(narrowed), narrowed
+
+
+def test_brazilian_draughts_marks_the_jumped_pieces_among_the_cells_between_only():
+    source = framework.load(ROOT / "game_specs" / "brazilian_draughts.yaml").python_source
+    assert "in ALL_CELLS:" not in source[source.index("def _walkn1_m0"):source.index("def _walkn1(")]
