@@ -51,13 +51,12 @@ class EffectsMixin:
             elif isinstance(e, ast.IfEffect):
                 out(f"if {self.expr(e.test, env)}:")
                 out.indent()
-                self.effects(e.then, env, out) if e.then else None
-                out("pass") if not e.then else None
+                self.guarded(e.then, e.test, env, out) if e.then else out("pass")
                 out.dedent()
                 if e.else_:
                     out("else:")
                     out.indent()
-                    self.effects(e.else_, env, out)
+                    self.guarded(e.else_, ast.Unary("not", e.test), env, out)
                     out.dedent()
             elif isinstance(e, ast.ForEffect):
                 done = self.loop_table(e, env, out)      # its outcome from a table (loop_tables.py)
@@ -88,6 +87,17 @@ class EffectsMixin:
                 items = self.item_locals.pop(name, None)
                 out(f"v_{name} = ({', '.join(items)},)" if items else f"v_{name} = tuple(v_{name})")
                 self.local_lists.discard(name)
+
+    def guarded(self, block, test, env, out):
+        """The effects of a branch, knowing `test` held (int_ranges.py `_compared`: an index
+        it bounds needs no run-time test) when the branch assigns no name the test reads."""
+        mark = len(self.and_facts)
+        if not _names(test) & _assigned(block):
+            self.and_facts.append((test, env))
+        try:
+            self.effects(block, env, out)
+        finally:
+            del self.and_facts[mark:]
 
     def where_cells(self, e, env):
         """For `for c in cell do if A and B and R then ...` (no `else`) whose leading parts A, B
@@ -202,3 +212,30 @@ class EffectsMixin:
             if not v or v[0] < var.lo or v[1] > var.hi:
                 out(f"if not {test}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
                 self.names.append(name)
+
+
+def _names(node) -> set:
+    """The names an expression reads."""
+    found, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            found.add(n.id)
+        elif hasattr(n, "__dataclass_fields__"):
+            for f in n.__dataclass_fields__:
+                v = getattr(n, f)
+                stack.extend(v if isinstance(v, (list, tuple)) else (v,))
+    return found
+
+
+def _assigned(effects) -> set:
+    """The names a block of effects assigns (`x = ...`, `x += ...`, at any depth)."""
+    found = set()
+    for e in effects:
+        if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name):
+            found.add(e.target.id)
+        elif isinstance(e, ast.IfEffect):
+            found |= _assigned(e.then) | _assigned(e.else_)
+        elif isinstance(e, ast.ForEffect):
+            found |= _assigned(e.body)
+    return found
