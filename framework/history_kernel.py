@@ -140,8 +140,9 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
         if repetition is None or (not forbidden and seen.top < hot):
             return inner_leaves(position, acts)
         total, bloom = 0, seen.bloom
+        entry = expand(position) if forbidden else None     # the children `actions` built
         for a in acts:
-            child = apply_of(position, a)
+            child = apply_of(position, a) if entry is None else child_of(entry, a)
             if terminal_of(child):
                 continue
             if not forbidden:

@@ -13,7 +13,8 @@ test, returns and move counts one ply down (`leaves`); the interpreter says the 
 in the same order, terminal test and returns; and perft counts agree on all three paths
 (the kernel's perft, the course interface's with the kernel switched off, the
 interpreter's).  The default run draws a few games at small depths; the `slow` run many more
-and deeper.
+and deeper.  The history itself (framework/history_line.py) is checked against the
+frozenset of (key, k) pairs it replaced.
 """
 from __future__ import annotations
 
@@ -150,3 +151,39 @@ def test_the_drawn_games_cover_every_rule_and_repeat_positions():
         for _, packed, _ in _states(game, random.Random(seed), bfs=40, playouts=3, plies=30):
             fired += bool(packed[3]) or packed[1].top > 1
     assert fired > 20
+
+
+def test_a_line_is_the_set_of_its_occurrences():
+    """framework.history_line.Line against the frozenset of (key, k) pairs it replaced:
+    the same pairs, counts, membership and length; lines of the same occurrences in any
+    order are equal and hash alike, lines of different occurrences are unequal; a pickled
+    line comes back equal (keys drawn from a small alphabet so that they repeat)."""
+    import pickle
+    from collections import Counter
+    from framework.history_line import EMPTY
+    rng = random.Random(5)
+    alphabet = [(i, i % 2, (i * 3) % 5) for i in range(6)] + [7, (1, (2, 3))]
+    for _ in range(300):
+        keys = [rng.choice(alphabet) for _ in range(rng.randint(0, 12))]
+        line, counts, model = EMPTY, Counter(), set()
+        for key in keys:
+            line = line.add(key)
+            counts[key] += 1
+            model.add((key, counts[key]))
+        assert set(line) == model and len(line) == len(model) == len(keys)
+        assert line.top == max(counts.values(), default=0)
+        for key in alphabet:
+            assert line.count(key) == counts[key]
+            assert all(((key, k) in line) == (1 <= k <= counts[key]) for k in range(-1, 5))
+        shuffled = keys[:]
+        rng.shuffle(shuffled)
+        other = EMPTY
+        for key in shuffled:
+            other = other.add(key)
+        assert other == line and hash(other) == hash(line)
+        if keys:
+            shorter = EMPTY
+            for key in shuffled[1:]:
+                shorter = shorter.add(key)
+            assert shorter != line and shorter.add(rng.choice([k for k in alphabet if k != shuffled[0]])) != line
+        assert pickle.loads(pickle.dumps(line)) == line

@@ -20,7 +20,9 @@ def test_brazilian_draughts_chooses_a_kings_or_a_mans_way_once_per_piece():
     # captures: the landing cells two away (a man) or on a diagonal (a king), not every empty cell
     assert re.search(r"for p_d in bits\([^\n]* if \(\(b_bk >> p_c & 1\)\) else _COLS_AT_2\[p_c\] & _ROWS_AT_2\[p_c\]\)", count)
     # must_capture: the men's jumps as shifted masks (split from the kings' loop)
-    assert re.search(r"in bits\(\(\(b_b \| b_bk\)\) & \(b_bk\)\)\) or \(+b_b \| b_bk\)\) & \d+\) >> 20\)", source)
+    # (the players' masks bound once per call: outline.py `_shared_masks`)
+    players = re.search(r"(_s\d+) = b_b \| b_bk\n", source).group(1)
+    assert re.search(rf"in bits\({players} & b_bk\)\)\) or \(+{players} & \d+\) >> 20", source)
 
 
 def test_moves_chosen_by_a_cells_value_come_in_the_interpreters_order(monkeypatch):

@@ -3,9 +3,11 @@ state's fields (bitboard stores, list updates with range checks, turn changes).
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast
 from framework.errors import SpecError
-from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH, may_raise
+from framework.compiler.common import _Source, MAX_EFFECT_NESTING, MAX_BLOCK_DEPTH, _operands, may_raise
 from framework.compiler.local_lists import constant_index, item_locals, local_list_runs
 
 
@@ -49,13 +51,12 @@ class EffectsMixin:
             elif isinstance(e, ast.IfEffect):
                 out(f"if {self.expr(e.test, env)}:")
                 out.indent()
-                self.effects(e.then, env, out) if e.then else None
-                out("pass") if not e.then else None
+                self.guarded(e.then, e.test, env, out) if e.then else out("pass")
                 out.dedent()
                 if e.else_:
                     out("else:")
                     out.indent()
-                    self.effects(e.else_, env, out)
+                    self.guarded(e.else_, ast.Unary("not", e.test), env, out)
                     out.dedent()
             elif isinstance(e, ast.ForEffect):
                 done = self.loop_table(e, env, out)      # its outcome from a table (loop_tables.py)
@@ -63,7 +64,13 @@ class EffectsMixin:
                     out(f"if not {done}:")
                     out.indent()
                 var = self.fresh("q")
-                out(f"for {var} in {self.domain(e.domain, env)}:")
+                cells = self.where_cells(e, env)
+                if cells is not None:                   # for c in cell do if P(c) and R then ...
+                    out(f"for {var} in bits({' & '.join(cells[0])}):")
+                    e = ast.ForEffect(e.var, e.domain, (ast.IfEffect(cells[1], e.body[0].then),) if cells[1] else
+                                      e.body[0].then, e.pos)
+                else:
+                    out(f"for {var} in {self.domain(e.domain, env)}:")
                 if isinstance(e.domain, ast.Range):     # the loop's variable stays in its range
                     lo, hi = self.interval(e.domain.lo, env), self.interval(e.domain.hi, env)
                     if lo is not None and hi is not None:
@@ -80,6 +87,44 @@ class EffectsMixin:
                 items = self.item_locals.pop(name, None)
                 out(f"v_{name} = ({', '.join(items)},)" if items else f"v_{name} = tuple(v_{name})")
                 self.local_lists.discard(name)
+
+    def guarded(self, block, test, env, out):
+        """The effects of a branch, knowing `test` held (int_ranges.py `_compared`: an index
+        it bounds needs no run-time test) when the branch assigns no name the test reads."""
+        mark = len(self.and_facts)
+        if not _names(test) & _assigned(block):
+            self.and_facts.append((test, env))
+        try:
+            self.effects(block, env, out)
+        finally:
+            del self.and_facts[mark:]
+
+    def where_cells(self, e, env):
+        """For `for c in cell do if A and B and R then ...` (no `else`) whose leading parts A, B
+        are masks of where c lies (masks.py: a test of c's row, column or relation to another
+        cell; no state read, so the effects cannot change them): ([FULL, masks], R or None),
+        to loop over those cells only, in the same order (bits, like ALL_CELLS, ascending);
+        R is tested on them as the `and` would.  Else None."""
+        if not (isinstance(e.domain, ast.Name) and e.domain.id == "cell" and e.domain.id not in env
+                and self.c.spec.board is not None and len(e.body) == 1 and isinstance(e.body[0], ast.IfEffect)
+                and not e.body[0].else_):
+            return None
+        parts, masks, saved = _operands("and", e.body[0].test), [], self.walrus_ok
+        self.walrus_ok = False
+        try:
+            for part in parts:
+                mask = self.mask_of(part, e.var, env)
+                if mask is None or re.search(r"\b(?:[bv]_\w|_l\d)", mask):     # (a state or local it writes)
+                    break
+                masks.append(mask)
+        finally:
+            self.walrus_ok = saved
+        if not masks:
+            return None
+        test = None
+        for part in reversed(parts[len(masks):]):
+            test = part if test is None else ast.Binary("and", part, test)
+        return ["FULL"] + masks, test
 
     def assign(self, e, env, out, known_empty):
         t = e.target
@@ -167,3 +212,30 @@ class EffectsMixin:
             if not v or v[0] < var.lo or v[1] > var.hi:
                 out(f"if not {test}: out_of_range(NAMES[{len(self.names)}], {target}, {var.lo}, {var.hi})")
                 self.names.append(name)
+
+
+def _names(node) -> set:
+    """The names an expression reads."""
+    found, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            found.add(n.id)
+        elif hasattr(n, "__dataclass_fields__"):
+            for f in n.__dataclass_fields__:
+                v = getattr(n, f)
+                stack.extend(v if isinstance(v, (list, tuple)) else (v,))
+    return found
+
+
+def _assigned(effects) -> set:
+    """The names a block of effects assigns (`x = ...`, `x += ...`, at any depth)."""
+    found = set()
+    for e in effects:
+        if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name):
+            found.add(e.target.id)
+        elif isinstance(e, ast.IfEffect):
+            found |= _assigned(e.then) | _assigned(e.else_)
+        elif isinstance(e, ast.ForEffect):
+            found |= _assigned(e.body)
+    return found

@@ -77,8 +77,10 @@ class IntRangesMixin:
                 value = int(code.strip("()"))
                 return value, value
             if code in self.local_ranges:
-                return self._narrowed(node.id, *self.local_ranges[code])
-            return self._int_range(node) if self.kinds.get(id(node), ("",))[0] in ("var", "param") else None
+                found = self._narrowed(node.id, *self.local_ranges[code])
+            else:
+                found = self._int_range(node) if self.kinds.get(id(node), ("",))[0] in ("var", "param") else None
+            return self._compared(node, *found, env) if found and self.and_facts else found
         if isinstance(node, ast.Index) and isinstance(node.base, ast.Name) and self.types.get(id(node)) == "int":
             var = self.vars.get(node.base.id)       # an item of an int list: its declared range
             if var is None or not var.is_array or var.type != "int" or self.kinds.get(id(node.base), ("",))[0] != "var":
@@ -125,11 +127,12 @@ class IntRangesMixin:
         return self._compared(node, *found, env) if self.and_facts else found
 
     def _compared(self, node, lo, hi, env):
-        """(lo, hi) of the sum, difference or product `node` where the operands of an `and`
-        before it (self.and_facts: Python evaluates it only when they held) compare that same
-        expression with a constant or a local of proved range: `pos - k >= opp and pits[pos
-        - k] == 2` reads pits[pos - k] knowing pos - k >= 6.  Names are told apart by their
-        code (a quantifier's `k` is not the loop's `k` it shadows)."""
+        """(lo, hi) of the name, sum, difference or product `node` where the operands of an
+        `and` before it or the test of an `if` effect around it (self.and_facts: the code runs
+        only when they held) compare that same expression with a constant or a local of
+        proved range: `pos - k >= opp and pits[pos - k] == 2` reads pits[pos - k] knowing
+        pos - k >= 6.  Names are told apart by their code (a quantifier's `k` is not the
+        loop's `k` it shadows)."""
         mine = _code_key(node, env)
         for key, truth in _held(self.and_facts).items():
             if mine not in (key[1], key[2]):

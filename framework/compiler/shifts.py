@@ -40,14 +40,16 @@ _OPS = {pyast.BitAnd: "&", pyast.BitOr: "|", pyast.BitXor: "^"}
 class ShiftsMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
-    def shift_moves(self, out, mode, loops, env, schema, whole, base):
+    def shift_moves(self, out, mode, loops, env, schema, whole, base, plain=False):
         """For a schema of two cell parameters a, b whose loops legal.py writes as
         `for a in bits(A): n += (B).bit_count()` (mode "count") or `... if B: return True`
         (mode "any"): write their shifted form, back at depth `base`, and return "counted".
         For `for a in bits(A): for b in bits(B): if R(a, b): BODY` (a jump: R tests the
         cell between, `pair`), in those modes and "list": write a loop over the shifted
         candidates that binds a and b (sorted by a, then b, when listing: the loops' order)
-        and return "loops" (legal.py writes BODY under it).  Else write nothing, return None."""
+        and return "loops" (legal.py writes BODY under it), or when that BODY is `plain` (`n +=
+        1`, `return True`: no walk, no test after the move) count or test the candidates
+        themselves and return "counted".  Else write nothing, return None."""
         if (mode == "list" and whole) or self.tables is None or not loops or loops[0][1] or not loops[0][2] \
                 or len(loops) != (1 if whole else 2) or [p[2] for p in schema.params] != ["cell", "cell"]:
             return None
@@ -77,7 +79,7 @@ class ShiftsMixin:
             out(f"for {var}, p_{b} in sorted([(_b - _k, _b) for _k, _m in ({pairs}) if _m for _b in bits(_m)]):")
             out.depth += 1
             return "loops"
-        if whole is None:               # the masks first: most positions have no candidate
+        if whole is None and not (plain and mode != "list"):   # the masks first: most have no candidate
             names = [self.fresh("j") for _ in terms]
             for name, (_, m) in zip(names, terms):
                 out(f"{name} = {m}")

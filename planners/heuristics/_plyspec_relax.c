@@ -455,7 +455,8 @@ static PyTypeObject GraphType = {
    tests/lmcut_reference.py: every round h_max, each reached operator hung from its
    precondition of highest h_max (ties by `order`: 0 the lowest fact index, 1 the
    highest, 2 the one settled last, as Fast Downward's LM-cut: below), the goal zone grown
-   backwards through zero-cost operators, the cut found
+   backwards through zero-cost operators (each hung, for the round, from its parent:
+   cut_parent), the cut found
    forwards from the state, its cheapest cost charged to the cut's operators and their
    conditional-effect copies.  Facts keep LM-cut's numbering: START is fact `facts`, GOAL
    `facts + 1` (added by a zero-cost operator, the last, needing the goals).

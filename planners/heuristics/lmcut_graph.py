@@ -168,7 +168,7 @@ class Run:
 
     def cut(self) -> int:
         """The operators leading from the state's side into the goal zone."""
-        lm, hmax, hangs = self.lm, self.hmax, self.hangs
+        lm, hangs = self.lm, self.hangs
         adds, zero = lm.adds, self.classes.get(0, 0)
         zone, todo, parents = {lm.goal}, [lm.goal], {}
         while todo:                       # the zone: parents of zero-cost achievers
@@ -207,7 +207,9 @@ class Run:
         return inside[0] if inside else next((q for q in ties if not adds[q] & free), supporter)
 
     def _cut(self, zone: set) -> int:
-        lm, hangs, adds, reached = self.lm, self.hangs, self.lm.adds, self.reached
+        """The operators hanging from facts reached from the state outside `zone`, with an
+        effect in it."""
+        hangs, adds, reached = self.hangs, self.lm.adds, self.reached
         touch = 0
         for fact in zone:
             touch |= adds[fact]
