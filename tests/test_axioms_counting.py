@@ -73,3 +73,41 @@ def test_counting_agrees_with_the_fixpoint_on_shipped_tasks(name):
         state = rng.choice(successors)[1]
         walked += 1
     assert walked > 0
+
+
+STRATA_DOMAIN = """(define (domain strata)
+  (:requirements :adl :derived-predicates)
+  (:predicates (trans ?t ?s) (tr ?t) (done ?t) (bt ?t) (blocked))
+  (:derived (bt ?t) (done ?t))
+  (:derived (blocked) (forall (?t) (or (forall (?s) (not (trans ?t ?s))) (bt ?t))))
+  (:action finish :parameters (?t) :precondition (tr ?t) :effect (done ?t)))"""
+
+STRATA_TASK = """(define (problem strata1) (:domain strata)
+  (:objects t1 t2 s1 s2)
+  (:init (trans t1 s1) (trans t2 s2) (tr t1) (tr t2))
+  (:goal (blocked)))"""
+
+
+def test_rules_are_stratified_as_grounded_after_axiomatising(tmp_path, monkeypatch):
+    """A forall over a derived predicate, too large for a DNF, becomes one auxiliary atom
+    per object whose rules negate another auxiliary atom: `blocked` reads those atoms,
+    so its stratum is above theirs (it was placed by its original body alone, below
+    them, and was never derived: optical telegraphs p02 unsolvable by lama-first)."""
+    from planners.formats.pddl import load_pddl
+    from planners.grounding.ground import ground
+    from planners.lifted import formula
+    from framework.search.registry import searcher
+    monkeypatch.setattr(formula, "MAX_CLAUSES", 2)         # axiomatise this small body
+    (tmp_path / "domain.pddl").write_text(STRATA_DOMAIN)
+    (tmp_path / "task.pddl").write_text(STRATA_TASK)
+    task = ground(load_pddl(tmp_path / "domain.pddl", tmp_path / "task.pddl"))
+    names = [task.facts[f.bit_length() - 1] for layer in task.axioms for f, _, _ in layer]
+    assert any(name.startswith("(aux#") for name in names)
+    level = {head: i for i, layer in enumerate(task.axioms) for head, _, _ in layer}
+    for i, layer in enumerate(task.axioms):
+        for _, pre, absent in layer:
+            for f in range(len(task.facts)):
+                assert not pre >> f & 1 or level.get(1 << f, -1) <= i
+                assert not absent >> f & 1 or level.get(1 << f, -1) < i
+    result = searcher("bfs")(task)
+    assert len(result.pv) == 2

@@ -182,7 +182,13 @@ def normalise(problem: PlanningProblem, objects_of: dict) -> Normalised:
         for extra, conditions in norm.clauses(rule.body, rule.params):
             rules.append(Rule(rule.head.predicate, rule.params + extra, conditions, rule.head,
                               rule.pos))
-    level = strata([*problem.derived, *norm.rules])
+    # strata of the rules as they are grounded too: an axiomatised body reads auxiliary
+    # atoms its original does not (optical telegraphs: `blocked` over the `aux#` of a
+    # forall expanded over the transitions, whose rules negate another `aux#`)
+    level = strata([*problem.derived, *norm.rules,
+                    *(DerivedRule(rule.head, rule.params, Junction("and", rule.preconditions,
+                                                                   rule.pos), rule.pos)
+                      for rule in rules)])
     if len(goal_clauses) == 1 and not goal_clauses[0][0]:
         return Normalised(schemas, rules, list(goal_clauses[0][1]), level)
     head = Atom(GOAL_PREDICATE, (), problem.pos)
