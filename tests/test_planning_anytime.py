@@ -3,6 +3,7 @@ does not depend on the order of the successors, and the memory bound of `plan --
 (issue 29)."""
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
@@ -201,15 +202,65 @@ def test_lama_first_evaluates_states_in_fast_downwards_lazy_search_order(name, n
     class Recorder:
         path_dependent = True
 
-        def __init__(self, inner):
-            self.inner = inner
+        def __init__(self, inner, first):
+            self.inner, self.first = inner, first
 
         def evaluate(self, state, parent):
-            seen.append(state)
+            if self.first:          # (h_FF, asked first: landmark count is not asked
+                seen.append(state)  # about the states h_FF proves dead ends)
             return self.inner.evaluate(state, parent)
 
-    result = lazy_gbfs.search(task, heuristic=[Recorder(e) for e in evaluators(task)])
+    result = lazy_gbfs.search(task, heuristic=[Recorder(e, i == 0)
+                                               for i, e in enumerate(evaluators(task))])
     expected = evaluation_order(planners.ground(_sample(name, number)[0]),
                                 evaluators(task))
     assert result.extra["valid"] and len(expected) > 10
-    assert seen[::2] + [expected[-1]] == expected     # (two evaluators: each state twice)
+    assert seen + [expected[-1]] == expected
+
+
+DEAD_ENDS_DOMAIN = """(define (domain strand)
+  (:requirements :strips)
+  (:predicates (at ?c) (road ?a ?b) (free) (painted ?c))
+  (:action coat :parameters (?c) :precondition (and (at ?c) (free))
+    :effect (and (painted ?c) (not (free))))
+  (:action move :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b) (free))
+    :effect (and (at ?b) (not (at ?a)))))"""
+
+DEAD_ENDS_TASK = """(define (problem strand1) (:domain strand)
+  (:objects c0 c1 c2 c3)
+  (:init (at c0) (free) (road c0 c1) (road c1 c2) (road c2 c3))
+  (:goal (painted c3)))"""
+
+
+def test_a_state_h_ff_proves_dead_is_dropped_before_landmark_count_is_asked(tmp_path):
+    """Coating a cell ends all moves: coating any cell but c3 is a dead end h_FF proves; the
+    search drops those states without asking landmark count (Fast Downward's open list
+    stops at the first infinite estimate) and still plans as the reference does."""
+    from lazy_reference import evaluation_order
+    (tmp_path / "domain.pddl").write_text(DEAD_ENDS_DOMAIN)
+    (tmp_path / "task.pddl").write_text(DEAD_ENDS_TASK)
+    problem = planners.load(tmp_path / "domain.pddl", tmp_path / "task.pddl")
+    task = planners.ground(problem)
+    hff, lmcount = evaluators(task)
+    dead, asked = set(), []
+
+    class First:
+        def evaluate(self, state, parent):
+            value, preferred = hff.evaluate(state, parent)
+            if value == float("inf"):
+                dead.add(state)
+            return value, preferred
+
+    class Second:
+        path_dependent = True
+
+        def evaluate(self, state, parent):
+            asked.append(state)
+            return lmcount.evaluate(state, parent)
+
+    result = lazy_gbfs.search(task, heuristic=[First(), Second()])
+    assert result.extra["valid"] and len(result.pv) == 4
+    assert gc.isenabled()               # (off during the search only)
+    assert dead and not dead & set(asked)
+    expected = evaluation_order(planners.ground(problem), evaluators(task))
+    assert [s for s in expected if s not in dead][:-1] == asked

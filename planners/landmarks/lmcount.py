@@ -63,9 +63,12 @@ class LandmarkCount:
                 self.ordered |= 1 << fact
         # the landmarks each relaxed operator achieves (for the preferred operators)
         self.achieves = [0] * len(self.relaxation.owner)
-        self.reach = [0] * len(graph.achievers)         # achievers per landmark
+        # per landmark, its achievers that are operators: (precondition mask, operator)
+        pre_mask, owner = self.relaxation.pre_mask, self.relaxation.owner
+        self.pairs = [()] * len(graph.achievers)
         for fact in graph.facts:
-            self.reach[fact] = len(graph.achievers[fact])
+            self.pairs[fact] = tuple((pre_mask[k], owner[k]) for k in graph.achievers[fact]
+                                     if owner[k] >= 0)
             for k in graph.achievers[fact]:
                 self.achieves[k] |= 1 << fact
         # ... and each operator, by any of its relaxed operators
@@ -96,26 +99,36 @@ class LandmarkCount:
 
     def _progress(self, state: int, parent, true: int) -> int:
         """`reached`, given the landmarks `true` in `state`."""
-        if parent is None or parent not in self.past:
+        past_of, future_of = self.past, self.future
+        if parent is None or parent not in past_of:
             past = true
             future = self.landmarks & ~true | self.needs_reasonable & true
         else:
-            past = self.past[parent] | true
-            future = self.future[parent] & ~true
-        if state in self.past:                  # another path: both must agree
-            past &= self.past[state]
-            future |= self.future[state]
+            past = past_of[parent] | true
+            future = future_of[parent] & ~true
+        if state in past_of:                    # another path: both must agree
+            past &= past_of[state]
+            future |= future_of[state]
         graph = self.graph
         future |= self.goal & ~true
-        gn_children, reasonable = graph.gn_children, graph.reasonable
-        for fact in bits(past & ~true & ~future & self.required_again):
-            if gn_children[fact] & ~past:
-                future |= 1 << fact
-        for fact in bits(self.needs_reasonable & ~future):
-            if reasonable[fact] & ~past:
-                future |= 1 << fact
-        self.past[state] = past
-        self.future[state] = future
+        again = past & ~true & ~future & self.required_again
+        if again:
+            gn_children = graph.gn_children
+            while again:
+                low = again & -again
+                if gn_children[low.bit_length() - 1] & ~past:
+                    future |= low
+                again ^= low
+        later = self.needs_reasonable & ~future
+        if later:
+            reasonable = graph.reasonable
+            while later:
+                low = later & -later
+                if reasonable[low.bit_length() - 1] & ~past:
+                    future |= low
+                later ^= low
+        past_of[state] = past
+        future_of[state] = future
         return past
 
     def evaluate(self, state: int, parent=None) -> tuple[float, set | Preferred]:
@@ -128,38 +141,38 @@ class LandmarkCount:
         if self.relaxation.goal_mask & ~relaxed == 0:
             return 0, NONE
         future = self.future[state]
+        cost = future.bit_count() if self.unit else self._cost(future)
         wanted = self._wanted(true, past, future)
-        work, rest, reach = 0, wanted, self.reach
+        work, rest, pairs, facts = 0, wanted, self.pairs, []
         while rest:                          # list the achievers if they are few
             low = rest & -rest
-            work += reach[low.bit_length() - 1]
+            fact = low.bit_length() - 1
+            work += len(pairs[fact])
             if work > FEW:
-                return self._cost(future), Preferred(self, relaxed, wanted)
+                return cost, Preferred(self, relaxed, wanted)
+            facts.append(fact)
             rest ^= low
-        return self._cost(future), self._achievers(relaxed, wanted)
+        preferred = set()                    # the operators achieving them, applicable
+        for fact in facts:
+            for mask, operator in pairs[fact]:
+                if relaxed & mask == mask:
+                    preferred.add(operator)
+        return cost, preferred
 
     def _wanted(self, true: int, past: int, future: int) -> int:
         """The landmarks a preferred operator achieves: future and false now, with every
         predecessor past (or required again: past and future)."""
         wanted = future & ~true
         ready = wanted & (past | ~self.ordered)
-        parents = self.graph.parents
-        for fact in bits(wanted & ~ready):
-            if not parents[fact] & ~past:
-                ready |= 1 << fact
+        waiting = wanted & ~ready
+        if waiting:
+            parents = self.graph.parents
+            while waiting:
+                low = waiting & -waiting
+                if not parents[low.bit_length() - 1] & ~past:
+                    ready |= low
+                waiting ^= low
         return ready
-
-    def _achievers(self, relaxed: int, wanted: int) -> set:
-        """The preferred operators as a set: the owners of the achievers of the `wanted`
-        landmarks applicable in `relaxed`."""
-        relaxation, achievers = self.relaxation, self.graph.achievers
-        pre_mask, owner = relaxation.pre_mask, relaxation.owner
-        preferred = set()
-        for fact in bits(wanted):
-            for k in achievers[fact]:
-                if owner[k] >= 0 and relaxed & pre_mask[k] == pre_mask[k]:
-                    preferred.add(owner[k])
-        return preferred
 
 
 class Preferred:
