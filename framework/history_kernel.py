@@ -17,8 +17,12 @@ the inner kernel's functions (moves generated, applied and tested without State 
 `leaves` counts the children's moves with the inner kernel (its one-loop `k_leaves` when no
 child can end by a rule, else each child built as a bare position); under `forbidden` the
 moves and children of the last 64 positions are kept (`expand`), so the filter, the
-terminal test and `apply` build each child once.  Games with chance keep the course
-interface (no history kernel).
+terminal test and `apply` build each child once, and the last ply reads each child's
+signature (`last_ply`: its move count and the hashes of its non-terminal children's keys,
+kept per position, so a position reached again by another line is not expanded again; a
+hash that meets the line's is compared exactly, so a collision never changes a count).
+`forget` drops what is kept (perft calls it before and after a run).  Games with chance
+keep the course interface (no history kernel).
 """
 from __future__ import annotations
 
@@ -197,7 +201,14 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
                 n += 1
         return n
 
+    def forget():
+        """Drop the kept expansions and signatures (perft calls it before and after a run,
+        so each run starts cold and the memory is given back)."""
+        memo.clear()
+        signatures.clear()
+
     kernel = HistoryKernel.__new__(HistoryKernel)
+    kernel.forget = forget
     kernel.actions, kernel.apply, kernel.terminal, kernel.returns, kernel.utility = \
         actions, apply, terminal, returns, utility
     kernel.count = lambda s: len(actions(s))
@@ -215,7 +226,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
 class HistoryKernel(Kernel):
     """A Kernel over packed states with their history (see the module docstring)."""
 
-    __slots__ = ("inner", "rules", "repetition_key")
+    __slots__ = ("inner", "rules", "repetition_key", "forget")
     INDEXED = False
 
     def view(self, packed):
