@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -133,6 +134,24 @@ def test_drawn_history_games_play_alike_on_the_kernel_the_course_interface_and_t
 @pytest.mark.parametrize("seed", range(8, 80))
 def test_many_more_drawn_history_games_deeper(seed):
     check_game(seed, depth=7, bfs=200, playouts=10, plies=60)
+
+
+def test_a_key_hash_collision_never_changes_a_count(monkeypatch):
+    """Under `forbidden` the kernel's last ply trusts a child's signature (framework/
+    history_kernel.py last_ply: hashes of its children's keys, kept per position) only to
+    rule a repetition OUT; with every key hashing alike (each test a collision) the counts
+    are the same as with real hashes, on the drawn forbidden games and on Go 5x5 (whose
+    perft(4) is OpenSpiel's 361,041: tests/test_oware_go.py)."""
+    from framework import history_kernel, history_line
+    texts = [text for text in map(drawn_game, range(40)) if "result: forbidden" in text][:3]
+    go = (Path(__file__).parents[1] / "game_specs" / "go5.yaml").read_text()
+    truth = [perft(framework.load_text(text).initial_state(), 5) for text in texts]
+    truth.append(perft(framework.load_text(go).initial_state(), 3))
+    for module in (history_kernel, history_line):        # the line's mask reads the same hash
+        monkeypatch.setattr(module, "hash", lambda key: 0, raising=False)
+    collided = [perft(framework.load_text(text).initial_state(), 5) for text in texts]
+    collided.append(perft(framework.load_text(go).initial_state(), 3))
+    assert len(texts) == 3 and collided == truth and truth[-1] == [26, 651, 15650]
 
 
 def test_the_drawn_games_cover_every_rule_and_repeat_positions():
