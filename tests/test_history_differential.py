@@ -14,7 +14,9 @@ in the same order, terminal test and returns; and perft counts agree on all thre
 (the kernel's perft, the course interface's with the kernel switched off, the
 interpreter's).  The default run draws a few games at small depths; the `slow` run many more
 and deeper.  The history itself (framework/history_line.py) is checked against the
-frozenset of (key, k) pairs it replaced.
+frozenset of (key, k) pairs it replaced.  Under `forbidden` the last ply reads kept
+signatures of the children: every key hashing alike gives the same counts, and Go's
+transposed children are expanded once.
 """
 from __future__ import annotations
 
@@ -152,6 +154,23 @@ def test_a_key_hash_collision_never_changes_a_count(monkeypatch):
     collided = [perft(framework.load_text(text).initial_state(), 5) for text in texts]
     collided.append(perft(framework.load_text(go).initial_state(), 3))
     assert len(texts) == 3 and collided == truth and truth[-1] == [26, 651, 15650]
+
+
+def test_a_transposed_child_is_not_expanded_again(monkeypatch):
+    """Go 5x5 perft(4) with superko: the last ply expands each distinct child once for its
+    signature (the inner kernel's `children`), not once per line reaching it: 15,650 lines
+    of three moves reach fewer positions (two Black stones placed in either order), and the
+    counts are OpenSpiel's."""
+    from framework.history_kernel import history_kernel
+    game = framework.load_text((Path(__file__).parents[1] / "game_specs" / "go5.yaml").read_text())
+    kernel, start = game.kernel, game.initial_state()
+    inner, expanded = kernel.inner, []
+    children = inner.children
+    monkeypatch.setattr(inner, "children", lambda position: expanded.append(position) or children(position))
+    fresh = history_kernel(inner, kernel.rules, kernel.repetition_key, type(start), start[0]._namespace)
+    monkeypatch.setattr(type(start), "_kernel", fresh)
+    assert perft(start, 4) == [26, 651, 15650, 361041]
+    assert len(expanded) == len(set(expanded)) < 15650 * 6 // 10
 
 
 def test_the_drawn_games_cover_every_rule_and_repeat_positions():
