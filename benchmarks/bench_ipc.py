@@ -11,7 +11,7 @@ skips what it holds, so Ctrl-C loses nothing) from which the Markdown report is 
     python benchmarks/bench_ipc.py --suite collection --benchmarks downward-benchmarks \
         --sat-tasks 2-5 --time 30 --domains-from FILE   # Fast Downward's collection, its layout
     python benchmarks/bench_ipc.py --suite collection --benchmarks downward-benchmarks \
-        --modes sat --sat-tasks 2-5 --time 30 --plyspec-sat '--config lama-first' \
+        --planners plyspec,fd --modes sat --sat-tasks 2-5 --time 30 --plyspec-sat '--config lama-first' \
         --sweep -o benchmarks/collection-sat-2-5-RUN.jsonl   # a new sweep, its rows winning
     python benchmarks/bench_ipc.py --report-only        # rewrite docs/planning-benchmarks.md
 

@@ -258,8 +258,9 @@ def write_report(suites: dict, path: Path, heuristics: dict | None = None, tail:
            "or add rows, and run the command again (tests/test_docs.py checks this file is what "
            "it writes).  A new sweep of tasks 02–05 of the collection, its rows listed last "
            "(they win) and this file rewritten, is one command: `python benchmarks/bench_ipc.py "
-           "--suite collection --benchmarks DIR --modes sat --sat-tasks 2-5 --time 30 "
-           "--plyspec-sat '--config lama-first' --sweep -o benchmarks/collection-sat-2-5-RUN.jsonl` "
+           "--suite collection --benchmarks DIR --planners plyspec,fd --modes sat --sat-tasks 2-5 "
+           "--time 30 --plyspec-sat '--config lama-first' --sweep -o "
+           "benchmarks/collection-sat-2-5-RUN.jsonl` "
            "(with `--report-only` it only lists the file and rewrites this one).", "",
            "Each planner runs as a "
            "whole process (start-up, parsing, grounding, search, writing the plan), one process "

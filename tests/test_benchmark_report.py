@@ -72,3 +72,39 @@ def test_a_results_file_of_its_own_never_replaces_the_whole_report(bench, tmp_pa
         bench.main(["--report-only", "--sweep", "-o", str(other)])
     assert stop.value.code == 2 and "inside the clone" in capsys.readouterr().err
     assert DOC.read_text(encoding="utf-8") == before
+
+
+def test_a_new_sweep_is_listed_last_and_its_rows_win(tmp_path):
+    """`--report-only --sweep -o FILE` (the one command after a new sweep), in a scratch copy
+    of the clone's benchmarks/ and docs/: FILE is listed last in the manifest, its row of a
+    task replaces the row that won before (a solved task of the newest file, now a timeout),
+    and the report before the sweep section is unchanged."""
+    import json
+    import re
+    import shutil
+    import subprocess
+    import sys
+    import sweep_report
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "benchmarks", clone / "benchmarks", ignore=shutil.ignore_patterns("__pycache__", "specs"))
+    shutil.copytree(ROOT / "docs", clone / "docs", ignore=shutil.ignore_patterns("*.png"))
+    last = sweep_report.sweep_files()[-1]
+    winner = next(r for r in sweep_report.load_rows(ROOT / last)
+                  if r["planner"] == "plyspec" and r["mode"] == "sat" and r["solved"] and r["valid"])
+    redone = {**winner, "solved": False, "status": "timeout", "run": "new run", "command": "new command"}
+    (clone / "benchmarks" / "new.jsonl").write_text(json.dumps(redone) + "\n")
+    done = subprocess.run([sys.executable, str(clone / "benchmarks" / "bench_ipc.py"), "--report-only", "--sweep",
+                           "-o", str(clone / "benchmarks" / "new.jsonl")], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert (clone / "benchmarks" / "collection-sweep.txt").read_text().splitlines()[-1] == "benchmarks/new.jsonl"
+    old, new = DOC.read_text(encoding="utf-8"), (clone / "docs" / "planning-benchmarks.md").read_text(encoding="utf-8")
+    cut = "## Fast Downward's collection, tasks 02-05: the newest rows"
+    assert new.split(cut)[0] == old.split(cut)[0]
+    old, new = old.split(cut)[1], new.split(cut)[1]
+    solved = r"\| solved, plan validated \(of (\d+)\) \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|"
+    tasks, ours, fd = map(int, re.search(solved, old).groups())
+    assert re.search(solved, new).groups() == (str(tasks), str(ours - 1), str(fd))
+    mine = rf"\| `{last}` \| {winner['run']} \| plyspec \| (\d+) \| (\d+) \|"
+    kept, good = map(int, re.search(mine, old).groups())
+    assert re.search(mine, new).groups() == (str(kept - 1), str(good - 1))
+    assert "| `benchmarks/new.jsonl` | new run | plyspec | 1 | 0 | " in new and "- new run: `new command`" in new

@@ -167,4 +167,4 @@ utility: h[0] - h[2]
 """
     source = load_text(text).python_source
     assert ".get(())" in source and "loop_outcome(_LT0, (), " in source
-    same(text, playouts=2, plies=6)
+    plays_as_the_interpreter(text, 10, 1, 5)
