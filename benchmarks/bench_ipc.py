@@ -10,10 +10,19 @@ skips what it holds, so Ctrl-C loses nothing) from which the Markdown report is 
     python benchmarks/bench_ipc.py --benchmarks DIR --time 20 --sat-tasks 1-2 --opt-tasks 1-2
     python benchmarks/bench_ipc.py --suite collection --benchmarks downward-benchmarks \
         --sat-tasks 2-5 --time 30 --domains-from FILE   # Fast Downward's collection, its layout
+    python benchmarks/bench_ipc.py --suite collection --benchmarks downward-benchmarks \
+        --planners plyspec,fd --modes sat --sat-tasks 2-5 --time 30 --plyspec-sat '--config lama-first' \
+        --sweep -o benchmarks/collection-sat-2-5-RUN.jsonl   # a new sweep, its rows winning
     python benchmarks/bench_ipc.py --report-only        # rewrite docs/planning-benchmarks.md
 
-The report has a section per suite (`--suite`: the 21 IPC domains, or Fast Downward's
-benchmark collection), each from its own results file.
+The report, docs/planning-benchmarks.md, is written from the committed results files alone:
+a section per suite (`--suite`: the 21 IPC domains, Fast Downward's benchmark collection, its
+gaps run again), each from its own results file, the two admissible heuristics side by side,
+then the hand-written notes (docs/notes/planning-benchmarks.md, verbatim) with the section of
+the tasks 02-05 sweep of the collection (benchmarks/sweep_report.py: the files listed in
+benchmarks/collection-sweep.txt, the last file's row of a task winning).  With `-o FILE` not
+one of those files, the report is FILE's section alone, written to `--report` (default FILE
+with `.md`), never over the whole report.
 """
 from __future__ import annotations
 
@@ -31,7 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ipc_report import SUITES, write_report
+from ipc_report import SUITES, load_rows, write_report
+from sweep_report import MANIFEST, add_file, sweep_files, tail
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANNERS = ("plyspec", "pyperplan", "fd")
@@ -234,19 +244,6 @@ def key(row: dict) -> tuple:
     return row["planner"], row["mode"], row["domain"], row["task"]
 
 
-def load_rows(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    rows = []
-    for line in path.read_text().splitlines():
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:         # a line cut by Ctrl-C: dropped, run again
-                pass
-    return rows
-
-
 def run_id() -> str:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
@@ -283,6 +280,27 @@ def jobs(args, folders: list[Path], only: set | None) -> list[tuple]:
     return out
 
 
+def _whole_report(parser, args) -> bool:
+    """Whether the run writes the whole report (no `-o`, or `-o` one of the report's files, or
+    `--sweep`) or only the section of its `-o FILE`; sets args.output and args.report, and
+    refuses a section alone written over the whole report, or a sweep outside the clone."""
+    report = ROOT / "docs" / "planning-benchmarks.md"
+    given = args.output
+    args.output = (given or RESULTS[args.suite]).resolve()
+    own = {*RESULTS.values(), *(f for pair in HEURISTIC_RESULTS.values() for f in pair if f),
+           *(ROOT / name for name in sweep_files())}
+    whole = given is None or args.output in {f.resolve() for f in own} or args.sweep
+    if args.sweep and (given is None or not args.output.is_relative_to(ROOT)):
+        parser.error("--sweep needs -o FILE inside the clone (benchmarks/...): the report "
+                     "lists it by its path there")
+    if not whole and args.report and args.report.resolve() == report.resolve():
+        parser.error(f"-o {given} is not one of the report's results files: its section alone "
+                     f"would replace {report.relative_to(ROOT)} (give another --report, or "
+                     "--sweep for a sweep of tasks 02-05 of the collection)")
+    args.report = args.report or (report if whole else args.output.with_suffix(".md"))
+    return whole
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--benchmarks", action="append", type=Path,
@@ -311,12 +329,17 @@ def main(argv=None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=None,
                         help="the results file to add to (default: the suite's in benchmarks/; "
                              "the report then has every suite's section, else this file's)")
-    parser.add_argument("--report", type=Path, default=ROOT / "docs" / "planning-benchmarks.md")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="where the report goes (default docs/planning-benchmarks.md, the "
+                             "whole report; with -o FILE not one of its files, FILE.md)")
     parser.add_argument("--report-only", action="store_true", help="write the report, run nothing")
+    parser.add_argument("--sweep", action="store_true",
+                        help="-o FILE is a new sweep of tasks 02-05 of the collection: list it "
+                             f"last in {MANIFEST.relative_to(ROOT)} (its rows win) and write "
+                             "the whole report")
     parser.add_argument("--run", help="what plyspec code this is (default: its git commit)")
     args = parser.parse_args(argv)
-    default_output = args.output is None
-    args.output = args.output or RESULTS[args.suite]
+    whole = _whole_report(parser, args)
     folders = args.benchmarks or [ROOT.parent / "shared" / "pddl"]
     missing = [f for f in folders if not f.is_dir()]
     if missing and not args.report_only:
@@ -359,15 +382,15 @@ def main(argv=None) -> int:
                     print(f"{mode} {domain_name}/{task.name} {planner:<9} {row['status']:<8}"
                           f" {row['wall_s']:7.2f} s  cost {row.get('cost')}"
                           + ("" if row.get("valid", True) else "  INVALID"), flush=True)
-    heuristics = None
-    side_by_side = {f for pair in HEURISTIC_RESULTS.values() for f in pair}
-    if default_output or args.output.resolve() in side_by_side:
+    if whole:
+        if args.sweep:
+            add_file(args.output.resolve().relative_to(ROOT).as_posix())
         suites = {s: load_rows(f) for s, f in RESULTS.items()}
         heuristics = {s: (load_rows(lmcp), load_rows(lmcut or RESULTS[s]))
                       for s, (lmcp, lmcut) in HEURISTIC_RESULTS.items()}
+        write_report(suites, args.report, heuristics, tail())
     else:
-        suites = {args.suite: load_rows(args.output)}
-    write_report(suites, args.report, heuristics)
+        write_report({args.suite: load_rows(args.output)}, args.report)
     print(f"wrote {args.report}")
     return 0
 

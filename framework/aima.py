@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from collections import namedtuple
 
-from framework.runtime import IllegalAction
+from framework.runtime import IllegalAction, shown_value
 
 PASS = "pass"
 Chance = namedtuple("Chance", "outcome probability")
@@ -91,10 +91,10 @@ class AimaGame:
 
     def result(self, s: AimaState, move) -> AimaState:
         if s.to_move is None:
-            raise IllegalAction(f"{move!r}: this is a chance node; resolve it with game.outcome(state, chance)")
+            raise IllegalAction(f"{shown_value(move)}: this is a chance node; resolve it with game.outcome(state, chance)")
         if s.turn != s.state.player() and not s.state.terminal_test():
             if move != PASS:
-                raise IllegalAction(f"{move!r}: {s.to_move} must pass here ({self.names[s.state.player()]} "
+                raise IllegalAction(f"{shown_value(move)}: {s.to_move} must pass here ({self.names[s.state.player()]} "
                                     f"moves again; legal: {PASS})")
             return self._after(s.state, s.turn)
         return self._after(s.state.result(move), s.turn)
@@ -143,7 +143,7 @@ class AimaStochasticGame(AimaGame):
             return s
         node = s if s.to_move is None else s.source
         if node is None or not isinstance(chance, Chance):
-            raise IllegalAction(f"{chance!r} is not a chance of this state (game.chances(state) lists them)")
+            raise IllegalAction(f"{shown_value(chance)} is not a chance of this state (game.chances(state) lists them)")
         return self.wrap(node.state.result(chance.outcome), node.turn, node)
 
     def probability(self, chance) -> float:

@@ -37,7 +37,7 @@ import operator
 from typing import Any, Callable
 
 from framework.records import dataclass, field   # the dataclasses module's, made cheaply
-from framework.runtime import IllegalAction, UnknownPlayer
+from framework.runtime import SHOWN_CHARS, IllegalAction, UnknownPlayer, shown_value
 
 CHANCE = -1
 SHOWN_LEGAL = 8             # legal actions an IllegalAction message lists
@@ -57,7 +57,7 @@ def player_index(names, player) -> int:
             index = None
         if index is not None and 0 <= index < len(names):
             return index
-    raise UnknownPlayer(f"{player!r} is not a player of this game: give an index 0..{len(names) - 1} "
+    raise UnknownPlayer(f"{shown_value(player)} is not a player of this game: give an index 0..{len(names) - 1} "
                         f"or a name ({', '.join(repr(n) for n in names)})")
 
 
@@ -67,13 +67,14 @@ def illegal_action(game, state, action, reason: str = "") -> IllegalAction:
     outcome_text(state, o)."""
     def text(show, value):
         try:
-            return show(value)
+            out = show(value)
         except (LookupError, TypeError, ValueError, AttributeError):   # not an action at all
-            return repr(value)
+            return shown_value(value)
+        return out if len(out) <= SHOWN_CHARS else shown_value(value)
     if state.is_chance() and not state.terminal_test():
         legal = state.actions()
         shown = [text(lambda o: game.outcome_text(state, o), o) for o in legal[:SHOWN_LEGAL]]
-        return IllegalAction(f"{action!r} is not an outcome of this chance node{reason} "
+        return IllegalAction(f"{shown_value(action)} is not an outcome of this chance node{reason} "
                              f"(outcomes: {_some(shown, len(legal))})")
     shown, mover = text(game.action_text, action), game.player_names[state.player()]
     if state.terminal_test():
@@ -82,10 +83,24 @@ def illegal_action(game, state, action, reason: str = "") -> IllegalAction:
     try:
         hash(action)
     except TypeError:           # [1, 1] reads as place(1,1) but is no action: show the value
-        shown = repr(action)
+        shown = shown_value(action)
     legal = state.actions()
     return IllegalAction(f"{shown} is not a legal action of {mover} here{reason} "
                          f"(legal: {_some([text(game.action_text, a) for a in legal[:SHOWN_LEGAL]], len(legal))})")
+
+
+def fitting(params, values: tuple, players: int) -> tuple:
+    """`values` when each fits its parameter of an action schema (`params`: (name, _, type)):
+    a cell a (column, row) pair of ints, a player an index, any other an int or a name, and
+    the values past the parameters (a compound move's later steps) cells or ints; TypeError
+    otherwise, so that an action's text never shows a value as something it is not."""
+    def cell(v):
+        return type(v) is tuple and len(v) == 2 and all(type(x) is int for x in v)
+    fits = {"cell": cell, "player": lambda v: type(v) is int and 0 <= v < players}
+    if len(values) < len(params) or not all(cell(v) or type(v) is int for v in values[len(params):]) \
+            or not all(fits.get(t, lambda v: type(v) in (int, str))(v) for (_, _, t), v in zip(params, values)):
+        raise TypeError(f"not the values of an action: {shown_value(values)}")
+    return values
 
 
 def _some(texts, total) -> str:

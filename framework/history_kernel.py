@@ -17,12 +17,22 @@ the inner kernel's functions (moves generated, applied and tested without State 
 `leaves` counts the children's moves with the inner kernel (its one-loop `k_leaves` when no
 child can end by a rule, else each child built as a bare position); under `forbidden` the
 moves and children of the last 64 positions are kept (`expand`), so the filter, the
-terminal test and `apply` build each child once.  Games with chance keep the course
-interface (no history kernel).
+terminal test and `apply` build each child once, and the last ply reads each child's
+signature (`last_ply`: its move count and the hashes of its non-terminal children's keys,
+kept per position, so a position reached again by another line is not expanded again; a
+hash that meets the line's is compared exactly, so a collision never changes a count).
+`forget` drops what is kept (perft calls it before and after a run).  Games with chance
+keep the course interface (no history kernel).
 """
 from __future__ import annotations
 
+from array import array
+from struct import Struct
+
 from framework.kernel import Kernel
+
+SIGNATURES = 1 << 17        # positions whose last-ply signature `leaves` keeps (then cleared)
+pack = Struct("q").pack     # a key's hash as the 8 bytes of a signature's entry
 
 
 def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
@@ -36,6 +46,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
     nfields = rules.nfields
     inner_leaves, count_of = inner.leaves, inner.count or (lambda position: len(actions_of(position)))
     memo = {}       # with `forbidden`: id(position) -> [position, its inner moves, {move: child}]
+    signatures, children_of = {}, inner.children    # with `forbidden`: position -> (moves, hashes)
 
     def ended(result, mover, position, rule):
         if result == "draw":
@@ -140,26 +151,64 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
         if repetition is None or (not forbidden and seen.top < hot):
             return inner_leaves(position, acts)
         total, bloom = 0, seen.bloom
-        entry = expand(position) if forbidden else None     # the children `actions` built
+        if forbidden:
+            entry, hots = expand(position), None       # the children `actions` built
         for a in acts:
-            child = apply_of(position, a) if entry is None else child_of(entry, a)
+            child = apply_of(position, a) if not forbidden else child_of(entry, a)
             if terminal_of(child):
                 continue
+            known = key(child)          # the line's mask first: most keys have not occurred
             if not forbidden:
-                known = key(child)          # the line's mask first: most keys have not occurred
                 if not bloom >> (hash(known) & 255) & 1 or seen.count(known) < hot:
                     total += count_of(child)
                 continue
-            line = seen.add(key(child))
-            bloom = line.bloom
-            for g in actions_of(child):
-                grand = apply_of(child, g)
-                known = key(grand)
-                if not (bloom >> (hash(known) & 255) & 1 and line.count(known) >= hot and not terminal_of(grand)):
-                    total += 1
+            if hots is None:            # the hashes of the keys that occurred `hot` times
+                hots, record = [], seen
+                while record.n:
+                    if record.k == hot:
+                        hots.append(pack(record.h))
+                    record = record.last
+            total += last_ply(child, known, seen, hots)
         return total
 
+    def last_ply(child, known, seen, hots):
+        """With `forbidden`: the moves of the non-terminal `child` (key `known`) reached on
+        `seen` that do not repeat.  The child's signature (its move count and the hashes of
+        its non-terminal children's keys) is kept per position, so a position met again by
+        another line (a transposition) is not expanded again; only a key occurring `hot`
+        times on the line (`hots`: their hashes, and the child's own) whose hash is in the
+        signature can repeat, and then the children are built and compared exactly."""
+        entry = signatures.get(child)
+        if entry is None:
+            if len(signatures) >= SIGNATURES:
+                signatures.clear()
+            pairs = children_of(child)
+            entry = signatures[child] = (len(pairs), array("q", [hash(key(grand)) for _, grand in pairs
+                                                                 if not terminal_of(grand)]).tobytes())
+        n, signature = entry
+        for h in hots:
+            if h in signature:
+                break
+        else:
+            h = hash(known)             # the child's own occurrence: `hot`-th when it occurred hot - 1 times
+            if pack(h) not in signature or (seen.bloom >> (h & 255) & 1 and seen.count(known)) != hot - 1:
+                return n
+        line = seen.add(known)          # a hash met: compare exactly
+        bloom, n = line.bloom, 0
+        for _, grand in children_of(child):
+            known = key(grand)
+            if not (bloom >> (hash(known) & 255) & 1 and line.count(known) >= hot and not terminal_of(grand)):
+                n += 1
+        return n
+
+    def forget():
+        """Drop the kept expansions and signatures (perft calls it before and after a run,
+        so each run starts cold and the memory is given back)."""
+        memo.clear()
+        signatures.clear()
+
     kernel = HistoryKernel.__new__(HistoryKernel)
+    kernel.forget = forget
     kernel.actions, kernel.apply, kernel.terminal, kernel.returns, kernel.utility = \
         actions, apply, terminal, returns, utility
     kernel.count = lambda s: len(actions(s))
@@ -177,7 +226,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
 class HistoryKernel(Kernel):
     """A Kernel over packed states with their history (see the module docstring)."""
 
-    __slots__ = ("inner", "rules", "repetition_key")
+    __slots__ = ("inner", "rules", "repetition_key", "forget")
     INDEXED = False
 
     def view(self, packed):

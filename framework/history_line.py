@@ -6,6 +6,7 @@ adds one small record (O(1), the earlier line shared, never copied).  Each recor
 
     key, k     the position's repetition key and its occurrence number: the k-th time the
                key occurs on the line (the latest record of a key holds its count)
+    h          hash(key) (framework.history_kernel's leaf filter reads it)
     n, top     how many occurrences the line has, and the highest k among them
     bloom      a 256-bit mask with the bit `hash(key) & 255` of every key on the line: a key
                whose bit is clear has not occurred (no walk), most positions being new
@@ -30,7 +31,7 @@ class Line:
     """The occurrences on a line of play (see the module docstring); `EMPTY` is the line
     with none, `line.add(key)` the line one occurrence of `key` longer."""
 
-    __slots__ = ("last", "key", "k", "n", "top", "bloom", "hash")
+    __slots__ = ("last", "key", "k", "n", "top", "bloom", "hash", "h")
 
     def count(self, key) -> int:
         """How many times `key` occurred on the line."""
@@ -48,7 +49,7 @@ class Line:
         h = hash(key)
         bit = 1 << (h & 255)
         line = _new(Line)
-        line.last, line.key, line.n, line.bloom = self, key, self.n + 1, self.bloom | bit
+        line.last, line.key, line.h, line.n, line.bloom = self, key, h, self.n + 1, self.bloom | bit
         if self.bloom & bit:
             line.k = k = self.count(key) + 1
             line.top = k if k > self.top else self.top
@@ -93,7 +94,7 @@ class Line:
 
 _new = object.__new__
 EMPTY = _new(Line)
-EMPTY.last, EMPTY.key, EMPTY.k, EMPTY.n, EMPTY.top, EMPTY.bloom, EMPTY.hash = None, None, 0, 0, 0, 0, 0
+EMPTY.last, EMPTY.key, EMPTY.h, EMPTY.k, EMPTY.n, EMPTY.top, EMPTY.bloom, EMPTY.hash = None, None, 0, 0, 0, 0, 0, 0
 
 
 def _line(keys) -> Line:

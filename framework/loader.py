@@ -18,10 +18,10 @@ from framework.errors import SpecError, UsageError
 from framework.graph import drawn_rows, point_text
 from framework.files import read_text
 from framework.history import with_history
-from framework.game import enforce_contract, outcome_value_text, Game
+from framework.game import enforce_contract, fitting, outcome_value_text, Game
 
 _CACHE: dict = {}
-RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "memoise", "off_board", "cell_part", "drop_cell", "extreme", "cells_mask", "moves_mask", "loop_outcome", "loop_table")
+RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "memoise", "off_board", "cell_part", "drop_cell", "extreme", "cells_mask", "moves_mask", "loop_outcome", "loop_table", "shown_value")
 
 
 def parse_text(text: str, file: str, fmt: str):
@@ -343,17 +343,16 @@ class _DisplayInfo:
         return str(x)
 
     def _schema(self, action):
-        comp = self.compiler
-        moves = [a for a in self.c.actions if not a.step]
+        comp, moves = self.compiler, [a for a in self.c.actions if not a.step]
         if comp.single:
             a = moves[0]
             compound = a.chance is None and comp.is_compound(a)
             values = (action,) if len(a.params) == 1 and not compound else tuple(action)
-            return a, values
-        if isinstance(action, str):
-            return next(a for a in moves if a.name == action and not a.params), ()
-        a = next(a for a in moves if a.name == action[0])
-        return a, tuple(action[1:])
+        elif isinstance(action, str):
+            a, values = next(a for a in moves if a.name == action and not a.params), ()
+        else:
+            a, values = next(a for a in moves if a.name == action[0]), tuple(action[1:])
+        return a, fitting(a.params, values, len(self.c.players))   # TypeError: not a's values
 
     def action_text(self, action) -> str:
         if action == "pass":
@@ -361,7 +360,7 @@ class _DisplayInfo:
         try:
             a, values = self._schema(action)
         except (StopIteration, TypeError):
-            return repr(action)
+            return runtime.shown_value(action)
         parts = []
         for (pname, _, t), v in zip(a.params, values):
             if t == "cell":

@@ -29,7 +29,14 @@ def perft(state, depth: int, progress=None) -> list:
         return counts[1:]
     kernel = kernel_of(state)
     if kernel is not None:
-        _kernel_perft(kernel, tuple(state), depth, counts, progress)
+        forget = getattr(kernel, "forget", None)        # a history kernel's kept signatures:
+        if forget is not None:                          # each run starts cold and gives them back
+            forget()
+        try:
+            _kernel_perft(kernel, tuple(state), depth, counts, progress)
+        finally:
+            if forget is not None:
+                forget()
         return counts[1:]
     actions = state.actions()
     counts[1] = len(actions)

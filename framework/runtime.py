@@ -9,6 +9,7 @@ has one extra trailing entry so that indexing it with -1 yields "nothing".
 from __future__ import annotations
 
 import functools
+import reprlib
 
 from framework.errors import SpecError
 from framework.graph import Graph, step_cells
@@ -16,6 +17,22 @@ from framework.graph import Graph, step_cells
 
 class IllegalAction(ValueError):
     """`state.result(action)` was given an action that is not legal in that state."""
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+SHOWN_CHARS = 200           # the most an error message shows of a value a caller gave
+
+
+def shown_value(value) -> str:
+    """A value a caller gave (an action, a chance outcome), as an error message shows it: its
+    repr with long strings, long containers and deep nesting elided (reprlib), at most
+    SHOWN_CHARS characters, never raising (not even for an int too long to print)."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:           # a repr that raises (reprlib catches only some), an int past sys.int_info
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
 
 
 class UnknownPlayer(ValueError):

@@ -114,6 +114,30 @@ def test_refusal_messages():
     assert isinstance(IllegalAction("x"), ValueError) and isinstance(UnknownPlayer("x"), ValueError)
 
 
+class _BadRepr:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize("spec", ["game_specs/northcott.yaml", "game_specs/northcott.game",
+                                  "game_specs/amazons.yaml", "game_specs/chess.yaml"])
+def test_a_refused_value_that_is_no_action_is_shown_as_given_and_short(spec):
+    """A value shaped like no action of the game is shown as the caller gave it, never read
+    as one (northcott's ('bogus',) used to read as slide(b,o)), and cut short: a long string,
+    a long list, an int too long to print, a repr that raises."""
+    for load in (framework.load, interpret):
+        state = load(spec).initial_state()
+        for action, shown in [(("bogus",), "('bogus',) is not"), (("slide", "ab"), "('slide', 'ab') is not"),
+                              ((("x", "y"), (0, 0)), "(('x', 'y'), (0, 0)) is not"),
+                              ("x" * 10**6, "'xxx"), ([1] * 10**6, "[1, 1, 1"),
+                              (10**5000, "<int> is not"), (_BadRepr(), "<_BadRepr instance at ")]:
+            with pytest.raises(IllegalAction) as err:
+                state.result(action)
+            message = str(err.value)
+            assert message.startswith(shown), message
+            assert len(message) < 1000 and "(b,o)" not in message and "(x,y" not in message
+
+
 LADDER = """
 game: Ladder
 players: [A, B]

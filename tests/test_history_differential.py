@@ -14,12 +14,15 @@ in the same order, terminal test and returns; and perft counts agree on all thre
 (the kernel's perft, the course interface's with the kernel switched off, the
 interpreter's).  The default run draws a few games at small depths; the `slow` run many more
 and deeper.  The history itself (framework/history_line.py) is checked against the
-frozenset of (key, k) pairs it replaced.
+frozenset of (key, k) pairs it replaced.  Under `forbidden` the last ply reads kept
+signatures of the children: every key hashing alike gives the same counts, and Go's
+transposed children are expanded once.
 """
 from __future__ import annotations
 
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -133,6 +136,41 @@ def test_drawn_history_games_play_alike_on_the_kernel_the_course_interface_and_t
 @pytest.mark.parametrize("seed", range(8, 80))
 def test_many_more_drawn_history_games_deeper(seed):
     check_game(seed, depth=7, bfs=200, playouts=10, plies=60)
+
+
+def test_a_key_hash_collision_never_changes_a_count(monkeypatch):
+    """Under `forbidden` the kernel's last ply trusts a child's signature (framework/
+    history_kernel.py last_ply: hashes of its children's keys, kept per position) only to
+    rule a repetition OUT; with every key hashing alike (each test a collision) the counts
+    are the same as with real hashes, on the drawn forbidden games and on Go 5x5 (whose
+    perft(4) is OpenSpiel's 361,041: tests/test_oware_go.py)."""
+    from framework import history_kernel, history_line
+    texts = [text for text in map(drawn_game, range(40)) if "result: forbidden" in text][:3]
+    go = (Path(__file__).parents[1] / "game_specs" / "go5.yaml").read_text()
+    truth = [perft(framework.load_text(text).initial_state(), 5) for text in texts]
+    truth.append(perft(framework.load_text(go).initial_state(), 3))
+    for module in (history_kernel, history_line):        # the line's mask reads the same hash
+        monkeypatch.setattr(module, "hash", lambda key: 0, raising=False)
+    collided = [perft(framework.load_text(text).initial_state(), 5) for text in texts]
+    collided.append(perft(framework.load_text(go).initial_state(), 3))
+    assert len(texts) == 3 and collided == truth and truth[-1] == [26, 651, 15650]
+
+
+def test_a_transposed_child_is_not_expanded_again(monkeypatch):
+    """Go 5x5 perft(4) with superko: the last ply expands each distinct child once for its
+    signature (the inner kernel's `children`), not once per line reaching it: 15,650 lines
+    of three moves reach fewer positions (two Black stones placed in either order), and the
+    counts are OpenSpiel's."""
+    from framework.history_kernel import history_kernel
+    game = framework.load_text((Path(__file__).parents[1] / "game_specs" / "go5.yaml").read_text())
+    kernel, start = game.kernel, game.initial_state()
+    inner, expanded = kernel.inner, []
+    children = inner.children
+    monkeypatch.setattr(inner, "children", lambda position: expanded.append(position) or children(position))
+    fresh = history_kernel(inner, kernel.rules, kernel.repetition_key, type(start), start[0]._namespace)
+    monkeypatch.setattr(type(start), "_kernel", fresh)
+    assert perft(start, 4) == [26, 651, 15650, 361041]
+    assert len(expanded) == len(set(expanded)) < 15650 * 6 // 10
 
 
 def test_the_drawn_games_cover_every_rule_and_repeat_positions():

@@ -146,3 +146,25 @@ def test_the_drawn_games_reach_every_path():
         source = load(spec).python_source
         assert "loop_outcome(_LT" in source and "for _j" in source, spec
     assert "_v_store_0, _v_store_1, = v_store" in load(ROOT / "benchmarks" / "specs" / "kalah.yaml").python_source
+
+
+def test_a_loop_that_reads_no_local_at_all_is_one_constant_outcome():
+    """A loop over constant bounds whose body reads no local (no key): its table has one
+    entry, keyed `()` (the generated code was `.get((,))`, a syntax error, found by a
+    drawn spec of tests/test_generated_specs.py)."""
+    text = """game: Drain
+players: [A, B]
+options: {k: 1}
+state:
+  h: {type: 0..9, size: 3, initial: 5}
+  n: {type: 0..9, initial: 0}
+actions:
+  drain(i in 0..1):
+    if: n < 4
+    then: 'for t in 0..k do { h[t] -= 1 }; n += 1'
+terminal: n >= 4
+utility: h[0] - h[2]
+"""
+    source = load_text(text).python_source
+    assert ".get(())" in source and "loop_outcome(_LT0, (), " in source
+    plays_as_the_interpreter(text, 10, 1, 5)

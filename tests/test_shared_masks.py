@@ -7,13 +7,14 @@ against the course interface's), and the rewriting itself on chosen expressions.
 import ast
 import re
 
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import strategies as st
 
 import framework
 from framework.compiler import outline
 from framework.conformance.generate import check_one
 from framework.conformance.generate_shifts import shift_spec_texts
 from tests.conftest import ROOT
+from tests.drawn import drawn
 from tests.lockstep import moves_in_lockstep
 
 
@@ -70,9 +71,7 @@ def test_generated_specs_with_shared_masks_and_counted_jumps_play_as_interpreted
     monkeypatch.setattr(outline, "_shared_masks", lambda tree: fired.append(1) or real(tree))
     seen = []
 
-    @settings(max_examples=2, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(shift_spec_texts().filter(lambda text: "not must_hop" in text and "exists b in neighbors(a, diagonal)" in text))
+    @drawn(3, shift_spec_texts().filter(lambda text: "not must_hop" in text and "exists b in neighbors(a, diagonal)" in text))
     def plays_as_interpreted(text):
         before = len(fired)
         game = framework.load_text(text)
@@ -113,9 +112,7 @@ def test_generated_loops_over_cells_narrowed_by_masks_play_as_interpreted(monkey
     monkeypatch.setenv("PLYSPEC_CACHE", "off")
     narrowed = []
 
-    @settings(max_examples=2, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(capture_loop_texts())
+    @drawn(2, capture_loop_texts())
     def plays_as_interpreted(text):
         game = framework.load_text(text)
         narrowed.append("in bits(FULL & " in game.python_source)

@@ -5,13 +5,12 @@ accepts or refuses; the moves it lists come in the interpreter's order (the diff
 campaign compares them as sets); Breakthrough's count has no loop per piece."""
 import re
 
-from hypothesis import HealthCheck, Phase, given, settings
-
 import framework
 from framework.conformance.generate_shifts import shift_spec_texts
 from framework.compiler.shifts import _translations
 from framework.runtime import BoardTables
 from tests.conftest import ROOT
+from tests.drawn import drawn
 from tests.lockstep import moves_in_lockstep
 
 LOWERED = re.compile(r"_A\d+ = ")
@@ -21,9 +20,7 @@ def test_most_generated_moves_between_cells_are_counted_by_shifts():
     """The specs tests/test_generated_specs.py compares with the interpreter reach the lowering."""
     lowered = []
 
-    @settings(max_examples=12, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(shift_spec_texts())
+    @drawn(12, shift_spec_texts())
     def compile_one(text):
         lowered.append(bool(LOWERED.search(framework.load_text(text).python_source)))
     compile_one()
@@ -62,9 +59,7 @@ def test_moves_listed_from_shifted_masks_come_in_the_interpreters_order():
     counts depend on.  Random playouts of generated specs, the two games in lockstep."""
     sorted_lists = []
 
-    @settings(max_examples=10, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(shift_spec_texts())
+    @drawn(10, shift_spec_texts())
     def same_order(text):
         game = framework.load_text(text)
         sorted_lists.append("sorted([(_b - _k, _b)" in game.python_source)

@@ -3,12 +3,11 @@ draughts' king-or-man captures and moves reach the lowering; generated specs wit
 and men's ways chosen by a cell's value list the interpreter's moves in its order."""
 import re
 
-from hypothesis import HealthCheck, Phase, given, settings
-
 import framework
 from framework.compiler import splits
 from framework.conformance.generate_shifts import shift_spec_texts
 from tests.conftest import ROOT
+from tests.drawn import drawn
 from tests.lockstep import moves_in_lockstep
 
 
@@ -39,9 +38,7 @@ def test_moves_chosen_by_a_cells_value_come_in_the_interpreters_order(monkeypatc
         monkeypatch.setattr(mixin, name, spy)
     specs = []
 
-    @settings(max_examples=2, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(shift_spec_texts().filter(lambda text: " if board[" in text))
+    @drawn(3, shift_spec_texts().filter(lambda text: " if board[" in text))
     def same_order(text):
         before = sum(fired)
         game = framework.load_text(text)

@@ -56,7 +56,7 @@ class LoopTablesMixin:
         lows = [r[0] for r in ranges] if cells <= MAX_CELLS else None
         table, run = self._outcome_function(loop, env, keys, assigned, slots, ranges if lows else None)
         t, bad = self.fresh("t"), self.fresh("bad")
-        key = f"({', '.join(keys)},)"
+        key = f"({', '.join(keys)},)" if keys else "()"     # no key: the loop's outcome is one constant
         if lows:
             out(f"{t} = {table}{''.join(f'[{k}]' if lo == 0 else f'[{k} - {lo}]' for k, lo in zip(keys, lows))}")
         else:

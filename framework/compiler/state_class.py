@@ -157,7 +157,7 @@ class StateClassMixin:
         self.apply_dispatch(out)
         out.dedent()
         out("except (KeyError, IndexError, TypeError, ValueError):")
-        out("    raise IllegalAction(f'{action!r} is not an action of this game') from None")
+        out("    raise IllegalAction(f'{shown_value(action)} is not an action of this game') from None")
         out.dedent()
         out()
         out("def utility(self, player):")

@@ -12,7 +12,7 @@ from dataclasses import replace
 from framework import ast
 from framework.graph import point_text
 from framework.game import CHANCE, illegal_action, outcome_value_text, player_index
-from framework.runtime import MAX_MOVE_STEPS, endless_move
+from framework.runtime import MAX_MOVE_STEPS, endless_move, shown_value
 
 RECENT = 64             # legal-move lists kept (by state)
 from framework.interpreter.evaluate import Evaluator, PlayerId, Snapshot
@@ -171,7 +171,7 @@ class InterpretedGame:
     @staticmethod
     def action_text(action) -> str:
         """An action's canonical text: the action itself (the interpreter's actions are texts)."""
-        return action if isinstance(action, str) else repr(action)
+        return action if isinstance(action, str) else shown_value(action)
 
     def outcome_text(self, state, outcome) -> str:
         variables = self.c.actions[state.pending[0]].chance.variables
