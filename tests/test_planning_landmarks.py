@@ -447,3 +447,22 @@ def test_landmark_cost_of_a_set_is_the_sum_of_its_landmarks_costs(name):
         for _ in range(50):
             chosen = rng.sample(ids, rng.randint(0, len(ids)))
             assert lmcount._cost(sum(1 << q for q in chosen)) == sum(cost[q] for q in chosen)
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_reachable_without_a_fact_read_off_the_labels_equals_the_sweep(name):
+    """`before_fact` (the facts reachable while q never is, from the labels L(p)) is the
+    mask `reachable` finds by sweeping the task with q forbidden, for every relaxed fact
+    q reachable and not true initially: so the first achievers are the same."""
+    from planners.landmarks.graph import before_fact, reachable
+    _, task = _load(name)
+    relaxation = Relaxation(task)
+    labels = fact_labels(relaxation, task.initial)
+    initial = relaxation.relaxed(task.initial)
+    checked = 0
+    for q, label in enumerate(labels):
+        if label is None or initial >> q & 1:
+            continue
+        assert before_fact(labels, q) == reachable(relaxation, initial, 1 << q), q
+        checked += 1
+    assert checked
