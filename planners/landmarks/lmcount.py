@@ -38,6 +38,18 @@ from planners.heuristics.relaxation import INF, Relaxation
 from planners.landmarks.graph import LandmarkGraph
 
 
+
+def _reaching_out(mask: int, table, past: int) -> int:
+    """The bits of `mask` whose landmark's entry in `table` (a mask of landmarks) holds one
+    not in `past`."""
+    found = 0
+    while mask:
+        low = mask & -mask
+        if table[low.bit_length() - 1] & ~past:
+            found |= low
+        mask ^= low
+    return found
+
 class LandmarkCount:
     path_dependent = True
 
@@ -113,20 +125,10 @@ class LandmarkCount:
         future |= self.goal & ~true
         again = past & ~true & ~future & self.required_again
         if again:
-            gn_children = graph.gn_children
-            while again:
-                low = again & -again
-                if gn_children[low.bit_length() - 1] & ~past:
-                    future |= low
-                again ^= low
+            future |= _reaching_out(again, graph.gn_children, past)
         later = self.needs_reasonable & ~future
         if later:
-            reasonable = graph.reasonable
-            while later:
-                low = later & -later
-                if reasonable[low.bit_length() - 1] & ~past:
-                    future |= low
-                later ^= low
+            future |= _reaching_out(later, graph.reasonable, past)
         past_of[state] = past
         future_of[state] = future
         return past
