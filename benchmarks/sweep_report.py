@@ -141,7 +141,21 @@ def notes_with_sweep(notes: str, section: list[str]) -> str:
 
 def tail(root: Path = ROOT, manifest: Path = MANIFEST, notes: Path = NOTES) -> str:
     """What follows the generated suites in the report: the notes with the sweep section."""
-    files = [(name, load_rows(root / name)) for name in sweep_files(manifest)] \
+    files = [(name, _committed_rows(root, name)) for name in sweep_files(manifest)] \
         if manifest.exists() else []
     return notes_with_sweep(notes.read_text(encoding="utf-8") if notes.exists() else "",
                             sweep_section(files))
+
+
+def _committed_rows(root: Path, name: str) -> list[dict]:
+    """The rows of a results file the manifest lists: a regular file inside the clone whose
+    every line is a row (SystemExit naming the file otherwise: the report never leaves out
+    a listed run, never waits on a FIFO and never reads outside the clone)."""
+    path = root / name
+    if not path.resolve().is_relative_to(root.resolve()) or not path.is_file():
+        raise SystemExit(f"{MANIFEST.name} lists {name}: not a results file in the clone")
+    text = path.read_text(encoding="utf-8")
+    rows = load_rows(path)
+    if len(rows) != sum(1 for line in text.splitlines() if line.strip()):
+        raise SystemExit(f"{name}: a line that is no JSON row (a run cut short? rerun it)")
+    return rows

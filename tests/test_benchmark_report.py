@@ -108,3 +108,19 @@ def test_a_new_sweep_is_listed_last_and_its_rows_win(tmp_path):
     kept, good = map(int, re.search(mine, old).groups())
     assert re.search(mine, new).groups() == (str(kept - 1), str(good - 1))
     assert "| `benchmarks/new.jsonl` | new run | plyspec | 1 | 0 | " in new and "- new run: `new command`" in new
+
+
+def test_a_listed_results_file_that_is_missing_special_outside_or_cut_is_refused(bench, tmp_path):
+    import os
+    import sweep_report
+    (tmp_path / "benchmarks").mkdir()
+    os.mkfifo(tmp_path / "benchmarks" / "fifo.jsonl")
+    (tmp_path / "benchmarks" / "cut.jsonl").write_text('{"planner": "plyspec"}\n{"planner": "pl\n')
+    (tmp_path / "outside.jsonl").write_text("")
+    manifest, notes = tmp_path / "benchmarks" / "sweep.txt", tmp_path / "notes.md"
+    notes.write_text("notes\n")
+    for name in ("benchmarks/nope.jsonl", "benchmarks/fifo.jsonl", "../outside.jsonl",
+                 "benchmarks/cut.jsonl"):
+        manifest.write_text(f"# files\n{name}\n")
+        with pytest.raises(SystemExit, match=name.split("/")[-1]):
+            sweep_report.tail(tmp_path / "benchmarks", manifest, notes)
