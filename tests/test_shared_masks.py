@@ -68,7 +68,7 @@ def test_generated_specs_with_shared_masks_and_counted_jumps_play_as_interpreted
     monkeypatch.setenv("PLYSPEC_CACHE", "off")
     fired = []
     real = outline._shared_masks
-    monkeypatch.setattr(outline, "_shared_masks", lambda tree: fired.append(1) or real(tree))
+    monkeypatch.setattr(outline, "_shared_masks", lambda tree, known=None: fired.append(1) or real(tree, known))
     seen = []
 
     @drawn(3, shift_spec_texts().filter(lambda text: "not must_hop" in text and "exists b in neighbors(a, diagonal)" in text))

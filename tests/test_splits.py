@@ -21,7 +21,7 @@ def test_brazilian_draughts_chooses_a_kings_or_a_mans_way_once_per_piece():
     # must_capture: the men's jumps as shifted masks (split from the kings' loop)
     # (the players' masks bound once per call: outline.py `_shared_masks`)
     players = re.search(r"(_s\d+) = b_b \| b_bk\n", source).group(1)
-    assert re.search(rf"in bits\({players} & b_bk\)\)\) or \(+{players} & \d+\) >> 20", source)
+    assert re.search(rf"in bits\({players} & b_bk\)\)\) or \(+_s\d+ & \d+\) >> 20", source)
 
 
 def test_moves_chosen_by_a_cells_value_come_in_the_interpreters_order(monkeypatch):

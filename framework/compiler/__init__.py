@@ -27,7 +27,8 @@ expressions, quantifiers (quantifiers and domains), board (vocabulary: lines, ra
 tables), effects, legal (move generation), compound (moves of several steps), kernel (the
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
-(large definitions written once as functions), shifts (moves between two cells counted by
+(large definitions written once as functions), bitopt (pure bit expressions written with
+fewer operations before they are emitted), shifts (moves between two cells counted by
 shifting bitboards), pairs (tests of two such cells as masks), splits (a quantifier's
 `X if T else Y` chosen once, outside its loop), int_ranges (ranges of
 integer expressions; `cell(x, y)` of small integers as a table), range_masks (quantifiers over

@@ -28,9 +28,11 @@ memoised (`_memoised` states the rule; framework.runtime.memoise).
 from __future__ import annotations
 
 import ast as pyast
+import itertools
 import re
 
 from framework import ast
+from framework.compiler import bitopt
 
 OUTLINE_NODES = 24                  # the smallest inlined body written as a function
 INLINE_CHARS = 400                  # a body's code this short, with no call and no loop, is written inline
@@ -80,10 +82,11 @@ class OutlineMixin:
                 called.update(_IDENT.findall(body))
                 kept.insert(0, (name, params, body))
         memoised, lines = _memoised(text, kept), []
+        known = bitopt.known_names(self.tables)
         for name, params, body in kept:
             if name in memoised:
                 lines.append("@memoise")
-            lines += [f"def {name}({', '.join(params)}):"] + _statements(body) + [""]
+            lines += [f"def {name}({', '.join(params)}):"] + _statements(body, known) + [""]
         return lines
 
     def _outline_body(self, node, args, env):
@@ -117,7 +120,7 @@ class OutlineMixin:
         return tuple(f for f in self.fields if f in names) + tuple(f"d_{i}" for i in used), body, used
 
 
-def _statements(body: str) -> list:
+def _statements(body: str, known: dict | None = None) -> list:
     """The lines of a function returning the expression `body`: `return body`, or when
     `body` is `any(E for x in D if C ...)` / `all(...)` (nested in the same kind, as
     `exists ... exists ...` is written), plain loops that return at the first witness, which
@@ -125,7 +128,7 @@ def _statements(body: str) -> list:
     tree = pyast.parse(body, mode="eval").body
     kind = _quantifier(tree)
     if kind is None:
-        return _shared_masks(tree)
+        return _shared_masks(tree, known)
     lines, depth = [], 1
     while _quantifier(tree) == kind:
         for comp in tree.args[0].generators:
@@ -141,88 +144,17 @@ def _statements(body: str) -> list:
     return lines
 
 
-_MASK_OPS = (pyast.BitAnd, pyast.BitOr, pyast.BitXor)
-
-
-def _pure_mask(node) -> bool:
-    """Whether `node` is made of names, whole numbers, `& | ^ ~` and shifts by a constant
-    (which cannot fail: no index, no call, no negative shift)."""
-    if isinstance(node, pyast.Name):
-        return True
-    if isinstance(node, pyast.Constant):
-        return type(node.value) is int
-    if isinstance(node, pyast.UnaryOp):
-        return isinstance(node.op, pyast.Invert) and _pure_mask(node.operand)
-    if isinstance(node, pyast.BinOp):
-        if isinstance(node.op, (pyast.LShift, pyast.RShift)):
-            shift = node.right
-            return isinstance(shift, pyast.Constant) and type(shift.value) is int and 0 <= shift.value <= 4096 \
-                and _pure_mask(node.left)
-        return isinstance(node.op, _MASK_OPS) and _pure_mask(node.left) and _pure_mask(node.right)
-    return False
-
-
-def _shared_masks(tree) -> list:
+def _shared_masks(tree, known: dict | None = None) -> list:
     """The lines of a function returning the expression `tree`, each bit expression
-    (`_pure_mask`, with an operator) that occurs more than once bound first to a local: the
+    (bitopt.pure, with an operator) that occurs more than once bound first to a local: the
     longest first, then those shared by what is left; each binding before its readers (none
     reads a name the body binds: a loop's variable, a `:=` of masks.py's `_bind`).
-    `X >> k | Y >> k` is first written `(X | Y) >> k` (the same for `&`, `^` and `<<`)."""
-    trees, names = {"": _Factor().visit(tree)}, []
+    The tree is first written with fewer operations (bitopt.simplify: `X >> k | Y >> k` is
+    `(X | Y) >> k`; `known` are the names whose values it may fold, FULL)."""
     assigned = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
-    while True:
-        seen = {}
-        for key, root in trees.items():
-            for node in pyast.walk(root):
-                if node is not root and isinstance(node, (pyast.BinOp, pyast.UnaryOp)) and _pure_mask(node) \
-                        and not assigned & {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name)}:
-                    seen[pyast.unparse(node)] = seen.get(pyast.unparse(node), 0) + 1
-        shared = [code for code, n in seen.items() if n > 1]
-        if not shared:
-            break
-        code = max(shared, key=len)
-        name = f"_s{len(names)}"
-        trees = {key: _Replace(code, name).visit(root) for key, root in trees.items()}
-        trees[name] = pyast.parse(code, mode="eval").body
-        names.append(name)
-    lines, done = [], set()
-
-    def bind(name):                 # the bindings `name` reads, then `name`
-        if name not in done:
-            done.add(name)
-            for used in sorted({n.id for n in pyast.walk(trees[name]) if isinstance(n, pyast.Name)} & set(names)):
-                bind(used)
-            lines.append(f"    {name} = {pyast.unparse(trees[name])}")
-    for name in names:
-        bind(name)
-    return lines + [f"    return {pyast.unparse(trees[''])}"]
-
-
-class _Factor(pyast.NodeTransformer):
-    """`X >> k OP Y >> k` -> `(X OP Y) >> k` for a bit operator OP (shifts commute with it)."""
-
-    def visit_BinOp(self, node):
-        node = self.generic_visit(node)
-        left, right = node.left, node.right
-        if isinstance(node.op, _MASK_OPS) and all(isinstance(x, pyast.BinOp) and isinstance(x.right, pyast.Constant)
-                                                  and isinstance(x.op, (pyast.LShift, pyast.RShift))
-                                                  for x in (left, right)) \
-                and type(left.op) is type(right.op) and left.right.value == right.right.value \
-                and _pure_mask(left) and _pure_mask(right):
-            return pyast.BinOp(pyast.BinOp(left.left, node.op, right.left), left.op, left.right)
-        return node
-
-
-class _Replace(pyast.NodeTransformer):
-    """Each subexpression whose code is `code` replaced by the name `name`."""
-
-    def __init__(self, code, name):
-        self.code, self.name = code, name
-
-    def generic_visit(self, node):
-        if isinstance(node, pyast.expr) and pyast.unparse(node) == self.code:
-            return pyast.Name(self.name, pyast.Load())
-        return super().generic_visit(node)
+    numbers = itertools.count()
+    bindings, trees = bitopt.shared({"": bitopt.simplify(tree, known)}, lambda: f"_s{next(numbers)}", assigned)
+    return [f"    {name} = {pyast.unparse(code)}" for name, code in bindings] + [f"    return {pyast.unparse(trees[''])}"]
 
 
 def _memoised(text: str, functions: list) -> set:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast as pyast
 
 from framework import ast
+from framework.compiler import bitopt
 from framework.compiler.common import _operands
 from framework.compiler.masks import _geometric, _mentions as _reads
 from framework.compiler.pairs import _Unsupported, _and, _not, _or
@@ -70,6 +71,10 @@ class ShiftsMixin:
             return None
         if whole is None and len(terms) > MAX_TERMS:
             return None
+        bindings, trees = bitopt.shared({i: pyast.parse(m, mode="eval").body for i, (_, m, _) in enumerate(terms)},
+                                        lambda: self.fresh("s"))     # what the terms repeat, once
+        hoisted += [(name, pyast.unparse(tree)) for name, tree in bindings]
+        terms = [(k, f"({pyast.unparse(trees[i])})", step) for i, (k, _, step) in enumerate(terms)]
         out(f"{a} = {a_mask}")
         out(f"if {a}:")
         out.indent()
@@ -131,7 +136,8 @@ class ShiftsMixin:
             k = step[0] * t.stride + step[1]
             source = name if len(truths) == 1 << len(atoms) else " | ".join(
                 name + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms) for truth in truths)
-            terms.append((k, _moved(cells, k, f"({source}) & {self.step_ends(step)[0]}"), step))
+            terms.append((k, bitopt.tighten(_moved(cells, k, f"({source}) & {self.step_ends(step)[0]}"),
+                                            bitopt.known_names(t)), step))
         return terms
 
     def shift_exists(self, node, env):
