@@ -15,10 +15,11 @@ The test over-approximates the continuations, so a jump it clears surely has non
   off the board for some jump: the walk reports an error, so it stays), and their only
   `continue`, in a last `if` (or at the end), is the same schema from b;
 - only the writes on the way to that `continue` count (a crowning that ends the move does
-  not): for all the jumps at once, the cells surely emptied K (the default value, not
-  under a test) and the cells of any other value U are masks, and off K | U each value
-  mask is unchanged, so every cellwise expression of value masks (`& |`, `~` swapping the
-  bounds) has a lower and an upper bound after the step, written with the masks before;
+  not): their cells, for all the jumps at once, are a mask W; after any one jump each
+  value mask is unchanged off W, so every cellwise expression of value masks (`& |`, `~`
+  swapping the bounds) has a lower and an upper bound after the step, written with the
+  masks before and W (a cell one jump empties is unknown: another jump leaves it as it
+  was);
 - the continuation's candidates are the schema's own loop mask for b from the landing
   cell (as the walk computes it) with each leaf read at its upper bound, the conditions on
   the landing cell alone taken as true, and each `pair` test of the cells between read on
@@ -49,18 +50,17 @@ class OnwardMixin:
         if not writes or not terms:
             return None
         try:
-            cleared, unknown = self.fresh("K"), self.fresh("U")
-            cells = {"empty": [], "unknown": [], "copy": []}
+            written = self.fresh("W")
+            cells = {"unknown": [], "copy": []}
             copied = writes[0][1] == "copy"         # b holds a's value: a's bit tests are known
             for _, name, step in terms:
                 for i, (target, kind) in enumerate(writes):
                     offsets = self.cell_offsets(target, pa, pb, env, step)
                     copied = copied and (i == 0 or 0 not in offsets)
                     cells[kind] += self._written_at(offsets, name, step)
-            lines = [f"{cleared} = {' | '.join(dict.fromkeys(cells['empty'])) or 0}",
-                     f"{unknown} = {' | '.join(dict.fromkeys(cells['unknown'] + cells['copy'])) or 0}"]
+            lines = [f"{written} = {' | '.join(dict.fromkeys(cells['unknown'] + cells['copy']))}"]
             planes = {f"b_{self.c.values[i]}" for i in self.boards}
-            bounds = _Bounds(planes, cleared, unknown, self.fresh, lines)
+            bounds = _Bounds(planes, written, self.fresh, lines)
             onward = self._onward_terms(a, pa, pb, terms, copied, bounds)
         except (_Unsupported, SyntaxError):
             return None
@@ -69,8 +69,8 @@ class OnwardMixin:
         return lines, " or ".join(onward) or "False"
 
     def _writes(self, a, effects, pb):
-        """[(cell written, "empty" (surely the default value), "copy" (the first write:
-        board[b] = board[a]) or "unknown")] on the ways that reach the `continue`, when the
+        """[(cell written, "copy" (the first write: board[b] = board[a]) or "unknown")]
+        on the ways that reach the `continue`, when the
         effects write only the board with values and tests that cannot fail and their only
         `continue`, in a last `if`, is `a` from b; else None."""
         found, reached = [], False
@@ -94,8 +94,7 @@ class OnwardMixin:
             copy = not found and isinstance(write[1], ast.Index) and isinstance(write[1].index, ast.Name) \
                 and write[1].index.id == a.params[0][0] and _is_board(write[1]) \
                 and isinstance(write[0], ast.Name) and write[0].id == pb
-            found.append((write[0], "copy" if copy else "empty" if self.const_value(write[1]) ==
-                          self.c.default_value else "unknown"))
+            found.append((write[0], "copy" if copy else "unknown"))
         return found if reached else None
 
     def _maybe(self, a, effects, pb):
@@ -119,9 +118,10 @@ class OnwardMixin:
         return found
 
     def _write(self, a, e):
-        """(cell, value) of a board write whose value cannot fail, else None."""
+        """(cell, value) of a board write whose cell and value cannot fail, else None."""
         if isinstance(e, ast.Assign) and e.op == "=" and _is_board(e.target) \
-                and not may_raise(e.value, self.types, _params(a)):
+                and not may_raise(e.value, self.types, _params(a)) \
+                and not may_raise(e.target.index, self.types, _params(a)):
             return e.target.index, e.value
         return None
 
@@ -223,11 +223,11 @@ def _grown(shape, bounds, copied):
 
 class _Bounds:
     """Bounds of a cellwise bitboard expression after the step, written with the masks
-    before it: a value mask b_v is unchanged off the written cells, empty on the cells
-    surely emptied (`cleared`, not among the `unknown` ones), unknown on `unknown`."""
+    before it: a value mask b_v is unchanged off the cells the jumps write (`written`) and
+    unknown on them (a cell one jump empties may be another's piece still)."""
 
-    def __init__(self, planes, cleared, unknown, fresh, lines):
-        self.planes, self.cleared, self.unknown, self.codes = planes, cleared, unknown, {}
+    def __init__(self, planes, written, fresh, lines):
+        self.planes, self.written, self.codes = planes, written, {}
         self.fresh, self.lines, self.names = fresh, lines, {}
         self.lower = False          # pairs.py: under a negation, the lower bound is read
 
@@ -260,8 +260,7 @@ class _Bounds:
                isinstance(n, pyast.Name) and n.id in self.planes for n in pyast.walk(node)):
             # value masks under & and |: each cell's bit is unchanged off the written cells
             code = pyast.unparse(node)
-            code = f"(({code}) & ~{self.cleared} | {self.unknown})" if up else \
-                f"(({code}) & ~({self.cleared} | {self.unknown}))"
+            code = f"(({code}) | {self.written})" if up else f"(({code}) & ~{self.written})"
             return pyast.parse(code, mode="eval").body
         if isinstance(node, pyast.Name) and node.id in self.codes:
             return self._bound(pyast.parse(self.codes[node.id], mode="eval").body, up)
