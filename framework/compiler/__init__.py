@@ -58,6 +58,7 @@ from framework.compiler.kernel import KernelMixin
 from framework.compiler.legal import LegalMixin
 from framework.compiler.loop_tables import LoopTablesMixin
 from framework.compiler.masks import MasksMixin
+from framework.compiler.onward import OnwardMixin
 from framework.compiler.outline import OutlineMixin
 from framework.compiler.param_loops import ParamLoopsMixin
 from framework.compiler.pairs import PairsMixin
@@ -74,7 +75,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
                OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
-               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin, LoopTablesMixin, CompulsoryMixin):
+               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin, LoopTablesMixin, OnwardMixin, CompulsoryMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types

@@ -78,7 +78,8 @@ class LegalMixin:
             if self.grid_moves(out, mode, ai, a, (conds, depths, base), env):     # a table (range_masks.py)
                 continue
             plain = not compound and a.legal_after is None          # the body: n += 1 / return True
-            shifted = self.shift_moves(out, mode, loops, env, a, whole, base, plain)    # bitboard shifts (shifts.py)
+            shifted = self.shift_moves(out, mode, loops, env, a, whole, base, plain,     # bitboard shifts (shifts.py)
+                                       walked=compound and not tally and a.legal_after is None)
             if shifted == "counted":
                 continue
             unrolled = not (shifted or whole or compound or a.legal_after is not None or last is None) \

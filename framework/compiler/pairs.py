@@ -19,6 +19,8 @@ class _Unsupported(Exception):
 class PairsMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
+    relaxed = None      # onward.py's bounds of the cells after a step, while it over-approximates
+
     def pair(self, node, a, b, env, step):
         """The cells b (a bitboard of b's) where condition `node` over the cells a and
         b = a + step holds, for a on the board: "ALL", "0" or an expression to AND with
@@ -34,13 +36,15 @@ class PairsMixin:
             right = self.pair(node.right, a, b, env, step)
             return _and(left, right) if node.op == "and" else _or(left, right)
         if isinstance(node, ast.Unary) and node.op == "not":
-            return _not(self.pair(node.operand, a, b, env, step))
+            return _not(self._flipped(lambda: self.pair(node.operand, a, b, env, step)))
         names = {n.id for n in _name_nodes(node)}
         if not names & {a, b}:
             known = self._known_test(node)
             if known is not None:
                 return "ALL" if known else "0"
             if self._safe_test(node, env):
+                if self.relaxed:            # onward.py: unknown after the step
+                    return "0" if self.relaxed.lower else "ALL"
                 return f"(FULL if {self.expr(node, env)} else 0)"
             raise _Unsupported
         if _plain(node):
@@ -49,8 +53,8 @@ class PairsMixin:
             for this, value in ((node.left, node.right), (node.right, node.left)):
                 if self.is_board_read(this) and not {n.id for n in _name_nodes(value)} & {a, b} \
                         and self.const_value(value) is not None:
-                    found = self._read(this.index, self.value_mask(value, env), a, b, env, step)
-                    return found if node.op == "==" else _not(found)
+                    read = lambda: self._read(this.index, self.value_mask(value, env), a, b, env, step)
+                    return read() if node.op == "==" else _not(self._flipped(read))
         if isinstance(node, ast.Binary) and node.op == "in" and self.types.get(id(node.right)) == "cellset" \
                 and not {n.id for n in _name_nodes(node.right)} & {a, b} and self.set_code(node.right):
             return self._read(node.left, f"({self.expr(node.right, env)})", a, b, env, step)
@@ -65,29 +69,46 @@ class PairsMixin:
             and (self.const_value(node.args[1]) is not None or _safe(node.args[1]))
 
     def _read(self, cell, mask, a, b, env, step):
-        """The b's whose cell `cell` (a, b or cell(x, y) of them) is in `mask`."""
-        t = self.tables
-        k = step[0] * t.stride + step[1]
-        if isinstance(cell, ast.Name) and cell.id in (a, b):
-            offsets = {(-k if cell.id == a else 0): self.step_ends(step)[1]}
-        elif isinstance(cell, ast.Call) and cell.func == "cell" and len(cell.args) == 2 and all(map(_plain, cell.args)):
-            x, y = (self._geometry(arg, a, b, env) for arg in cell.args)
-            offsets = {}
-            for q in t.cells:
-                c = t.cell(t.col[q] + step[1], t.row[q] + step[0])
-                if c >= 0:
-                    at = t.cell(x(q, c), y(q, c))
-                    off = None if at < 0 else at - c
-                    offsets[off] = offsets.get(off, 0) | 1 << c
-        else:
-            raise _Unsupported
+        """The b's whose cell `cell` (a, b or cell(x, y) of them) is in `mask` (its bound
+        while onward.py bounds the cells after a step: `self.relaxed`)."""
+        if self.relaxed:
+            mask = self.relaxed.bound(mask)
         out = "0"
-        for off, where in offsets.items():
+        for off, where in self.cell_offsets(cell, a, b, env, step).items():
             if off is None:
                 continue
             moved = mask if not off else f"({mask} {'>>' if off > 0 else '<<'} {abs(off)})"
             out = _or(out, moved if where == self.step_ends(step)[1] else f"({moved} & {where})")
         return out
+
+    def _flipped(self, part):
+        """part() whose complement is taken: while bounding, its lower bound."""
+        if self.relaxed:
+            self.relaxed.lower = not self.relaxed.lower
+        try:
+            return part()
+        finally:
+            if self.relaxed:
+                self.relaxed.lower = not self.relaxed.lower
+
+    def cell_offsets(self, cell, a, b, env, step):
+        """{offset of `cell` (a, b or cell(x, y) of their rows and columns) from b, or None
+        off the board: the mask of the b's (b = a + step) where it is so}."""
+        t = self.tables
+        k = step[0] * t.stride + step[1]
+        if isinstance(cell, ast.Name) and cell.id in (a, b):
+            return {(-k if cell.id == a else 0): self.step_ends(step)[1]}
+        if not (isinstance(cell, ast.Call) and cell.func == "cell" and len(cell.args) == 2 and all(map(_plain, cell.args))):
+            raise _Unsupported
+        x, y = (self._geometry(arg, a, b, env) for arg in cell.args)
+        offsets = {}
+        for q in t.cells:
+            c = t.cell(t.col[q] + step[1], t.row[q] + step[0])
+            if c >= 0:
+                at = t.cell(x(q, c), y(q, c))
+                off = None if at < 0 else at - c
+                offsets[off] = offsets.get(off, 0) | 1 << c
+        return offsets
 
     def _geometry(self, node, a, b, env):
         """A function (a, b) -> the value of `node`, which reads only the rows and columns

@@ -41,7 +41,7 @@ _OPS = {pyast.BitAnd: "&", pyast.BitOr: "|", pyast.BitXor: "^"}
 class ShiftsMixin:
     """Part of `Compiler` (framework.compiler): see the module docstring."""
 
-    def shift_moves(self, out, mode, loops, env, schema, whole, base, plain=False):
+    def shift_moves(self, out, mode, loops, env, schema, whole, base, plain=False, walked=False):
         """For a schema of two cell parameters a, b whose loops legal.py writes as
         `for a in bits(A): n += (B).bit_count()` (mode "count") or `... if B: return True`
         (mode "any"): write their shifted form, back at depth `base`, and return "counted".
@@ -50,7 +50,8 @@ class ShiftsMixin:
         candidates that binds a and b (sorted by a, then b, when listing: the loops' order)
         and return "loops" (legal.py writes BODY under it), or when that BODY is `plain` (`n +=
         1`, `return True`: no walk, no test after the move) count or test the candidates
-        themselves and return "counted".  Else write nothing, return None."""
+        themselves and return "counted"; when it is the schema's count walk (`walked`), the
+        loop runs only when some jump may go on (onward.py).  Else write nothing, return None."""
         if (mode == "list" and whole) or self.tables is None or not loops or loops[0][1] or not loops[0][2] \
                 or len(loops) != (1 if whole else 2) or [p[2] for p in schema.params] != ["cell", "cell"]:
             return None
@@ -70,31 +71,41 @@ class ShiftsMixin:
             return None
         if whole is None and len(terms) > MAX_TERMS:
             return None
-        bindings, masks = bitopt.tightened([m for _, m in terms], self.tables.full, lambda: self.fresh("s"))
+        bindings, masks = bitopt.tightened([m for _, m, _ in terms], self.tables.full, lambda: self.fresh("s"))
         hoisted += bindings             # what the masks repeat, once
-        terms = [(k, m) for (k, _), m in zip(terms, masks)]
+        terms = [(k, m, step) for (k, _, step), m in zip(terms, masks)]
         out(f"{a} = {a_mask}")
         out(f"if {a}:")
         out.indent()
         for name, code in hoisted:
             out(f"{name} = {code}")
-        pairs = ''.join(f'({k}, {m}), ' for k, m in terms)
+        pairs = ''.join(f'({k}, {m}), ' for k, m, _ in terms)
         if mode == "list":              # the loops' order: by a, then b
             out(f"for {var}, p_{b} in sorted([(_b - _k, _b) for _k, _m in ({pairs}) if _m for _b in bits(_m)]):")
             out.depth += 1
             return "loops"
         if whole is None and not (plain and mode != "list"):   # the masks first: most have no candidate
             names = [self.fresh("j") for _ in terms]
-            for name, (_, m) in zip(names, terms):
+            for name, (_, m, _) in zip(names, terms):
                 out(f"{name} = {m}")
             out(f"if {' or '.join(names) or 'False'}:")
-            out(f"    for _k, _m in ({''.join(f'({k}, {n}), ' for n, (k, _) in zip(names, terms))}):")
-            out("        if _m:")
-            out(f"            for p_{b} in bits(_m):")
-            out(f"                {var} = p_{b} - _k")
-            out.depth += 4
+            out.indent()
+            onward = walked and mode == "count" and self.onward_test(
+                schema, [(k, n, step) for n, (k, _, step) in zip(names, terms)], env)
+            if onward:                  # no jump goes on: each is one move
+                for line in onward[0]:
+                    out(line)
+                out(f"if not ({onward[1]}):")
+                out(f"    n += {' + '.join(f'{n}.bit_count()' for n in names)}")
+                out("else:")
+                out.indent()
+            out(f"for _k, _m in ({''.join(f'({k}, {n}), ' for n, (k, _, _) in zip(names, terms))}):")
+            out("    if _m:")
+            out(f"        for p_{b} in bits(_m):")
+            out(f"            {var} = p_{b} - _k")
+            out.depth += 3
             return "loops"
-        moved = [m for _, m in terms]
+        moved = [m for _, m, _ in terms]
         if mode == "count":
             out(f"n += {' + '.join(f'{m}.bit_count()' for m in moved) or 0}")
         elif moved:
@@ -106,7 +117,7 @@ class ShiftsMixin:
         return "counted"
 
     def _terms(self, name, shape, atoms, rest, a, b, env):
-        """[(shift, the cells b = a + shift of the moves)] over a's cases and the
+        """[(shift, the cells b = a + shift of the moves, the step)] over a's cases and the
         translations; `name` holds A, `rest` are conditions tested by `pair`."""
         t = self.tables
         cases = {}                  # (step, cells) -> the cases of a's bit tests that have them
@@ -124,7 +135,7 @@ class ShiftsMixin:
             k = step[0] * t.stride + step[1]
             source = name if len(truths) == 1 << len(atoms) else " | ".join(
                 name + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms) for truth in truths)
-            terms.append((k, _moved(cells, k, f"({source}) & {self.step_ends(step)[0]}")))
+            terms.append((k, _moved(cells, k, f"({source}) & {self.step_ends(step)[0]}"), step))
         return terms
 
     def shift_exists(self, node, env):
