@@ -5,6 +5,7 @@ written in drawn orders, with or without a `last == none or last == a` guard the
 `last == none` implies) and of shapes it must not fire on (a test the jump lacks, a guard
 the step does not imply): the lowering fires exactly when it may, and the compiled game
 plays as the reference interpreter (moves in order, kernel counts and tests included)."""
+import pytest
 from hypothesis import strategies as st
 
 import framework
@@ -61,11 +62,10 @@ winner: "A if count(board, A) > count(board, B) else B if count(board, B) > coun
     return text, fires
 
 
-def test_the_lowering_fires_exactly_when_it_may_and_plays_as_the_interpreter(monkeypatch):
-    monkeypatch.setenv("PLYSPEC_CACHE", "off")
+def fires_when_it_may_and_plays_as_the_interpreter(examples):
     seen = []
 
-    @drawn(8, compulsory_texts())
+    @drawn(examples, compulsory_texts())
     def plays_as_interpreted(drawn_text):
         text, fires = drawn_text
         game = framework.load_text(text)
@@ -77,6 +77,17 @@ def test_the_lowering_fires_exactly_when_it_may_and_plays_as_the_interpreter(mon
         assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"
     plays_as_interpreted()
     assert any(seen) and not all(seen), seen
+
+
+def test_the_lowering_fires_exactly_when_it_may_and_plays_as_the_interpreter(monkeypatch):
+    monkeypatch.setenv("PLYSPEC_CACHE", "off")
+    fires_when_it_may_and_plays_as_the_interpreter(4)
+
+
+@pytest.mark.slow
+def test_the_lowering_fires_exactly_when_it_may_and_plays_as_the_interpreter_at_size(monkeypatch):
+    monkeypatch.setenv("PLYSPEC_CACHE", "off")
+    fires_when_it_may_and_plays_as_the_interpreter(60)
 
 
 def test_checkers_step_reads_must_jump_off_the_jumps_count():
