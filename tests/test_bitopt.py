@@ -59,9 +59,12 @@ def test_a_simplified_expression_has_the_same_value_and_no_more_operations(tree,
 def test_a_term_of_a_lowered_jump_is_written_once_per_shift():
     code = ("(FULL & 2328838265524756414464) >> 20 & (own >> 20 & (king >> 20 & empty"
             " & (~(empty >> 10) & ~(own >> 10))))")
-    tight = bitopt.tighten(code, {"FULL": (1 << 80) - 1})
-    assert tight == "((own & king & 2328838265524756414464) >> 20 & empty & ~(empty | own) >> 10)"
-    assert bitopt.tighten("a + b", {}) == "a + b"         # not a bit expression: kept
+    names = iter(["_s1", "_s2"])
+    bindings, masks = bitopt.tightened([code, "a + b"], (1 << 80) - 1, lambda: next(names))
+    assert bindings == [] and masks == ["((own & king & 2328838265524756414464) >> 20 & empty & ~(empty | own) >> 10)",
+                                        "(a + b)"]               # not a bit expression: kept
+    bindings, masks = bitopt.tightened(["x & (a | b) << 8", "y & (a | b) << 8"], None, lambda: next(names))
+    assert bindings == [("_s1", "(a | b) << 8")] and masks == ["(x & _s1)", "(y & _s1)"]
 
 
 def test_parts_of_an_expression_that_is_not_pure_are_simplified_inside():

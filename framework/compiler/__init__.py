@@ -27,7 +27,8 @@ expressions, quantifiers (quantifiers and domains), board (vocabulary: lines, ra
 tables), effects, legal (move generation), compound (moves of several steps), kernel (the
 function-level fast path: plain tuples, raw actions), state_class (the module and the State
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
-(large definitions written once as functions), bitopt (pure bit expressions written with
+(large definitions written once as functions), compulsory (a quiet move's `not must_jump`
+read off the jumps' count), bitopt (pure bit expressions written with
 fewer operations before they are emitted), shifts (moves between two cells counted by
 shifting bitboards), pairs (tests of two such cells as masks), splits (a quantifier's
 `X if T else Y` chosen once, outside its loop), int_ranges (ranges of
@@ -49,6 +50,7 @@ from framework.compiler.chance import ChanceMixin
 from framework.compiler.children import ChildrenMixin
 from framework.compiler.common import _Source, MAX_BLOCK_DEPTH, MAX_EFFECT_NESTING
 from framework.compiler.compound import CompoundMixin
+from framework.compiler.compulsory import CompulsoryMixin
 from framework.compiler.effects import EffectsMixin
 from framework.compiler.expressions import ExpressionsMixin
 from framework.compiler.functions import RuleFunctionsMixin
@@ -73,7 +75,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
                OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
-               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin, LoopTablesMixin, OnwardMixin):
+               ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin, LoopTablesMixin, OnwardMixin, CompulsoryMixin):
     def __init__(self, checked: Checked):
         self.c = checked
         self.types = checked.types
@@ -103,6 +105,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (masks.py relation)
         self.split_tests = {}         # code masks.exists_split wrote -> (its mask test, the rest)
         self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
+        self.compulsory_pairs = None  # {A: (B, A's `not Q`)}: Q read off B's count (compulsory.py)
         self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
         self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None
         self.outlined_at = {}         # its name -> the definition's position

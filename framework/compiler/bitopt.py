@@ -14,7 +14,7 @@ too: `~` and `>>` are those of an infinite two's complement), so no value change
   (the same for `<<` and for `|` and `^`);
 - in an `&` chain, a constant joins a shifted group: `C & X >> k` -> `(X & C << k) >> k` and
   `C & X << k` -> `(X & C >> k) << k` (where it meets the group's own constant it is folded);
-- an operand written twice in an `&` or `|` chain is kept once;
+- a name written twice in an `&` or `|` chain is kept once;
 - inverted operands are inverted once: `~A & ~B` -> `~(A | B)`, `~A | ~B` -> `~(A & B)`; and
   `~(X >> k)` is `~X >> k`, so inverted right shifts join their group.
 
@@ -25,6 +25,8 @@ expressions and values.
 from __future__ import annotations
 
 import ast as pyast
+import functools
+import itertools
 
 _CHAIN_OPS = (pyast.BitAnd, pyast.BitOr, pyast.BitXor)
 _SHIFTS = (pyast.LShift, pyast.RShift)
@@ -150,8 +152,9 @@ def _chain(op, operands, known):
         flat += _operands(x, op)
     constants = [v for v in map(_const, flat) if v is not None]
     rest = [x for x in flat if _const(x) is None]
-    if op is not pyast.BitXor:              # X & X -> X, X | X -> X
-        rest = list({pyast.dump(x): x for x in rest}.values())
+    if op is not pyast.BitXor:              # X & X -> X, X | X -> X (names, the common case)
+        rest = [x for i, x in enumerate(rest) if not (isinstance(x, pyast.Name) and
+                                                      any(isinstance(y, pyast.Name) and y.id == x.id for y in rest[:i]))]
     if constants and any(isinstance(x, pyast.Name) and x.id in known for x in rest):     # FULL & C: folded
         constants += [known[x.id] for x in rest if isinstance(x, pyast.Name) and x.id in known]
         rest = [x for x in rest if not (isinstance(x, pyast.Name) and x.id in known)]
@@ -190,40 +193,55 @@ def _chain(op, operands, known):
     return tree
 
 
-def known_names(tables) -> dict:
-    """The names of a generated module whose values are known when it is written: FULL, the
-    board's cells (runtime.BoardTables), when there is a board."""
-    return {} if tables is None else {"FULL": tables.full}
+def tightened(codes: list, full: int | None, fresh) -> tuple:
+    """The move masks `codes` (shifts.py: one per translation, read in one place) each
+    written by `simplify` (FULL = `full` when there is a board), what they repeat bound
+    once: ([(name, code)], [code of each mask, in parentheses]) with names from `fresh()`.
+    The same masks come again for each player and kind of count, so the work is kept
+    (`_tightened`), the names left to fill."""
+    bindings, masks = _tightened(tuple(codes), full)
+    names = {placeholder: fresh() for placeholder, _ in bindings}
+
+    def named(code):
+        for placeholder, name in names.items():
+            code = code.replace(placeholder, name)
+        return code
+    return [(names[placeholder], named(code)) for placeholder, code in bindings], [named(m) for m in masks]
 
 
-def tighten(code: str, known: dict) -> str:
-    """The expression `code` written by `simplify`, in parentheses (an operand anywhere);
-    unchanged when simplify keeps it."""
-    tree = pyast.parse(code, mode="eval").body
-    better = simplify(tree, known)
-    return code if better is tree else f"({pyast.unparse(better)})"
+@functools.lru_cache(maxsize=4096)
+def _tightened(codes: tuple, full) -> tuple:
+    known = {} if full is None else {"FULL": full}
+    trees = {i: simplify(pyast.parse(code, mode="eval").body, known) for i, code in enumerate(codes)}
+    numbers = itertools.count()
+    bindings, trees = shared(trees, lambda: f"_SHARED{next(numbers)}_")
+    return (tuple((name, pyast.unparse(tree)) for name, tree in bindings),
+            tuple(f"({pyast.unparse(trees[i])})" for i in range(len(codes))))
 
 
 def shared(trees: dict, fresh, assigned=frozenset()) -> tuple:
     """Each pure bit subexpression (with an operator, reading no name in `assigned`: a loop's
     variable, a `:=`) that occurs more than once in the expressions `trees` (key -> tree)
-    bound to a name of its own, `fresh()`: the longest first, then those shared by what is
+    bound to a name of its own, `fresh()`: the largest first, then those shared by what is
     left.  Returns ([(name, tree)], each after the names it reads; the trees rewritten)."""
     names = []
     while True:
-        seen = {}
+        shapes, seen = _Shapes(assigned), {}
         for root in trees.values():
+            shapes.key(root)
             for node in pyast.walk(root):
-                if node is not root and isinstance(node, (pyast.BinOp, pyast.UnaryOp)) and pure(node) \
-                        and not assigned & {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name)}:
-                    code = pyast.unparse(node)
-                    seen[code] = seen.get(code, 0) + 1
-        repeated = [code for code, n in seen.items() if n > 1]
+                if node is not root and isinstance(node, (pyast.BinOp, pyast.UnaryOp)) and shapes.bindable(node):
+                    k = shapes.key(node)
+                    seen[k] = seen.get(k, 0) + 1
+        repeated = [k for k, n in seen.items() if n > 1]
         if not repeated:
             break
-        code, name = max(repeated, key=len), fresh()
-        trees = {key: _Replace(code, name).visit(root) for key, root in trees.items()}
-        trees[name] = pyast.parse(code, mode="eval").body
+        best, name = max(repeated, key=lambda k: shapes.size[k]), fresh()
+        model = None
+        for key in list(trees):
+            trees[key], found = _replaced(trees[key], best, shapes, name)
+            model = model or found
+        trees[name] = model
         names.append(name)
     order, done = [], set()
 
@@ -238,13 +256,60 @@ def shared(trees: dict, fresh, assigned=frozenset()) -> tuple:
     return order, {key: tree for key, tree in trees.items() if key not in done}
 
 
-class _Replace(pyast.NodeTransformer):
-    """Each subexpression whose code is `code` replaced by the name `name`."""
+class _Shapes:
+    """A number per distinct expression shape (equal numbers: equal code), its size, and
+    whether it is a pure bit expression reading no name in `assigned`; one pass per node."""
 
-    def __init__(self, code, name):
-        self.code, self.name = code, name
+    def __init__(self, assigned):
+        self.assigned, self.ids, self.size, self.ok, self.of = assigned, {}, {}, {}, {}
 
-    def generic_visit(self, node):
-        if isinstance(node, pyast.expr) and pyast.unparse(node) == self.code:
-            return pyast.Name(self.name, pyast.Load())
-        return super().generic_visit(node)
+    def key(self, node) -> int:
+        known = self.of.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        if isinstance(node, pyast.BinOp):
+            kids = (self.key(node.left), self.key(node.right))
+            shape = ("B", type(node.op), kids)
+        elif isinstance(node, pyast.UnaryOp):
+            kids = (self.key(node.operand),)
+            shape = ("U", type(node.op), kids)
+        elif isinstance(node, pyast.Name):
+            kids, shape = (), ("N", node.id)
+        elif isinstance(node, pyast.Constant):
+            kids, shape = (), ("C", type(node.value), node.value)
+        else:                       # any other expression: its code
+            kids, shape = (), ("X", pyast.unparse(node))
+        k = self.ids.get(shape)
+        if k is None:
+            k = self.ids[shape] = len(self.ids)
+            self.size[k] = 1 + sum(self.size[c] for c in kids)
+            if shape[0] == "N":
+                self.ok[k] = node.id not in self.assigned
+            elif shape[0] in "BU":
+                self.ok[k] = all(self.ok[c] for c in kids) and pure(node)
+            else:
+                self.ok[k] = shape[0] == "C" and type(node.value) is int
+        self.of[id(node)] = (node, k)
+        return k
+
+    def bindable(self, node) -> bool:
+        return self.ok[self.key(node)]
+
+
+def _replaced(node, key, shapes, name):
+    """(`node` with each subexpression of shape `key` replaced by the name `name`, one such
+    subexpression or None)."""
+    if shapes.key(node) == key:
+        return pyast.Name(name, pyast.Load()), node
+    found = None
+    for field, value in pyast.iter_fields(node):
+        if isinstance(value, pyast.AST):
+            new, f = _replaced(value, key, shapes, name)
+            setattr(node, field, new)
+            found = found or f
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, pyast.AST):
+                    value[i], f = _replaced(item, key, shapes, name)
+                    found = found or f
+    return node, found

@@ -28,7 +28,11 @@ class LegalMixin:
             out("_long = []     # (steps, move) of the compound moves")
         if tally:
             out("_best = _nbest = 0     # the most steps of a compound move, how many moves have them")
-        for ai, a in enumerate(self.c.actions):
+        read_off, order = self.read_off(mode)      # compulsory.py: `not must_jump` as "no jump"
+        for ai in order:
+            if mode == "count" and read_off and ai == order[1]:       # after B, the first: its count alone
+                out(f"_none{order[0]} = not n")
+            a = self.c.actions[ai]
             if a.step:
                 continue
             compound = a.chance is None and self.is_compound(a)
@@ -64,6 +68,11 @@ class LegalMixin:
                     continue
                 out("n = 0" if mode == "count" else "acts = []")
             for cond in top:
+                if ai in read_off and cond is read_off[ai][1]:
+                    if mode == "count":                 # (in "any" mode no B was found: it holds)
+                        out(f"if _none{read_off[ai][0]}:")
+                        out.indent()
+                    continue
                 out(f"if {self.expr(cond, env)}:")
                 out.indent()
             if self.grid_moves(out, mode, ai, a, (conds, depths, base), env):     # a table (range_masks.py)

@@ -82,7 +82,7 @@ class OutlineMixin:
                 called.update(_IDENT.findall(body))
                 kept.insert(0, (name, params, body))
         memoised, lines = _memoised(text, kept), []
-        known = bitopt.known_names(self.tables)
+        known = {} if self.tables is None else {"FULL": self.tables.full}
         for name, params, body in kept:
             if name in memoised:
                 lines.append("@memoise")

@@ -71,10 +71,9 @@ class ShiftsMixin:
             return None
         if whole is None and len(terms) > MAX_TERMS:
             return None
-        bindings, trees = bitopt.shared({i: pyast.parse(m, mode="eval").body for i, (_, m, _) in enumerate(terms)},
-                                        lambda: self.fresh("s"))     # what the terms repeat, once
-        hoisted += [(name, pyast.unparse(tree)) for name, tree in bindings]
-        terms = [(k, f"({pyast.unparse(trees[i])})", step) for i, (k, _, step) in enumerate(terms)]
+        bindings, masks = bitopt.tightened([m for _, m, _ in terms], self.tables.full, lambda: self.fresh("s"))
+        hoisted += bindings             # what the masks repeat, once
+        terms = [(k, m, step) for (k, _, step), m in zip(terms, masks)]
         out(f"{a} = {a_mask}")
         out(f"if {a}:")
         out.indent()
@@ -136,8 +135,7 @@ class ShiftsMixin:
             k = step[0] * t.stride + step[1]
             source = name if len(truths) == 1 << len(atoms) else " | ".join(
                 name + "".join(f" & {x}" if truth[x] else f" & ~{x}" for x in atoms) for truth in truths)
-            terms.append((k, bitopt.tighten(_moved(cells, k, f"({source}) & {self.step_ends(step)[0]}"),
-                                            bitopt.known_names(t)), step))
+            terms.append((k, _moved(cells, k, f"({source}) & {self.step_ends(step)[0]}"), step))
         return terms
 
     def shift_exists(self, node, env):

@@ -1,0 +1,133 @@
+"""A compulsory move read off the other action's count: `step` is legal only if `not
+must_jump`, and `must_jump` says, in other words, that some `jump` is legal.
+
+Strangers write the compulsory capture of draughts this way: the quiet move's precondition
+has `not must_jump`, where `must_jump: exists a in cell: own(a) and exists b in cell:
+can_jump(a, b)` repeats the jump's own precondition over its parameters.  Counted as
+written, each position evaluates `must_jump` and then counts the jumps, the same masks
+twice.  `compulsory` finds such pairs on the checked (inlined) rules, and legal.py counts
+(or tests) the jump first and reads `not must_jump` as "no jump was found".
+
+The rule is proved on the checked trees, for every spec:
+
+- the conjunct of A's precondition is `not Q`, Q `exists x1 in D1: ... exists xn in Dn: ...`
+  whose conjuncts (quantifiers of `exists` lifted out of `and`s: `P and exists y in D: R` is
+  `exists y in D: P and R` when y is not read by P) are C1 ... Ck;
+- action B has n parameters over D1 ... Dn (renamed: x_i is B's i-th parameter), is not a
+  compound move, has no chance and no `legal_after`, and the game prefers no move;
+- B's precondition's conjuncts are C1 ... Ck and others each implied where A's `not Q` is
+  tested: the same as a conjunct of A that reads no parameter of A (`jumper == none`), or an
+  `or` with such a disjunct (`jumper == none or jumper == a`);
+- no C_i can raise a run-time error (`may_raise`), so not testing Q changes no error.
+
+Then, wherever A's other state conjuncts hold, Q holds exactly when some B is legal.
+tests/test_compulsory.py plays generated specs of that shape against the interpreter.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from framework import ast
+from framework.compiler.common import _names, _operands, may_raise
+
+
+class CompulsoryMixin:
+    """Part of `Compiler` (framework.compiler): see the module docstring."""
+
+    def read_off(self, mode: str):
+        """({index of A: (index of B, A's conjunct `not Q`)}, the order legal.py writes the
+        actions in: B first) for counting ("count") or testing ("any"); listing keeps the
+        spec's order and tests Q.  One B per game (the first)."""
+        everything = list(range(len(self.c.actions)))
+        if mode == "list":
+            return {}, everything
+        if self.compulsory_pairs is None:
+            self.compulsory_pairs = compulsory(self.c, self.types, self.is_compound)
+        if not self.compulsory_pairs:
+            return {}, everything
+        first = min(b for b, _ in self.compulsory_pairs.values())
+        return ({a: found for a, found in self.compulsory_pairs.items() if found[0] == first},
+                [first] + [i for i in everything if i != first])
+
+
+def compulsory(checked, types, is_compound) -> dict:
+    """{index of A: (index of B, the conjunct `not Q` of A)} for the game's actions;
+    `is_compound(action)` tells a move of several steps."""
+    if checked.prefer is not None:
+        return {}
+    found = {}
+    for ai, a in enumerate(checked.actions):
+        if a.step or a.precondition is None:
+            continue
+        params = {p[0] for p in a.params}
+        context = [c for c in _operands("and", a.precondition) if not _names(c) & params]
+        for cond in context:
+            if not (isinstance(cond, ast.Unary) and cond.op == "not" and isinstance(cond.operand, ast.Quant)):
+                continue
+            lifted = _lifted(cond.operand)
+            if lifted is None or any(may_raise(c, types, frozenset(v for v, _ in lifted[0])) for c in lifted[1]):
+                continue
+            rest = [c for c in context if c is not cond]
+            b = next((bi for bi, b in enumerate(checked.actions) if bi != ai and not is_compound(b)
+                      and _same_test(lifted, b, rest)), None)
+            if b is not None:
+                found[ai] = (b, cond)
+                break
+    return found
+
+
+def _lifted(quant):
+    """([(variable, domain)], [conjuncts]) of an `exists` chain, or None."""
+    variables, conjuncts, todo = [], [], [quant]
+    while todo:
+        node = todo.pop(0)
+        if not (isinstance(node, ast.Quant) and node.kind == "exists"):
+            return None
+        variables.append((node.var, node.domain))
+        parts = _operands("and", node.body)
+        for part in parts:
+            if isinstance(part, ast.Quant) and part.kind == "exists":
+                if any(part.var in _names(other) for other in parts if other is not part):
+                    return None
+                todo.append(part)
+            else:
+                conjuncts.append(part)
+    names = [v for v, _ in variables]
+    return (variables, conjuncts) if len(set(names)) == len(names) else None
+
+
+def _same_test(lifted, b, context) -> bool:
+    """Whether B's precondition is the lifted test over B's parameters plus conjuncts the
+    `context` (A's conjuncts that read no parameter of A) implies."""
+    variables, conjuncts = lifted
+    if b.step or b.chance is not None or b.legal_after is not None or b.precondition is None \
+            or len(b.params) != len(variables):
+        return False
+    rename = {}
+    for (var, domain), (pname, pdomain, _) in zip(variables, b.params):
+        if _renamed(domain, rename) != pdomain:
+            return False
+        rename[var] = pname
+    wanted = [_renamed(c, rename) for c in conjuncts]
+    have = _operands("and", b.precondition)
+    return all(c in have for c in wanted) and \
+        all(c in wanted or c in context or any(d in context for d in _operands("or", c)) for c in have)
+
+
+def _renamed(node, rename: dict):
+    """`node` with the free names in `rename` replaced."""
+    if not rename or not hasattr(node, "__dataclass_fields__"):
+        return node
+    if isinstance(node, ast.Name):
+        return ast.Name(rename[node.id]) if node.id in rename else node
+    if isinstance(node, ast.Quant):
+        inner = {k: v for k, v in rename.items() if k != node.var}
+        return replace(node, domain=_renamed(node.domain, rename), body=_renamed(node.body, inner))
+    changes = {}
+    for name in node.__dataclass_fields__:
+        value = getattr(node, name)
+        if name != "pos" and isinstance(value, tuple):
+            changes[name] = tuple(_renamed(v, rename) for v in value)
+        elif name != "pos" and hasattr(value, "__dataclass_fields__"):
+            changes[name] = _renamed(value, rename)
+    return replace(node, **changes)
