@@ -95,3 +95,17 @@ def test_checkers_step_reads_must_jump_off_the_jumps_count():
     source = framework.load(ROOT / "benchmarks" / "specs" / "checkers.yaml").python_source
     count = source[source.index("def k_count"):source.index("def k_apply")]
     assert "_none1 = not n" in count and "_def" not in count    # must_jump not evaluated to count
+
+
+def test_a_compound_capture_under_prefer_longest_is_read_off_too():
+    """Brazilian draughts: `move` has `not must_capture`, `capture` (a compound move, `prefer:
+    longest`) has must_capture's test: a capture sequence exists exactly when its first step
+    does, so the moves are counted after the captures; the compiled game plays as the
+    interpreter."""
+    from tests.conftest import ROOT
+    path = ROOT / "game_specs" / "brazilian_draughts.yaml"
+    game = framework.load(path)
+    count = game.python_source[game.python_source.index("def k_count"):game.python_source.index("def k_apply")]
+    assert "_none1 = not n" in count
+    found = check_one(path.read_text(), bfs_states=6, playouts=1, plies=16)
+    assert found is None, found

@@ -13,15 +13,19 @@ The rule is proved on the checked trees, for every spec:
 - the conjunct of A's precondition is `not Q`, Q `exists x1 in D1: ... exists xn in Dn: ...`
   whose conjuncts (quantifiers of `exists` lifted out of `and`s: `P and exists y in D: R` is
   `exists y in D: P and R` when y is not read by P) are C1 ... Ck;
-- action B has n parameters over D1 ... Dn (renamed: x_i is B's i-th parameter), is not a
-  compound move, has no chance and no `legal_after`, and the game prefers no move;
+- action B has n parameters over D1 ... Dn (renamed: x_i is B's i-th parameter; bound
+  variables compared by depth), has no chance and no `legal_after`: it is legal exactly where
+  its test holds (a compound move's first step: a sequence exists when its first step does,
+  whatever `prefer: longest` keeps of them);
 - B's precondition's conjuncts are C1 ... Ck and others each implied where A's `not Q` is
   tested: the same as a conjunct of A that reads no parameter of A (`jumper == none`), or an
   `or` with such a disjunct (`jumper == none or jumper == a`);
-- no C_i can raise a run-time error (`may_raise`), so not testing Q changes no error.
+- no C_i can raise a run-time error (`may_raise`; the player to move is never `none`), so
+  not testing Q changes no error.
 
 Then, wherever A's other state conjuncts hold, Q holds exactly when some B is legal.
-tests/test_compulsory.py plays generated specs of that shape against the interpreter.
+tests/test_compulsory.py plays generated specs of that shape, and Brazilian draughts (a
+compound capture under `prefer: longest`), against the interpreter.
 """
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ class CompulsoryMixin:
         if mode == "list":
             return {}, everything
         if self.compulsory_pairs is None:
-            self.compulsory_pairs = compulsory(self.c, self.types, self.is_compound)
+            self.compulsory_pairs = compulsory(self.c, self.types)
         if not self.compulsory_pairs:
             return {}, everything
         first = min(b for b, _ in self.compulsory_pairs.values())
@@ -50,11 +54,8 @@ class CompulsoryMixin:
                 [first] + [i for i in everything if i != first])
 
 
-def compulsory(checked, types, is_compound) -> dict:
-    """{index of A: (index of B, the conjunct `not Q` of A)} for the game's actions;
-    `is_compound(action)` tells a move of several steps."""
-    if checked.prefer is not None:
-        return {}
+def compulsory(checked, types) -> dict:
+    """{index of A: (index of B, the conjunct `not Q` of A)} for the game's actions."""
     found = {}
     for ai, a in enumerate(checked.actions):
         if a.step or a.precondition is None:
@@ -65,11 +66,13 @@ def compulsory(checked, types, is_compound) -> dict:
             if not (isinstance(cond, ast.Unary) and cond.op == "not" and isinstance(cond.operand, ast.Quant)):
                 continue
             lifted = _lifted(cond.operand)
-            if lifted is None or any(may_raise(c, types, frozenset(v for v, _ in lifted[0])) for c in lifted[1]):
+            if lifted is None:
+                continue
+            sure = frozenset(v for v, _ in lifted[0]) | {"mover"}        # (the player to move is never none)
+            if any(may_raise(c, types, sure) for c in lifted[1]):
                 continue
             rest = [c for c in context if c is not cond]
-            b = next((bi for bi, b in enumerate(checked.actions) if bi != ai and not is_compound(b)
-                      and _same_test(lifted, b, rest)), None)
+            b = next((bi for bi, b in enumerate(checked.actions) if bi != ai and _same_test(lifted, b, rest)), None)
             if b is not None:
                 found[ai] = (b, cond)
                 break
@@ -108,26 +111,44 @@ def _same_test(lifted, b, context) -> bool:
         if _renamed(domain, rename) != pdomain:
             return False
         rename[var] = pname
-    wanted = [_renamed(c, rename) for c in conjuncts]
-    have = _operands("and", b.precondition)
+    wanted = [_bound_named(_renamed(c, rename)) for c in conjuncts]
+    have = [_bound_named(c) for c in _operands("and", b.precondition)]
+    context = [_bound_named(c) for c in context]
     return all(c in have for c in wanted) and \
         all(c in wanted or c in context or any(d in context for d in _operands("or", c)) for c in have)
 
 
+def _bound_named(node, depth=0):
+    """`node` with each quantifier's variable named by its depth (`§0`, `§1`, ...): the
+    checker names bound variables apart (`e·3`, `e·5`), so equal tests compare equal."""
+    if isinstance(node, ast.Quant):
+        name = f"§{depth}"
+        return replace(node, var=name, domain=_bound_named(node.domain, depth),
+                       body=_bound_named(_renamed(node.body, {node.var: name}), depth + 1))
+    return node if isinstance(node, ast.Name) else _children(node, lambda child: _bound_named(child, depth))
+
+
 def _renamed(node, rename: dict):
     """`node` with the free names in `rename` replaced."""
-    if not rename or not hasattr(node, "__dataclass_fields__"):
+    if not rename:
         return node
     if isinstance(node, ast.Name):
         return ast.Name(rename[node.id]) if node.id in rename else node
     if isinstance(node, ast.Quant):
         inner = {k: v for k, v in rename.items() if k != node.var}
         return replace(node, domain=_renamed(node.domain, rename), body=_renamed(node.body, inner))
+    return _children(node, lambda child: _renamed(child, rename))
+
+
+def _children(node, fn):
+    """`node` with `fn` applied to each child node (in tuples too); a leaf as it is."""
+    if not hasattr(node, "__dataclass_fields__"):
+        return node
     changes = {}
     for name in node.__dataclass_fields__:
         value = getattr(node, name)
         if name != "pos" and isinstance(value, tuple):
-            changes[name] = tuple(_renamed(v, rename) for v in value)
+            changes[name] = tuple(fn(v) for v in value)
         elif name != "pos" and hasattr(value, "__dataclass_fields__"):
-            changes[name] = _renamed(value, rename)
+            changes[name] = fn(value)
     return replace(node, **changes)
