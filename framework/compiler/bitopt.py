@@ -33,8 +33,12 @@ _SHIFTS = (pyast.LShift, pyast.RShift)
 
 
 def operations(node) -> int:
-    """The number of operators in the expression `node`."""
-    return sum(isinstance(n, (pyast.BinOp, pyast.UnaryOp)) for n in pyast.walk(node))
+    """The number of operators in the pure expression `node` (`pure`)."""
+    if isinstance(node, pyast.BinOp):
+        return 1 + operations(node.left) + operations(node.right)
+    if isinstance(node, pyast.UnaryOp):
+        return 1 + operations(node.operand)
+    return 0
 
 
 def pure(node) -> bool:
