@@ -19,7 +19,8 @@ TESTS = ["own(a)", "board[b] == empty", "abs(col(b) - col(a)) == 2", "abs(row(b)
 
 @st.composite
 def compulsory_texts(draw):
-    """(spec text, whether the lowering may fire)."""
+    """(spec text, whether the lowering may fire in counts, whether in lists: only where
+    no action of another kind comes before the jump)."""
     width, height = draw(st.sampled_from([(4, 3), (4, 4)]))
     cells = [(x, y) for y in range(height) for x in range(width)]
     pieces = draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(["A", "B"])),
@@ -36,6 +37,8 @@ def compulsory_texts(draw):
         must_jump = f"exists a in cell: exists b in cell: {' and '.join(must)}{extra}"
     step_guard = draw(st.sampled_from(["last == none", "last == none and n < 7"]))
     fires = not extra and (guard != "n < 7 and " or "n < 7" in step_guard)
+    rest = draw(st.sampled_from([0, 1, 2, 3]))     # where an action of no pair stands, 0: none
+    listed = fires and rest != 1 and rest != 2     # the list reads `not must_jump` off too
     init = "\n".join(f"  board[({x}, {y})] = {p}" for (x, y), p in pieces)
     text = f"""game: Compulsory
 players: [A, B]
@@ -50,16 +53,20 @@ define:
   enemy(c): board[c] != empty and not own(c)
   must_jump: "{must_jump}"
 actions:
-  step(a in cell, b in cell):
-    if: "{step_guard} and own(a) and board[b] == empty and abs(col(b) - col(a)) + abs(row(b) - row(a)) == 1 and not must_jump"
-    then: "board[b] = board[a]; board[a] = empty; n += 1; last = none"
-  jump(a in cell, b in cell):
-    if: "{guard}{' and '.join(jump)}"
-    then: "board[b] = board[a]; board[a] = empty; board[cell((col(a) + col(b)) // 2, (row(a) + row(b)) // 2)] = empty; n += 1; last = b"
+{{actions}}
 terminal: n >= 12 or not can_move(mover)
 winner: "A if count(board, A) > count(board, B) else B if count(board, B) > count(board, A) else none"
 """
-    return text, fires
+    actions = [f"""  step(a in cell, b in cell):
+    if: "{step_guard} and own(a) and board[b] == empty and abs(col(b) - col(a)) + abs(row(b) - row(a)) == 1 and not must_jump"
+    then: "board[b] = board[a]; board[a] = empty; n += 1; last = none\"""", f"""  jump(a in cell, b in cell):
+    if: "{guard}{' and '.join(jump)}"
+    then: "board[b] = board[a]; board[a] = empty; board[cell((col(a) + col(b)) // 2, (row(a) + row(b)) // 2)] = empty; n += 1; last = b\""""]
+    if rest:
+        actions.insert(rest - 1, """  rest(a in cell):
+    if: "n < 4 and own(a)"
+    then: "n += 2; last = none\"""")
+    return text.replace("{actions}", "\n".join(actions)), fires, listed
 
 
 def fires_when_it_may_and_plays_as_the_interpreter(examples):
@@ -67,11 +74,12 @@ def fires_when_it_may_and_plays_as_the_interpreter(examples):
 
     @drawn(examples, compulsory_texts())
     def plays_as_interpreted(drawn_text):
-        text, fires = drawn_text
+        text, fires, listed = drawn_text
         game = framework.load_text(text)
         fired = "_none" in game.python_source
         seen.append(fired)
         assert fired == fires, text
+        assert ("not acts" in game.python_source) == listed, text
         moves_in_lockstep(game, text, playouts=2, plies=12, kernel=True)
         found = check_one(text, bfs_states=8, playouts=1, plies=8)
         assert found is None, f"{found[0]}: {found[1]} after {found[2]}\n{text}"

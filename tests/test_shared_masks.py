@@ -53,9 +53,13 @@ def test_shifts_are_factored_and_nothing_that_may_fail_or_is_bound_inside_moves(
         assert scope["f"]() == eval(code, dict(env))
 
 
-def test_checkers_must_jump_binds_the_players_masks_once_and_counts_jumps_by_bits():
+def test_must_capture_binds_the_players_masks_once_and_checkers_counts_jumps_by_bits():
+    # Brazilian draughts' `must_capture` (a function: its lists under `prefer: longest` test
+    # it); checkers' `must_jump` is read off the jumps everywhere (compulsory.py), not written
+    brazilian = framework.load(ROOT / "game_specs" / "brazilian_draughts.yaml").python_source
+    assert re.search(r"\n        _s\d+ = b_b \| b_bk\n", brazilian)
     source = framework.load(ROOT / "benchmarks" / "specs" / "checkers.yaml").python_source
-    assert re.search(r"\n        _s\d+ = b_black_man \| b_black_king\n", source)
+    assert "_def" not in source
     count = source[source.index("def k_count"):source.index("def k_apply")]
     assert "for p_b in bits(_m)" not in count           # jumps counted by bit counts, no loop per jump
 

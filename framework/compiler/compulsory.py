@@ -6,7 +6,8 @@ has `not must_jump`, where `must_jump: exists a in cell: own(a) and exists b in 
 can_jump(a, b)` repeats the jump's own precondition over its parameters.  Counted as
 written, each position evaluates `must_jump` and then counts the jumps, the same masks
 twice.  `compulsory` finds such pairs on the checked (inlined) rules, and legal.py counts
-(or tests) the jump first and reads `not must_jump` as "no jump was found".
+(tests, or lists where that keeps the spec's order) the jump first and reads `not must_jump`
+as "no jump was found".
 
 The rule is proved on the checked trees, for every spec:
 
@@ -40,18 +41,21 @@ class CompulsoryMixin:
 
     def read_off(self, mode: str):
         """({index of A: (index of B, A's conjunct `not Q`)}, the order legal.py writes the
-        actions in: B first) for counting ("count") or testing ("any"); listing keeps the
-        spec's order and tests Q.  One B per game (the first)."""
+        actions in: B first) for counting ("count"), testing ("any") or listing ("list").
+        One B per game (the first).  A listing keeps the spec's order: it reads Q off only
+        when every action before B is such an A (whose moves exist only where B has none, so
+        B's moves first are the list in the spec's order) and B's moves go straight into the
+        list (no `prefer: longest`, which lists compound moves apart); else it tests Q."""
         everything = list(range(len(self.c.actions)))
-        if mode == "list":
-            return {}, everything
         if self.compulsory_pairs is None:
             self.compulsory_pairs = compulsory(self.c, self.types)
         if not self.compulsory_pairs:
             return {}, everything
         first = min(b for b, _ in self.compulsory_pairs.values())
-        return ({a: found for a, found in self.compulsory_pairs.items() if found[0] == first},
-                [first] + [i for i in everything if i != first])
+        pairs = {a: found for a, found in self.compulsory_pairs.items() if found[0] == first}
+        if mode == "list" and (self.c.prefer == "longest" or not set(range(first)) <= set(pairs)):
+            return {}, everything
+        return pairs, [first] + [i for i in everything if i != first]
 
 
 def compulsory(checked, types) -> dict:

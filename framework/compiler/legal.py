@@ -30,8 +30,8 @@ class LegalMixin:
             out("_best = _nbest = 0     # the most steps of a compound move, how many moves have them")
         read_off, order = self.read_off(mode)      # compulsory.py: `not must_jump` as "no jump"
         for ai in order:
-            if mode == "count" and read_off and ai == order[1]:       # after B, the first: its count alone
-                out(f"_none{order[0]} = not n")
+            if mode != "any" and read_off and ai == order[1]:       # after B, the first: its moves alone
+                out(f"_none{order[0]} = not {'n' if mode == 'count' else 'acts'}")
             a = self.c.actions[ai]
             if a.step:
                 continue
@@ -69,7 +69,7 @@ class LegalMixin:
                 out("n = 0" if mode == "count" else "acts = []")
             for cond in top:
                 if ai in read_off and cond is read_off[ai][1]:
-                    if mode == "count":                 # (in "any" mode no B was found: it holds)
+                    if mode != "any":                   # (in "any" mode no B was found: it holds)
                         out(f"if _none{read_off[ai][0]}:")
                         out.indent()
                     continue
@@ -84,6 +84,10 @@ class LegalMixin:
                 continue
             unrolled = not (shifted or whole or compound or a.legal_after is not None or last is None) \
                 and last[1][1] - last[1][0] < MAX_UNROLLED
+            if plain and not (shifted or whole or unrolled) and len(loops) == 1 \
+                    and self.split_loop(out, mode, loops[-1][0], loops[-1][1], env):     # splits.py
+                out.depth = base
+                continue
             for loop, rest, _ in [] if shifted else loops[:-1] if unrolled else loops:
                 out(loop)
                 out.indent()
