@@ -59,6 +59,7 @@ STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"row
              ("Clobber 5x6", "clobber.yaml", {}, "clobber", {"rows": 5, "columns": 6}, 4),
              ("Dots and Boxes 2x2", "dots_and_boxes.yaml", {}, "dots_and_boxes", {}, 6),
              ("Pentago", "pentago.yaml", {}, "pentago", {}, 3),
+             ("Havannah n=3", "havannah.yaml", {}, "havannah", {"board_size": 3}, 4),
              # a whole move here is three pyspiel plies: its perft(3 * depth), the leaves compared
              ("Amazons 6x6", "amazons6.yaml", {}, "amazons", {"board_size": 6}, 2, 3))
 

@@ -1,9 +1,10 @@
 """Specs of OpenSpiel games written from their public rules in the styles a new user
 writes (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
-OpenSpiel's one-jump plies, Clobber 5x6, Dots and Boxes 2x2, Pentago, Amazons 6x6): their perft counts equal the counts OpenSpiel's C++ games give
+OpenSpiel's one-jump plies, Clobber 5x6, Dots and Boxes 2x2, Pentago, Amazons 6x6, Havannah): their perft counts equal the counts OpenSpiel's C++ games give
 (written here, so the test runs without pyspiel) and, where pyspiel is installed, the
 counts pyspiel gives now, computed in the test.  Where the counts alone cannot see the rules
-(every line of Dots and Boxes and every cell of Pentago stays playable until the end), random
+(every line of Dots and Boxes and every cell of Pentago stays playable until the end; no
+Havannah win is possible before ply 5, no ring before ply 11), random
 playouts are played in lockstep with pyspiel: the same moves, the same player to move, the same
 end and returns.  They are the games
 benchmarks/bench_pyspiel.py times against pyspiel; not shipped, so the suite does not sweep
@@ -29,6 +30,7 @@ CASES = [
     ("clobber.yaml", {}, "clobber", {"rows": 5, "columns": 6}, [49, 2116, 80063]),
     ("dots_and_boxes.yaml", {}, "dots_and_boxes", {}, [12, 132, 1320, 11880]),
     ("pentago.yaml", {}, "pentago", {}, [288, 80640]),
+    ("havannah.yaml", {}, "havannah", {"board_size": 3}, [19, 342, 5814, 93024]),
 ]
 
 
@@ -86,28 +88,38 @@ def _pentago_board(state):
     return tuple(line[4:15:2] for line in str(state).splitlines()[2:8])
 
 
+def _havannah_cell(action, side=3):
+    """pyspiel's havannah action (y * (2s - 1) + x, neighbours (1, 1) and (-1, -1)) as the
+    cell here (the grid mirrored left to right: neighbours (1, -1) and (-1, 1), the `hex` steps)."""
+    width = 2 * side - 1
+    return (width - 1 - action % width, action // width)
+
+
 def _our_board(state):
     return tuple("".join(line.split()) for line in str(state).splitlines()[:6])
 
 
-@pytest.mark.parametrize("spec,spiel", [("dots_and_boxes.yaml", "dots_and_boxes"), ("pentago.yaml", "pentago")])
+@pytest.mark.parametrize("spec,spiel", [("dots_and_boxes.yaml", "dots_and_boxes"), ("pentago.yaml", "pentago"),
+                                        ("havannah.yaml", "havannah")])
 def test_playouts_in_lockstep_with_pyspiel(spec, spiel):
     """Random playouts: each position has the same moves (Dots and Boxes: the same lines;
     Pentago: the same boards after each move, counted with their multiplicity), the same
     player to move, and the same end and returns (extra turns, boxes owned, fives made by the
-    turn of a quadrant, draws)."""
+    turn of a quadrant, draws; Havannah's rings, bridges, forks and full boards)."""
     import collections
     import random
     pyspiel = pytest.importorskip("pyspiel", reason="pyspiel (open_spiel) is not installed")
-    game, sgame = framework.load(SPECS / spec), pyspiel.load_game(spiel)
+    game = framework.load(SPECS / spec)
+    sgame = pyspiel.load_game(spiel, {"board_size": 3} if spiel == "havannah" else {})
     rng, ends = random.Random(7), set()
-    for _ in range(40 if spiel == "dots_and_boxes" else 3):
+    for _ in range({"dots_and_boxes": 40, "pentago": 3, "havannah": 60}[spiel]):
         ours, theirs = game.initial_state(), sgame.new_initial_state()
         while not theirs.is_terminal():
             assert not ours.terminal_test()
             assert game.player_index(ours.player()) == theirs.current_player()
-            if spiel == "dots_and_boxes":
-                moves = {_dots_move(theirs.action_to_string(a)): a for a in theirs.legal_actions()}
+            if spiel != "pentago":
+                moves = {(_dots_move(theirs.action_to_string(a)) if spiel == "dots_and_boxes"
+                          else _havannah_cell(a)): a for a in theirs.legal_actions()}
                 assert set(moves) == set(ours.actions())
                 move = rng.choice(sorted(moves))
                 ours, theirs = ours.result(move), theirs.child(moves[move])
