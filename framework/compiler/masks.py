@@ -104,7 +104,7 @@ class MasksMixin:
         cells = self.expr(node.domain, env)
         test, rest = f"({cells}) & ({' | '.join(masks)}) != 0", f"any({body} for {var} in {self.domain(node.domain, env)})"
         code = f"({test} or {rest})"
-        self.split_tests[code] = (test, rest)       # for an `or` around it (splits.cheap_first)
+        self.split_tests[code] = (test, rest, self.outer_mask(node, masks, env))   # splits.cheap_first/split_loop
         return code
 
     def mask_of(self, node, var, env):

@@ -21,12 +21,20 @@ An `or` chain none of whose operands can fail puts first the mask test of each o
 that masks.exists_split wrote as `M != 0 or any(...)` (cheap_first): Go's `takes(c) or
 breathes(c)` tests for an empty neighbour before any flood fill.  The same value: the
 operands are pure, and none raises an error the new order could hide.
+
+When such a test is `exists d in neighbors(c, DIRS): A ...` of the loop's own cell c and
+is the loop's one condition, counting (or finding) the legal values takes the cells with a
+neighbour in A's mask as one bit count, `(M & step(A)).bit_count()`, and loops only over
+the others (split_loop: Go's plays next to an empty point need no flood fill).
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from framework import ast
+from framework.builtins.connectivity import _helpers
+from framework.graph import Graph
 from framework.compiler.common import _operands, may_raise
 
 
@@ -44,7 +52,58 @@ class SplitsMixin:
         sure = frozenset(self.never_none(node))
         if any(may_raise(x, self.types, sure) for x in _operands("or", node)):
             return codes
-        return [split[c][0] for c in codes if c in split] + [split[c][1] if c in split else c for c in codes]
+        tests = [split[c][0] for c in codes if c in split]
+        rests = [split[c][1] if c in split else c for c in codes]
+        outers = [split[c][2] for c in codes if c in split]
+        if all(outers) and len({var for var, _ in outers}) == 1:     # for split_loop: the code x_Binary writes
+            code = "(" + " or ".join(tests + rests) + ")"
+            self.split_tests[code] = (" or ".join(tests), "(" + " or ".join(rests) + ")",
+                                      (outers[0][0], " | ".join(mask for _, mask in outers)))
+        return tests + rests
+
+    def split_loop(self, out, mode, header, rest, env) -> bool:
+        """Count (or find) the values of a cell parameter's loop `for V in bits(M):` whose
+        one condition is a split `exists d in neighbors(V, DIRS): A or B` (or an `or` chain of
+        them, cheap_first): the cells of M with a neighbour in A's mask are counted at once,
+        `(M & step(A)).bit_count()`, and only the others test B (a Go point with an empty
+        neighbour is a legal play).  The same count: where the mask test holds the `or`
+        holds, and B cannot fail.  Writes the loop and returns True, else returns False."""
+        if mode not in ("count", "any") or len(rest) != 1 or not header.startswith("for ") \
+                or not header.endswith("):") or " in bits(" not in header:
+            return False
+        var, mask = header[4:-2].split(" in bits(", 1)
+        code = self.expr(rest[0], env)
+        split = self.split_tests.get(code)
+        if split is None or split[2] is None or split[2][0] != var:
+            return False
+        cells, near = self.fresh("e"), self.fresh("e")
+        out(f"{cells} = {mask}")
+        out(f"{near} = {cells} & ({split[2][1]})")
+        if mode == "count":
+            out(f"n += {near}.bit_count()")
+        else:
+            out(f"if {near}:")
+            out("    return True")
+        out(f"for {var} in bits({cells} & ~{near}):")
+        out(f"    if {split[1]}:")
+        out("        " + ("n += 1" if mode == "count" else "return True"))
+        return True
+
+    def outer_mask(self, node, masks, env):
+        """For `exists d in neighbors(C, DIRS): A or ...` with A's masks not reading C and
+        DIRS holding each step's opposite: (C's code, the cells C where A holds for some
+        neighbour d: one `_step_<dirs>` of A's masks), else None (split_loop)."""
+        domain = node.domain
+        if not (isinstance(domain, ast.Call) and domain.func == "neighbors" and isinstance(domain.args[0], ast.Name)):
+            return None
+        var = env.get(domain.args[0].id)
+        dirs = self.kinds[id(domain.args[1])][1]
+        steps = self.c.directions[dirs]
+        if var is None or not re.fullmatch(r"\w+", var) or any(re.search(rf"\b{var}\b", m) for m in masks) \
+                or not isinstance(steps, Graph) and any((-dx, -dy) not in steps for dx, dy in steps):
+            return None
+        step, _ = _helpers(self, dirs)
+        return var, f"{step}({' | '.join(masks)})"
 
     def never_none(self, node):
         """The names in `node` of parameters, quantifier variables and `mover` (never `none`)."""
