@@ -6,7 +6,8 @@ has `not must_jump`, where `must_jump: exists a in cell: own(a) and exists b in 
 can_jump(a, b)` repeats the jump's own precondition over its parameters.  Counted as
 written, each position evaluates `must_jump` and then counts the jumps, the same masks
 twice.  `compulsory` finds such pairs on the checked (inlined) rules, and legal.py counts
-(or tests) the jump first and reads `not must_jump` as "no jump was found".
+(tests, or lists where that keeps the spec's order) the jump first and reads `not must_jump`
+as "no jump was found".
 
 The rule is proved on the checked trees, for every spec:
 
