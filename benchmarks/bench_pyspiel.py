@@ -55,7 +55,12 @@ STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"row
              ("Y n=4", "y.yaml", {"n": 4}, "y", {"board_size": 4}, 6),
              ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6),
              ("Oware", "game_specs/oware.yaml", {}, "oware", {}, 7),     # the shipped spec (a path from the root)
-             ("Go 5x5", "game_specs/go5.yaml", {}, "go", {"board_size": 5}, 4))     # shipped, as Oware
+             ("Go 5x5", "game_specs/go5.yaml", {}, "go", {"board_size": 5}, 4),     # shipped, as Oware
+             ("Clobber 5x6", "clobber.yaml", {}, "clobber", {"rows": 5, "columns": 6}, 4),
+             ("Dots and Boxes 2x2", "dots_and_boxes.yaml", {}, "dots_and_boxes", {}, 6),
+             ("Pentago", "pentago.yaml", {}, "pentago", {}, 3),
+             # a whole move here is three pyspiel plies: its perft(3 * depth), the leaves compared
+             ("Amazons 6x6", "amazons6.yaml", {}, "amazons", {"board_size": 6}, 2, 3))
 
 GAMES = (("tic-tac-toe", "tictactoe.yaml", "tic_tac_toe", 9),
          ("Connect Four", "connect_four.yaml", "connect_four", 7),
@@ -93,6 +98,16 @@ def spiel_perft(state, depth, undo):
         total += 1 + spiel_perft(state, depth - 1, undo)
         state.undo_action(player, a)
     return total
+
+
+def spiel_leaves(state, depth):
+    """The positions exactly `depth` plies below a pyspiel state (`child()`)."""
+    if state.is_terminal():
+        return 0
+    actions = state.legal_actions()
+    if depth == 1:
+        return len(actions)
+    return sum(spiel_leaves(state.child(a), depth - 1) for a in actions)
 
 
 def has_undo(game):
@@ -207,18 +222,24 @@ def stranger_rows(repeat, quick):
     (as the issue measured them; Ultimate tic-tac-toe's undo does not restore the state),
     counts equal."""
     import pyspiel
-    for label, spec, options, spiel_name, params, depth in STRANGERS:
+    for label, spec, options, spiel_name, params, depth, *split in STRANGERS:
         if GAMES_WANTED and not any(w.lower() in label.lower() for w in GAMES_WANTED):
             continue
         depth -= quick
+        plies = split[0] if split else 1        # pyspiel plies a move takes here (Amazons: 3)
         game = load(ROOT / spec if "/" in spec else ROOT / "benchmarks" / "specs" / spec, **options)
         sgame = pyspiel.load_game(spiel_name, params)
         (t_spiel, n_spiel), (t_cmd, counts) = best(
-            (lambda: spiel_perft(sgame.new_initial_state(), depth, False),
+            (lambda: spiel_perft(sgame.new_initial_state(), depth * plies, False),
              lambda: perft(game.initial_state(), depth)), repeat)
-        same = "" if sum(counts) == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
-        row(f"{label} perft({depth}) `plyspec perft`", sum(counts), t_cmd, t_spiel,
-            f"  (pyspiel child){same}", ISSUE_28)
+        if plies == 1:
+            same = "" if sum(counts) == n_spiel else f"  MISMATCH pyspiel {n_spiel}"
+            note = "(pyspiel child)"
+        else:                                    # the same tree: its leaves are pyspiel's
+            leaves = spiel_leaves(sgame.new_initial_state(), depth * plies)
+            same = "" if counts[-1] == leaves else f"  MISMATCH pyspiel leaves {leaves}"
+            note = f"(pyspiel child, perft({depth * plies}): {n_spiel:,} nodes of {plies} plies a move)"
+        row(f"{label} perft({depth}) `plyspec perft`", sum(counts), t_cmd, t_spiel, f"  {note}{same}", ISSUE_28)
 
 
 def flatness_rows(repeat):
