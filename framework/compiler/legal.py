@@ -85,7 +85,8 @@ class LegalMixin:
             unrolled = not (shifted or whole or compound or a.legal_after is not None or last is None) \
                 and last[1][1] - last[1][0] < MAX_UNROLLED
             if plain and not (shifted or whole or unrolled) and len(loops) == 1 \
-                    and self.split_loop(out, mode, loops[-1][0], loops[-1][1], env):     # splits.py
+                    and self.split_loop(out, mode, loops[-1][0], loops[-1][1], env,     # splits.py
+                                        mode == "list" and f"acts.append({self.encode_action(ai, a, env)})"):
                 out.depth = base
                 continue
             for loop, rest, _ in [] if shifted else loops[:-1] if unrolled else loops:

@@ -61,14 +61,16 @@ class SplitsMixin:
                                       (outers[0][0], " | ".join(mask for _, mask in outers)))
         return tests + rests
 
-    def split_loop(self, out, mode, header, rest, env) -> bool:
+    def split_loop(self, out, mode, header, rest, env, append) -> bool:
         """Count (or find) the values of a cell parameter's loop `for V in bits(M):` whose
         one condition is a split `exists d in neighbors(V, DIRS): A or B` (or an `or` chain of
         them, cheap_first): the cells of M with a neighbour in A's mask are counted at once,
         `(M & step(A)).bit_count()`, and only the others test B (a Go point with an empty
         neighbour is a legal play).  The same count: where the mask test holds the `or`
-        holds, and B cannot fail.  Writes the loop and returns True, else returns False."""
-        if mode not in ("count", "any") or len(rest) != 1 or not header.startswith("for ") \
+        holds, and B cannot fail.  Listing (`append`, the statement that lists V) gathers the
+        others that pass B into that mask and lists its cells, lowest first as `bits(M)`
+        would.  Writes the loop and returns True, else returns False."""
+        if len(rest) != 1 or not header.startswith("for ") \
                 or not header.endswith("):") or " in bits(" not in header:
             return False
         var, mask = header[4:-2].split(" in bits(", 1)
@@ -81,12 +83,15 @@ class SplitsMixin:
         out(f"{near} = {cells} & ({split[2][1]})")
         if mode == "count":
             out(f"n += {near}.bit_count()")
-        else:
+        elif mode == "any":
             out(f"if {near}:")
             out("    return True")
         out(f"for {var} in bits({cells} & ~{near}):")
         out(f"    if {split[1]}:")
-        out("        " + ("n += 1" if mode == "count" else "return True"))
+        out("        " + {"count": "n += 1", "any": "return True"}.get(mode, f"{near} |= 1 << {var}"))
+        if mode == "list":
+            out(f"for {var} in bits({near}):")
+            out(f"    {append}")
         return True
 
     def outer_mask(self, node, masks, env):
