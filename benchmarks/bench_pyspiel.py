@@ -300,7 +300,7 @@ def compound_rows(repeat, quick):
                 sum(found), t, spiel_per_node * sum(found), "  (no pyspiel game)", ISSUE_28)
     amazons = load(ROOT / "game_specs" / "amazons.yaml")
     (t_ab, result), = best((lambda: alphabeta.search(amazons, depth=2),), repeat)
-    spiel_amazons = pyspiel.load_game("amazons")
+    spiel_amazons = pyspiel.load_game("amazons", {"board_size": 6})      # (its default is 10x10)
     (t_sa, n_sa), = best((lambda: spiel_perft(spiel_amazons.new_initial_state(), 3, False),), repeat)
     print(f"Amazons 5x5 alpha-beta depth 2: {result.stats.nodes:,} nodes in {t_ab:.3f} s "
           f"({result.stats.nodes / t_ab:,.0f} nodes/s); pyspiel amazons (6x6) perft(3), one whole move: "
