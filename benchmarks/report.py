@@ -7,7 +7,8 @@ alpha-beta, minimax and expectimax against pyspiel and OpenSpiel's Python search
 compound-move games and the specs strangers wrote (issue 28); kernel perft nodes/s by
 depth, transposition-table and MCTS memory, peak RSS), the memory of the expectimax table,
 the history-rule table of benchmarks/bench_adversarial.py (Northcott with `repetition draw
-3` against the rule removed), and benchmarks/bench_startup.py when it is there
+3` against the rule removed; after `gc.freeze()`, so that the heap the rows before it leave
+is not collected over and over during that allocating search, as in a fresh process), and benchmarks/bench_startup.py when it is there
 (whole-process start-up against `python -c pass` and pyperplan).  Everything printed is
 echoed; the part of docs/performance.md between the two `measured` markers is then replaced
 by a table of the ratios (never absolute times: the machine is shared) with each row's
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import gc
 import io
 import os
 import pathlib
@@ -155,6 +157,8 @@ def main(argv=None) -> int:
     kept.append(expectimax_table_memory())
     print(kept[-1])
     from benchmarks import bench_adversarial
+    gc.collect()            # the rows above leave a large heap: the history search, which allocates per
+    gc.freeze()             # node, would pay for collecting it (1.5x instead of 1.3x); a fresh process does not
     history = _captured(bench_adversarial.print_history_table, HISTORY_DEPTH - 2 * args.quick, args.repeat)
     startup = None
     if (ROOT.parent / "shared" / "pddl" / "blocks").is_dir():     # what bench_startup needs
