@@ -91,10 +91,13 @@ def machine() -> str:
             f"Python {platform.python_version()}, pyspiel {getattr(pyspiel, '__version__', '?')}")
 
 
-def verdict(work: str, ratio: float, target: float) -> str:
+def verdict(work: str, ratio: float, target) -> str:
     """A row against its issue's target (bench_pyspiel.ISSUE_15 or ISSUE_28): 2x for perft
     and the kernel searchers of the tuned games (the course-interface search rows are shown
-    for comparison only); 1x, stretch 2x, for the games issue 28 names."""
+    for comparison only); 1x, stretch 2x, for the games issue 28 names; None: measured only
+    (the other games of issue 28's table)."""
+    if target is None:
+        return "(measured; no target)"
     if target >= 2:
         if "perft" not in work and not work.endswith(" kernel"):
             return ""
