@@ -25,8 +25,9 @@ is faster; node counts are printed for both sides and must agree):
    alpha-beta depth 2 (nodes/s; pyspiel's 6x6 Amazons perft(3), a whole move, beside it);
 4d. `plyspec perft` on specs written from public rules in the styles a new user writes
    (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
-   OpenSpiel's one-jump plies; and the shipped game_specs/oware.yaml and go5.yaml, in the
-   issue's table)
+   OpenSpiel's one-jump plies, Go 5x5 under OpenSpiel's rules, and five more; the shipped
+   game_specs/oware.yaml, and the shipped go5.yaml, whose positional superko is a costlier
+   rule than OpenSpiel's, with no target)
    against the same perft over pyspiel's games, counts equal (tests/test_stranger_specs.py
    checks them to smaller depths); `--game kalah` keeps only the rows of that game;
 5. nodes/s of kernel perft from depth 4 (tic-tac-toe to 9, Connect Four to 7): flat (within
@@ -55,7 +56,11 @@ STRANGERS = (("Breakthrough 6x6", "breakthrough.yaml", {}, "breakthrough", {"row
              ("Y n=4", "y.yaml", {"n": 4}, "y", {"board_size": 4}, 6),
              ("checkers (OpenSpiel plies)", "checkers.yaml", {}, "checkers", {}, 6),
              ("Oware", "game_specs/oware.yaml", {}, "oware", {}, 7),     # the shipped spec (a path from the root)
-             ("Go 5x5", "game_specs/go5.yaml", {}, "go", {"board_size": 5}, 4),     # shipped, as Oware
+             # OpenSpiel's rules (simple ko; a longer cycle ends the game drawn) ...
+             ("Go 5x5", "go_openspiel.yaml", {}, "go", {"board_size": 5}, 5),
+             # ... and the shipped spec's positional superko (no move may recreate a board), a costlier
+             # rule: the same counts to this depth, no target
+             ("Go 5x5 (positional superko)", "game_specs/go5.yaml", {}, "go", {"board_size": 5}, 4),
              ("Clobber 5x6", "clobber.yaml", {}, "clobber", {"rows": 5, "columns": 6}, 4),
              ("Dots and Boxes 2x2", "dots_and_boxes.yaml", {}, "dots_and_boxes", {}, 6),
              ("Pentago", "pentago.yaml", {}, "pentago", {}, 3),

@@ -68,11 +68,9 @@ def with_history(game, checked, fields):
     repetition and move-limit rules."""
     result, count = checked.repetition or (None, 2)
     limit, limit_result = checked.max_moves or (None, "draw")
-    over = None
-    if checked.repetition_over:
-        names = {"board": [f for f in fields if f.startswith("b_")], "mover": ["mover"]}
-        over = tuple(fields.index(f) for name in checked.repetition_over for f in names.get(name, ["v_" + name]))
-        over += (len(fields),) if game.chance else ()           # the pending chance action
+    over = over_indices(checked, fields)
+    if over is not None and game.chance:
+        over += (len(fields),)          # the pending chance action
     rules = Rules(len(checked.players), result, count, limit, limit_result, over, len(fields))
     state_class, kernel = ruled_class(rules), None
     if game.kernel is not None and game.kernel.outcomes is None:      # the kernel's fast path, history kept
@@ -89,6 +87,16 @@ def with_history(game, checked, fields):
         _outcome_text=None if inner_outcome_text is None else lambda s, o: inner_outcome_text(s[0], o),
         _symmetries=None,       # a symmetry would have to map the whole history: not used
         kernel=kernel)          # framework.history_kernel, or None (a game with chance, or no kernel)
+
+
+def over_indices(checked, fields) -> tuple | None:
+    """The indices, among the generated State's `fields`, of the parts a repetition compares
+    (`repetition: {over: [...]}`: every board field, a variable's, the mover's); None when
+    the whole position is compared.  (framework/compiler/kernel.py writes the same key.)"""
+    if not checked.repetition_over:
+        return None
+    names = {"board": [f for f in fields if f.startswith("b_")], "mover": ["mover"]}
+    return tuple(fields.index(f) for name in checked.repetition_over for f in names.get(name, ["v_" + name]))
 
 
 @lru_cache(maxsize=None)

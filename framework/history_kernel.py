@@ -15,7 +15,8 @@ their futures are the same.  The rules are applied as framework.history applies 
 the inner kernel's functions (moves generated, applied and tested without State objects);
 `_score_repetition` / `_score_max_moves` score a scored ending on the packed position.
 `leaves` counts the children's moves with the inner kernel (its one-loop `k_leaves` when no
-child can end by a rule, else each child built as a bare position); under `forbidden` the
+child can end by a rule; `k_leaves_hot` when a repetition that ends the game can, the same
+loop giving 0 to a child whose key occurred count - 1 times on the line); under `forbidden` the
 moves and children of the last 64 positions are kept (`expand`), so the filter, the
 terminal test and `apply` build each child once, and the last ply reads each child's
 signature (`last_ply`: its move count and the hashes of its non-terminal children's keys,
@@ -45,6 +46,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
     scores = {rule: namespace.get("_score_" + rule) for rule in ("repetition", "max_moves")}
     nfields = rules.nfields
     inner_leaves, count_of = inner.leaves, inner.count or (lambda position: len(actions_of(position)))
+    hot_leaves = None if forbidden else inner.leaves_hot
     memo = {}       # with `forbidden`: id(position) -> [position, its inner moves, {move: child}]
     signatures, children_of = {}, inner.children    # with `forbidden`: position -> (moves, hashes)
 
@@ -150,6 +152,8 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             return 0
         if repetition is None or (not forbidden and seen.top < hot):
             return inner_leaves(position, acts)
+        if hot_leaves is not None:      # an ending rule: the repeating successors count 0, in one loop
+            return hot_leaves(position, acts, seen, hot)
         total, bloom = 0, seen.bloom
         if forbidden:
             entry, hots = expand(position), None       # the children `actions` built

@@ -29,7 +29,7 @@ class Kernel:
 
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
                  "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children",
-                 "successors")
+                 "successors", "leaves_hot")
     INDEXED = True      # a packed state is the State's fields (terminal last): searchers may read them
                         # by index (not so framework.history_kernel's)
 
@@ -37,6 +37,7 @@ class Kernel:
         self.actions, self.count, self.apply = namespace["k_actions"], namespace.get("k_count"), namespace["k_apply"]
         self.leaves = namespace.get("k_leaves")
         self.leaves2 = namespace.get("k_leaves2")       # (near, far) of the last two plies, or None
+        self.leaves_hot = namespace.get("k_leaves_hot")     # with an ending repetition rule, or None
         self.utility, self.returns, self.action = namespace["k_utility"], namespace["k_returns"], namespace["k_action"]
         self.outcomes = namespace.get("k_outcomes")
         self.children, self.successors = namespace["k_children"], namespace.get("k_successors")

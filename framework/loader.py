@@ -172,7 +172,7 @@ def _namespace(compiler: Compiler, declared_at: dict) -> dict:
     """The globals of the generated module; `declared_at` maps state variables to the
     position of their declaration (for range errors during play)."""
     c = compiler.c
-    ns = {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
+    ns = {"__builtins__": {"len": len, "hash": hash, "sum": sum, "min": min, "max": max, "abs": abs, "any": any,
                            "all": all, "range": range, "bool": bool, "tuple": tuple, "list": list, "sorted": sorted,
                            "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError,
                            "ValueError": ValueError, "ZeroDivisionError": ZeroDivisionError, "OverflowError": OverflowError,

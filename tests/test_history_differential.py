@@ -225,3 +225,33 @@ def test_a_line_is_the_set_of_its_occurrences():
                 shorter = shorter.add(key)
             assert shorter != line and shorter.add(rng.choice([k for k in alphabet if k != shuffled[0]])) != line
         assert pickle.loads(pickle.dumps(line)) == line
+
+
+def test_an_ending_repetition_counts_the_last_ply_in_one_loop(monkeypatch):
+    """A repetition that ends the game (draw, loss, a score) counts perft's last ply in the
+    inner kernel's one loop `k_leaves_hot` (a child whose key occurred count - 1 times on the
+    line counts 0), never building a child; `forbidden` keeps its signatures.  (The counts
+    themselves are compared with the course interface's and the interpreter's above.)"""
+    from framework.history_kernel import history_kernel
+    texts = [text for text in map(drawn_game, range(40)) if "repetition" in text][:8]
+    ending = [text for text in texts if "result: forbidden" not in text]
+    assert len(ending) >= 4
+    for text in texts:
+        assert (framework.load_text(text).kernel.inner.leaves_hot is None) == ("result: forbidden" in text)
+    hot_calls = 0
+    for seed, text in enumerate(ending):
+        game = framework.load_text(text)
+        kernel, inner = game.kernel, game.kernel.inner
+        states = [packed for _, packed, _ in _states(game, random.Random(seed), bfs=20, playouts=2, plies=30)]
+        leaves_hot, built = inner.leaves_hot, []
+        monkeypatch.setattr(inner, "apply", lambda *args: built.append(args))
+        monkeypatch.setattr(inner, "leaves_hot", lambda *args: (hot_calls_seen.append(1), leaves_hot(*args))[1])
+        hot_calls_seen = []
+        fresh = history_kernel(inner, kernel.rules, kernel.repetition_key, kernel.state_class,
+                               game.initial_state()[0]._namespace)
+        for packed in states:
+            if not fresh.terminal(packed):
+                fresh.leaves(packed, fresh.actions(packed))
+        assert not built
+        hot_calls += len(hot_calls_seen)
+    assert hot_calls > 20

@@ -31,6 +31,7 @@ CASES = [
     ("dots_and_boxes.yaml", {}, "dots_and_boxes", {}, [12, 132, 1320, 11880]),
     ("pentago.yaml", {}, "pentago", {}, [288, 80640]),
     ("havannah.yaml", {}, "havannah", {"board_size": 3}, [19, 342, 5814, 93024]),
+    ("go_openspiel.yaml", {}, "go", {"board_size": 5}, [26, 651, 15650]),
 ]
 
 
@@ -136,3 +137,58 @@ def test_playouts_in_lockstep_with_pyspiel(spec, spiel):
         assert returns == list(theirs.returns())
         ends.add(tuple(returns))
     assert len(ends) >= 2            # the playouts reached more than one kind of end
+
+
+def _go_move(action, size=5):
+    """pyspiel's go action (row * size + column, row 0 at the bottom; size * size: pass) as
+    the move here (the grid mirrored top to bottom, which Go's rules cannot tell)."""
+    return "skip" if action == size * size else ("play", (action % size, action // size))
+
+
+# pyspiel's actions: White captures at 20 the stone Black played at 21, in Black's eye
+GO_KO = [21, 6, 25, 22, 1, 16, 15, 20]
+# ... and a line whose last move recreates an earlier board (a cycle longer than a ko)
+GO_SUPERKO = [15, 20, 8, 9, 1, 22, 25, 13, 24, 0, 3, 11, 14, 12, 6, 16, 18, 19, 25, 4, 14, 9]
+
+
+def test_go_under_openspiels_rules_forbids_the_ko_and_draws_a_longer_cycle():
+    """OpenSpiel's go: the simple ko point may not be retaken at once (a move elsewhere clears
+    it), and a move recreating an earlier board ends the game drawn (lines found by random
+    play beside pyspiel; the lockstep test below replays them against pyspiel itself)."""
+    game = framework.load(SPECS / "go_openspiel.yaml")
+    state = game.initial_state()
+    for action in GO_KO:
+        state = state.result(_go_move(action))
+    assert ("play", (1, 4)) not in state.actions() and len(state.actions()) == 19
+    assert ("play", (1, 4)) in state.result(("play", (4, 0))).result(("play", (4, 1))).actions()
+    state = game.initial_state()
+    for action in GO_SUPERKO:
+        assert not state.terminal_test()
+        state = state.result(_go_move(action))
+    assert state.terminal_test() and [state.utility(p) for p in game.player_names] == [0, 0]
+
+
+def test_go_playouts_in_lockstep_with_pyspiel():
+    """The ko and superko lines, then random playouts: the same moves at every position, the
+    same end and returns."""
+    import random
+    pyspiel = pytest.importorskip("pyspiel", reason="pyspiel (open_spiel) is not installed")
+    game = framework.load(SPECS / "go_openspiel.yaml")
+    sgame = pyspiel.load_game("go", {"board_size": 5})
+    rng, ends = random.Random(7), set()
+    for n in range(60):
+        ours, theirs = game.initial_state(), sgame.new_initial_state()
+        line = GO_KO if n == 0 else GO_SUPERKO if n == 1 else ()
+        while not theirs.is_terminal():
+            assert not ours.terminal_test()
+            assert game.player_index(ours.player()) == theirs.current_player()
+            moves = {_go_move(a): a for a in theirs.legal_actions()}
+            assert set(moves) == set(ours.actions())
+            move = _go_move(line[len(theirs.history())]) if len(theirs.history()) < len(line) \
+                else rng.choice(sorted(moves, key=str))
+            ours, theirs = ours.result(move), theirs.child(moves[move])
+        assert ours.terminal_test()
+        returns = [ours.utility(p) for p in game.player_names]
+        assert returns == list(theirs.returns())
+        ends.add(tuple(returns))
+    assert ends == {(1, -1), (-1, 1), (0, 0)}

@@ -12,6 +12,7 @@ gives each builtin its plain meaning: a breadth-first search over (column, row) 
 """
 from __future__ import annotations
 
+from framework import ast
 from framework.builtins.base import Builtin
 from framework.builtins.rays import shifts
 from framework.graph import step_cells
@@ -61,6 +62,29 @@ def liberties(c: int, masks: tuple, flood, step, empty: int) -> int:
     """Run-time helper: the empty cells next to c's group."""
     stones = group(c, masks, flood)
     return step(stones) & empty & ~stones
+
+
+def liberties_upto(c: int, masks: tuple, flood, step, empty: int, cap: int) -> int:
+    """Run-time helper: the number of c's liberties, or `cap` when there are at least that
+    many: a stone's empty neighbours are liberties of its group, so a stone with `cap` of
+    them is answered without flooding the group (`capped_liberties`)."""
+    if c >= 0 and not empty >> c & 1 and (step(1 << c) & empty).bit_count() >= cap:
+        return cap
+    n = liberties(c, masks, flood, step, empty).bit_count()
+    return n if n < cap else cap
+
+
+def capped_liberties(compiler, node, env):
+    """`size(liberties(board, c, dirs)) OP K` for a constant K from 0 to 3 and a comparison
+    OP compares the count capped at K + 1 alike (`liberties_upto`): Go's capture, atari and
+    suicide tests, where most stones have an empty neighbour.  None for any other node."""
+    if not (isinstance(node, ast.Binary) and node.op in ("==", "!=", "<", "<=", ">", ">=")
+            and isinstance(node.left, ast.Call) and node.left.func == "size"
+            and isinstance(node.left.args[0], ast.Call) and node.left.args[0].func == "liberties"
+            and isinstance(node.right, ast.Num) and node.right.value in (0, 1, 2, 3)):
+        return None
+    call = _lower_liberties(compiler, node.left.args[0], env)
+    return f"(liberties_upto({call[len('liberties('):-1]}, {node.right.value + 1}) {node.op} {node.right.value})"
 
 
 def _helpers(compiler, dirs):
@@ -183,7 +207,7 @@ BUILTINS = (
             _lower_group, runtime={"group": group, "groups": groups, "step_by_table": step_by_table}, interpret=_interpret_group),
     Builtin("liberties", ("board", "cell", "dirs"), "cellset",
             "the cells holding the initial value one dirs step from c's group (its liberties)",
-            _lower_liberties, runtime={"liberties": liberties, "group": group, "step_by_table": step_by_table},
+            _lower_liberties, runtime={"liberties": liberties, "liberties_upto": liberties_upto, "group": group, "step_by_table": step_by_table},
             interpret=_interpret_liberties),
     Builtin("region", ("cellset", "dirs", "cellset"), "cellset",
             "the cells of S joined to A (a set of cells, or one cell) by chains of dirs steps inside S",

@@ -101,6 +101,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.raw = False              # writing the kernel: raw parameter values, plain tuples
         self.walrus_ok = True         # `:=` allowed in the expression being written (see domain)
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
+        self.hot_leaves = False       # writing k_leaves_hot: a repeating successor counts 0 (kernel.py)
         self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
         self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (masks.py relation)
         self.split_tests = {}         # code masks.exists_split wrote -> (its mask test, the rest)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from framework import ast, builtins
+from framework.builtins.connectivity import capped_liberties
 from framework.compiler.common import _static_int, _operands
 from framework.compiler.local_lists import constant_index
 
@@ -190,7 +191,7 @@ class ExpressionsMixin:
 
     def x_Binary(self, node, env):
         op = node.op
-        emptiness = self.emptiness(node, env)
+        emptiness = self.emptiness(node, env) or capped_liberties(self, node, env)
         if emptiness:
             return emptiness
         if op == "and":                      # a chain of any length, flat; each operand knows

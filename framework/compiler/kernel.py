@@ -13,6 +13,9 @@ as State.actions() applies it (k_count counts the preferred moves).  Written for
     k_apply(s, a) the successor, a plain tuple (the parent is not terminal)
     k_leaves(s, acts)  the sum of k_count(k_apply(s, a)) over the moves a of s (acts, when
                   given, are k_actions(s)), in one loop that builds no successor (perft's last ply)
+    k_leaves_hot(s, acts, seen, hot)  k_leaves on a line `seen` (framework.history_line.Line)
+                  of a game whose repetition rule ends it: a successor whose key occurred
+                  `hot` times on it counts 0 (framework.history_kernel's last ply)
     k_leaves2(s, acts)  (the sum of k_count, the sum of k_leaves) over the children of s,
                   in two loops that build no child (perft's last two plies; not in a game
                   with a pass rule, nor where k_leaves's loop is over MAX_FUSED_CHARS long:
@@ -129,7 +132,11 @@ class KernelMixin:
         two nested loops that build only the children (`grand_after`); not written for a
         game with a pass rule (its passes are moves made by another path), nor when the
         loop of k_leaves is over MAX_FUSED_CHARS long (its size is about the square's)."""
-        if level == 1:
+        if level == "hot":
+            out("def k_leaves_hot(s, acts, _seen, _hot):")
+            out("    _bloom = _seen.bloom")
+            out("    total = 0")
+        elif level == 1:
             out("def k_leaves(s, acts=None):")
             out("    if acts is None:")
             out("        acts = k_actions(s)")
@@ -138,8 +145,9 @@ class KernelMixin:
             out("def k_leaves2(s, _moves):")          # (`acts` is the children's move list)
             out("    near = far = 0")
         out(f"    {unpack} = s")
-        self.leaf_count, result = level, "total" if level == 1 else "near, far"
-        moves = "acts" if level == 1 else "_moves"
+        self.leaf_count, result = (1, "total") if level != 2 else (2, "near, far")
+        self.hot_leaves = level == "hot"
+        moves = "acts" if level != 2 else "_moves"
         body = self.leaves_loop(unpack, moves, "s", "total", result, 1)
         if self.n > MAX_SPECIALISED_PLAYERS or "mover" not in _IDENT.findall("\n".join(body[2:])):
             out.lines += body
@@ -150,10 +158,12 @@ class KernelMixin:
                 self.mover_const = i
                 out.lines += self.leaves_loop(unpack, moves, "s", "total", result, 1 + (not last))
                 self.mover_const = None
-        self.leaf_count = 0
+        self.leaf_count, self.hot_leaves = 0, False
         out()
         if level == 1 and not self.c.spec.pass_rule and len("\n".join(body)) <= MAX_FUSED_CHARS:
             self.leaves_function(out, unpack, 2)
+        if level == 1 and self.c.repetition and self.c.repetition[0] != "forbidden":
+            self.leaves_function(out, unpack, "hot")
 
     def leaves_loop(self, unpack: str, acts: str, source: str, total: str, result, depth: int) -> list:
         """The lines, at `depth`, of a loop over the moves `acts` of the packed state named
@@ -225,6 +235,21 @@ class KernelMixin:
         self.mover_const = saved
         out("return 0")
 
+    def hot_test(self, out: _Source):
+        """In k_leaves_hot (written when a repetition ends the game: draw, loss or scored):
+        0 for a successor whose repetition key (framework.history: the fields `over` names,
+        else the whole packed position, not terminal) occurred `_hot` times on the line
+        `_seen`, which that rule ends (its bit in the line's 256-bit mask tested first: most
+        keys have not occurred).  framework.history_kernel calls it for perft's last ply
+        instead of building every successor; a terminal successor counts 0 either way."""
+        from framework.history import over_indices
+        fields = [f if f != "mover" else "turn" for f in self.fields]
+        over = over_indices(self.c, self.fields)
+        key = fields + ["False"] if over is None else [fields[i] for i in over]
+        out(f"_k = {key[0] if len(key) == 1 else '(' + ', '.join(key) + ')'}")
+        out("if _bloom >> (hash(_k) & 255) & 1 and _seen.count(_k) >= _hot:")
+        out("    return 0")
+
     def count_after(self, out: _Source, terminal: str, next_player):
         """The end of k_leaves's apply code: 0 when the successor (its fields in the locals, its
         player in `turn`, a constant `next_player` when known) is terminal, else how many
@@ -234,6 +259,8 @@ class KernelMixin:
         if self.leaf_count == 2:
             self.grand_after(out, terminal, next_player)
             return
+        if self.hot_leaves:
+            self.hot_test(out)
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
