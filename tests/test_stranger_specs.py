@@ -1,10 +1,11 @@
 """Specs of OpenSpiel games written from their public rules in the styles a new user
 writes (benchmarks/specs/: Breakthrough 6x6, Kalah, Ultimate tic-tac-toe, Y, checkers with
-OpenSpiel's one-jump plies, Clobber 5x6, Dots and Boxes 2x2, Pentago, Amazons 6x6, Havannah): their perft counts equal the counts OpenSpiel's C++ games give
+OpenSpiel's one-jump plies, Clobber 5x6, Dots and Boxes 2x2, Pentago, Amazons 6x6, Havannah,
+Go 5x5 under OpenSpiel's rules): their perft counts equal the counts OpenSpiel's C++ games give
 (written here, so the test runs without pyspiel) and, where pyspiel is installed, the
 counts pyspiel gives now, computed in the test.  Where the counts alone cannot see the rules
 (every line of Dots and Boxes and every cell of Pentago stays playable until the end; no
-Havannah win is possible before ply 5, no ring before ply 11), random
+Havannah win is possible before ply 5, no ring before ply 11; Go's ko and superko draw), random
 playouts are played in lockstep with pyspiel: the same moves, the same player to move, the same
 end and returns.  They are the games
 benchmarks/bench_pyspiel.py times against pyspiel; not shipped, so the suite does not sweep
