@@ -15,7 +15,7 @@ def moves_in_lockstep(game, text, playouts, plies, kernel=False):
     lockstep: the same moves in the same order at every state, the same terminal tests;
     with `kernel`, the kernel lists the course interface's moves in the same order too."""
     igame = InterpretedGame(check(game.spec, {}))
-    kernel = game.state_class._kernel if kernel else None
+    kernel = type(game.initial_state())._kernel if kernel else None     # a history game's: its own
     rng = random.Random(text)
     for _ in range(playouts):
         cs, its = game.initial_state(), igame.initial_state()

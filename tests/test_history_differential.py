@@ -255,3 +255,12 @@ def test_an_ending_repetition_counts_the_last_ply_in_one_loop(monkeypatch):
         assert not built
         hot_calls += len(hot_calls_seen)
     assert hot_calls > 20
+
+
+def test_the_lockstep_helper_compares_a_history_games_own_kernel():
+    """tests/lockstep.py with `kernel`: a game with history rules is compared through its
+    history kernel (packed states with their line), not the inner kernel's."""
+    from tests.lockstep import moves_in_lockstep
+    text = next(text for text in map(drawn_game, range(40)) if "repetition" in text)
+    game = framework.load_text(text)
+    moves_in_lockstep(game, text, playouts=2, plies=20, kernel=True)
