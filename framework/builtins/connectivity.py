@@ -150,6 +150,29 @@ def _lower_region(compiler, node, env):
     return f"{flood}({start}, {compiler.expr(through, env)}, 0)"
 
 
+def region_meets(compiler, node, env):
+    """`region(A, dirs, S) & T` (either way round) where only its emptiness is asked (`size(..)
+    > 0`, `== 0`, ...): a mask non-zero exactly when the region meets T, from a flood that
+    stops once it does (a path to a goal row: Quoridor's `reaches`).  None for any other node."""
+    if not (isinstance(node, ast.Binary) and node.op == "&"):
+        return None
+    for region, target in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(region, ast.Call) and region.func == "region":
+            seeds, dirs, through = region.args
+            _, flood = _helpers(compiler, _dirs(compiler, dirs))
+            start = compiler.expr(seeds, env)
+            if compiler.types.get(id(seeds)) != "cellset":           # one cell (or none)
+                start = f"cell_bits({start})"
+            return f"meets({flood}, {start}, {compiler.expr(through, env)}, {compiler.expr(target, env)})"
+    return None
+
+
+def meets(flood, start: int, through: int, target: int) -> int:
+    """Run-time helper: the cells of `target` in the region of `start` through `through`
+    that a flood stopping at the first of them finds (0 when the region misses target)."""
+    return flood(start, through, target) & target
+
+
 def _lower_liberties(compiler, node, env):
     _, c, dirs = node.args
     step, flood = _helpers(compiler, _dirs(compiler, dirs))
@@ -211,6 +234,6 @@ BUILTINS = (
             interpret=_interpret_liberties),
     Builtin("region", ("cellset", "dirs", "cellset"), "cellset",
             "the cells of S joined to A (a set of cells, or one cell) by chains of dirs steps inside S",
-            _lower_region, runtime={"cell_bits": cell_bits, "step_by_table": step_by_table},
+            _lower_region, runtime={"cell_bits": cell_bits, "meets": meets, "step_by_table": step_by_table},
             interpret=_interpret_region),
 )

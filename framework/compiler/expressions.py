@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from framework import ast, builtins
-from framework.builtins.connectivity import capped_liberties
+from framework.builtins.connectivity import capped_liberties, region_meets
 from framework.compiler.common import _static_int, _operands
 from framework.compiler.local_lists import constant_index
 
@@ -237,6 +237,9 @@ class ExpressionsMixin:
     def any_cell(self, node, env):
         """A mask that is non-zero exactly when the cell set `node` is non-empty, when
         cheaper than the set itself (else None)."""
+        meets = region_meets(self, node, env)
+        if meets:
+            return meets
         if isinstance(node, ast.Call) and node.func == "slide":
             return f"(NEIGHBORS_{self.kinds[id(node.args[2])][1]}[{self.expr(node.args[1], env)}] & " \
                    f"{self.value_mask(node.args[3], env)})"
