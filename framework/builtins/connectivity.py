@@ -141,13 +141,19 @@ def _lower_group(compiler, node, env):
     return f"group({compiler.expr(c, env)}, {_value_masks(compiler)}, {flood})"
 
 
-def _lower_region(compiler, node, env):
+def _region_flood(compiler, node, env):
+    """The code of `region(A, dirs, S)`'s flood (its helper's name), seeds and cells through."""
     seeds, dirs, through = node.args
     _, flood = _helpers(compiler, _dirs(compiler, dirs))
     start = compiler.expr(seeds, env)
     if compiler.types.get(id(seeds)) != "cellset":           # one cell (or none)
         start = f"cell_bits({start})"
-    return f"{flood}({start}, {compiler.expr(through, env)}, 0)"
+    return flood, start, compiler.expr(through, env)
+
+
+def _lower_region(compiler, node, env):
+    flood, start, through = _region_flood(compiler, node, env)
+    return f"{flood}({start}, {through}, 0)"
 
 
 def region_meets(compiler, node, env):
@@ -158,12 +164,8 @@ def region_meets(compiler, node, env):
         return None
     for region, target in ((node.left, node.right), (node.right, node.left)):
         if isinstance(region, ast.Call) and region.func == "region":
-            seeds, dirs, through = region.args
-            _, flood = _helpers(compiler, _dirs(compiler, dirs))
-            start = compiler.expr(seeds, env)
-            if compiler.types.get(id(seeds)) != "cellset":           # one cell (or none)
-                start = f"cell_bits({start})"
-            return f"meets({flood}, {start}, {compiler.expr(through, env)}, {compiler.expr(target, env)})"
+            flood, start, through = _region_flood(compiler, region, env)
+            return f"meets({flood}, {start}, {through}, {compiler.expr(target, env)})"
     return None
 
 
