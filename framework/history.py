@@ -76,7 +76,7 @@ def with_history(game, checked, fields):
     if game.kernel is not None and game.kernel.outcomes is None:      # the kernel's fast path, history kept
         state_class = type("RuledState", (state_class,), {"__slots__": ()})   # this game's: it holds the kernel
         state_class._kernel = kernel = history_kernel(game.kernel, rules, state_class.key, state_class,
-                                                      game.state_class._namespace)
+                                                      game.state_class._namespace, _mover_advances(checked))
         game.state_class._namespace["RULED_CLASS"] = state_class          # for unpickling (_restore)
     inner_initial, inner_evaluate = game._initial, game._evaluate
     inner_noisy, inner_outcome_text = game._is_noisy, game._outcome_text
@@ -87,6 +87,14 @@ def with_history(game, checked, fields):
         _outcome_text=None if inner_outcome_text is None else lambda s, o: inner_outcome_text(s[0], o),
         _symmetries=None,       # a symmetry would have to map the whole history: not used
         kernel=kernel)          # framework.history_kernel, or None (a game with chance, or no kernel)
+
+
+def _mover_advances(checked) -> bool:
+    """Every move hands the turn to another player (two or more players, no `turn` rule and
+    no effect setting `turn`), so a position and its child never have the same mover."""
+    from framework.compiler.common import _assigns_turn
+    return len(checked.players) >= 2 and checked.turn is None \
+        and not any(_assigns_turn(a.effects) for a in checked.actions)
 
 
 def over_indices(checked, fields) -> tuple | None:

@@ -22,7 +22,10 @@ terminal test and `apply` build each child once, and the last ply reads each chi
 signature (`last_ply`: its move count and the hashes of its non-terminal children's keys,
 kept per position, so a position reached again by another line is not expanded again; a
 hash that meets the line's is compared exactly, so a collision never changes a count).
-`forget` drops what is kept (perft calls it before and after a run).  Games with chance
+`leaves2` (perft's last two plies) is the inner kernel's one call while no child or
+grandchild can end by a rule (a game whose every move hands the turn on, the mover in the
+key, no key yet at count - 1 occurrences, the move limit more than two moves away), else the
+two plies move by move.  `forget` drops what is kept (perft calls it before and after a run).  Games with chance
 keep the course interface (no history kernel).
 """
 from __future__ import annotations
@@ -36,9 +39,10 @@ SIGNATURES = 1 << 17        # positions whose last-ply signature `leaves` keeps 
 pack = Struct("q").pack     # a key's hash as the 8 bytes of a signature's entry
 
 
-def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
+def history_kernel(inner: Kernel, rules, key, state_class, namespace, advances=False) -> Kernel:
     """A Kernel playing `inner`'s game by `rules` (framework.history.Rules); `key` maps a
-    position to what a repetition compares; `state_class` is the game's RuledState class."""
+    position to what a repetition compares; `state_class` is the game's RuledState class;
+    `advances`: every move hands the turn to another player (framework.history)."""
     actions_of, apply_of, terminal_of, utility_of = inner.actions, inner.apply, inner.terminal, inner.utility
     mover_of, players, count, limit = inner.player, range(rules.players), rules.count, rules.limit
     repetition, forbidden = rules.repetition, rules.repetition == "forbidden"
@@ -175,6 +179,26 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
             total += last_ply(child, known, seen, hots)
         return total
 
+    # The inner kernel's last two plies in one call are sound where no child and no grandchild
+    # can end by a rule: no key has occurred `hot` times on the line yet and a grandchild's
+    # key is never its parent's (the key holds the mover, who changes every move), so no
+    # occurrence reaches `count`; and the move limit is more than two moves away.
+    inner_leaves2 = inner.leaves2 if inner.leaves2 is not None and not forbidden and (
+        repetition is None or advances and (rules.over is None or nfields - 1 in rules.over)) else None
+
+    def leaves2(s, acts):
+        """(the children's move counts, the grandchildren's), as perft's last two plies."""
+        position, seen, moves, end = s
+        if not end and (limit is None or moves + 2 < limit) and (repetition is None or seen.top < hot):
+            return inner_leaves2(position, acts)
+        near = far = 0
+        for a in acts:
+            child = apply(s, a)
+            grand = actions(child)
+            near += len(grand)
+            far += leaves(child, grand)
+        return near, far
+
     def last_ply(child, known, seen, hots):
         """With `forbidden`: the moves of the non-terminal `child` (key `known`) reached on
         `seen` that do not repeat.  The child's signature (its move count and the hashes of
@@ -216,7 +240,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace) -> Kernel:
     kernel.actions, kernel.apply, kernel.terminal, kernel.returns, kernel.utility = \
         actions, apply, terminal, returns, utility
     kernel.count = lambda s: len(actions(s))
-    kernel.leaves, kernel.leaves2 = leaves, None
+    kernel.leaves, kernel.leaves2 = leaves, None if inner_leaves2 is None else leaves2
     kernel.action, kernel.state_class, kernel.inner = inner.action, state_class, inner
     kernel.rules, kernel.repetition_key = rules, key
     kernel.player = lambda s: mover_of(s[0])

@@ -64,6 +64,9 @@ def drawn_game(seed: int) -> str:
     limit = pick(["", f"max_moves: {{limit: {rng.randint(3, 9)}, {pick(['result: draw', score] + loss)}}}"])
     if not repetition and not limit:
         repetition = f"repetition: {{{result}{over}}}"
+    if "  wait:" in lines and rng.random() < 0.4:        # (drawn last: the picks above stay the seed's)
+        then = lines.index("  wait:") + 2                  # a wait that keeps the turn
+        lines[then] = lines[then][:-1] + '; turn = mover"'
     return "\n".join(lines + [r for r in (repetition, limit) if r]) + "\n"
 
 
@@ -264,3 +267,19 @@ def test_the_lockstep_helper_compares_a_history_games_own_kernel():
     text = next(text for text in map(drawn_game, range(40)) if "repetition" in text)
     game = framework.load_text(text)
     moves_in_lockstep(game, text, playouts=2, plies=20, kernel=True)
+
+
+def test_the_last_two_plies_in_one_call_where_no_rule_can_end_them():
+    """The history kernel's `leaves2` is the inner kernel's where every move hands the turn
+    on and the mover is in the key (English draughts, the threefold rule), none under
+    `forbidden` or where a move can keep the turn; its counts are the published ones (the
+    drawn games above compare it with the interpreter where rules do end lines)."""
+    root = Path(__file__).parents[1] / "game_specs"
+    draughts = framework.load(root / "draughts.yaml")
+    assert draughts.kernel.leaves2 is not None
+    assert framework.load(root / "go5.yaml").kernel.leaves2 is None
+    assert perft(draughts.initial_state(), 6) == [7, 49, 302, 1469, 7361, 36768]
+    turns = [text for text in map(drawn_game, range(40)) if "turn = mover" in text and "repetition" in text and "forbidden" not in text]
+    assert len(turns) >= 3
+    for text in turns[:3]:
+        assert framework.load_text(text).kernel.leaves2 is None
