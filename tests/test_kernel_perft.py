@@ -8,6 +8,7 @@ import re
 import pytest
 
 import framework
+from framework.perft import perft
 from framework.compiler.common import MAX_FUSED_CHARS
 from framework.compiler.kernel import _given
 from framework.conformance.discover import shipped_specs, spec_kind
@@ -143,8 +144,9 @@ SMALLER = {"amazons": {"n": 4}}
 def test_the_last_two_plies_in_one_call_count_what_the_kernel_builds(path):
     """k_leaves2(s, acts) = (the children's move counts, their k_leaves) on random
     playouts of every shipped game whose kernel has it (all but those with a pass rule or
-    chance: perft walks a chance game on the course interface; those with a history rule,
-    whose history kernel has no leaves2; and chess, whose k_leaves
+    chance: perft walks a chance game on the course interface; those with a history rule
+    whose history kernel cannot use the inner one's (`forbidden`, a move that may keep the
+    turn, a key without the mover: framework/history_kernel.py); and chess, whose k_leaves
     is too long for the two plies in one function: compiler/common.py MAX_FUSED_CHARS)."""
     _two_plies(framework.load(path), path.stem)
 
@@ -177,3 +179,13 @@ def _two_plies(game, seed):
             far = sum(kernel.leaves(c) for c in children)
             assert kernel.leaves2(s, acts) == (near, far)
             s = rng.choice(children)
+
+
+def test_a_childs_end_by_having_no_move_is_read_off_its_move_list():
+    """`terminal: not can_move(mover)`: k_leaves2 lists each child's moves and counts a child
+    with none as terminal, without asking `_can_move` first (the counts are checked against
+    the kernel move by move above, and the published ones here)."""
+    game = framework.load(SPECS / "draughts.yaml")
+    leaves2 = re.search(r"\ndef k_leaves2\(.*?\n(?=\S)", game.python_source, re.S).group()
+    assert "_can_move(" not in leaves2 and "if not _a2:" in leaves2
+    assert perft(game.initial_state(), 6) == [7, 49, 302, 1469, 7361, 36768]

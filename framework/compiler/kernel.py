@@ -46,6 +46,7 @@ from framework.compiler.common import MAX_FUSED_CHARS, MAX_SPECIALISED_PLAYERS, 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
 _NO_MOVES = re.compile(r"return n or no_actions\(POSITIONS\[\d+\]\)$")
+_NO_MOVES_LIST = re.compile(r"return (.+) or no_actions\(POSITIONS\[\d+\]\)$")
 _WRITES_BOARD = re.compile(r"\bb_\w+\s*[|&^+\-]?=(?!=)")
 
 
@@ -212,22 +213,32 @@ class KernelMixin:
         has one exit, else k_actions) added to `near` and their successors' move counts,
         k_leaves's loop inline, to `far`."""
         unpack = ", ".join(self.fields + ["terminal"])
-        out(f"if {_truth(terminal)}:")
-        out("    return 0")
         saved, self.mover_const = self.mover_const, next_player
-        out("mover = turn")                     # (a compound move's walk reads it)
-        out(f"_c = ({self.sig_with_mover('turn')}, False)")
         spec = self.c.spec
         self.positions.append(spec.positions.get("terminal") or spec.positions.get("goal") or spec.pos)
         moves = _Source()
         moves.depth = out.depth
         self.legal(moves, "list", f"acts or no_actions(POSITIONS[{len(self.positions) - 1}])")
         returns = [line for line in moves.lines if line.lstrip().startswith("return ")]
-        if returns == moves.lines[-1:]:
-            text = returns[0].lstrip()
-            out.lines += moves.lines[:-1] + [f"{returns[0][:len(returns[0]) - len(text)]}_a2 = {text[7:]}"]
-        else:                                   # a move list of several exits (one per mover): called
-            out("_a2 = k_actions(_c)")
+        exit_ = _NO_MOVES_LIST.match(returns[0].strip()) if returns == moves.lines[-1:] else None
+        inlined, can = self.inline_terminal(terminal), f"_can_move({self.sig_with_mover('turn')})"
+        if exit_ and can in inlined and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", inlined)) \
+                and (_given(inlined, can, True), _given(inlined, can, False)) == ("False", "True"):
+            # terminal exactly when the child has no move: read off its list, not tested first
+            out("mover = turn")                 # (a compound move's walk reads it)
+            out(f"_c = ({self.sig_with_mover('turn')}, False)")
+            pad = returns[0][:len(returns[0]) - len(returns[0].lstrip())]
+            out.lines += moves.lines[:-1] + [f"{pad}_a2 = {exit_.group(1)}", f"{pad}if not _a2:", f"{pad}    return 0"]
+        else:
+            out(f"if {_truth(terminal)}:")
+            out("    return 0")
+            out("mover = turn")                 # (a compound move's walk reads it)
+            out(f"_c = ({self.sig_with_mover('turn')}, False)")
+            if returns == moves.lines[-1:]:
+                text = returns[0].lstrip()
+                out.lines += moves.lines[:-1] + [f"{returns[0][:len(returns[0]) - len(text)]}_a2 = {text[7:]}"]
+            else:                               # a move list of several exits (one per mover): called
+                out("_a2 = k_actions(_c)")
         out("near += len(_a2)")
         self.leaf_count = 1
         out.lines += self.leaves_loop(unpack, "_a2", "_c", "far", None, out.depth)
