@@ -107,6 +107,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.split_tests = {}         # code masks.exists_split wrote -> (its mask test, the rest)
         self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
         self.compulsory_pairs = None  # {A: (B, A's `not Q`)}: Q read off B's count (compulsory.py)
+        self.mask_pairs_found = {}    # mover -> the same, proved on the masks written (mask_terms.py)
         self.outlined = {}            # (parameters, body) -> the function written for it (outline.py)
         self.outline_bodies = {}      # (id(node), mover) -> (parameters, body, arguments read) or None
         self.outlined_at = {}         # its name -> the definition's position

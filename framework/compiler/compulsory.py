@@ -33,7 +33,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from framework import ast
-from framework.compiler.common import _names, _operands, may_raise
+from framework.compiler.common import _Source, _names, _operands, may_raise
+from framework.compiler.mask_terms import same_existence
 
 
 class CompulsoryMixin:
@@ -49,13 +50,51 @@ class CompulsoryMixin:
         everything = list(range(len(self.c.actions)))
         if self.compulsory_pairs is None:
             self.compulsory_pairs = compulsory(self.c, self.types)
-        if not self.compulsory_pairs:
+        found = self.compulsory_pairs or self.mask_pairs()
+        if not found:
             return {}, everything
-        first = min(b for b, _ in self.compulsory_pairs.values())
-        pairs = {a: found for a, found in self.compulsory_pairs.items() if found[0] == first}
+        first = min(b for b, _ in found.values())
+        pairs = {a: pair for a, pair in found.items() if pair[0] == first}
         if mode == "list" and (self.c.prefer == "longest" or not set(range(first)) <= set(pairs)):
             return {}, everything
         return pairs, [first] + [i for i in everything if i != first]
+
+
+    def mask_pairs(self) -> dict:
+        """The pairs the trees do not show, proved on the code written for the player to move
+        (framework/compiler/mask_terms.py): A's `not Q` where Q's masks and B's "is there a
+        move" are the same existential terms.  Only with the mover known (per-mover code)."""
+        if self.mover_const is None or self.tables is None:
+            return {}
+        found = self.mask_pairs_found.get(self.mover_const)
+        if found is None:
+            found = self.mask_pairs_found[self.mover_const] = self._mask_pairs()
+        return found
+
+    def _mask_pairs(self) -> dict:
+        found, actions = {}, self.c.actions
+        boards = {f"b_{self.c.values[i]}": i for i in self.boards}
+        for ai, a in enumerate(actions):
+            if a.step or a.precondition is None:
+                continue
+            params = {p[0] for p in a.params}
+            for cond in _operands("and", a.precondition):
+                if _names(cond) & params or not (isinstance(cond, ast.Unary) and cond.op == "not"
+                                                 and isinstance(cond.operand, ast.Quant)):
+                    continue
+                formula = self.expr(cond.operand, {})
+                bodies = {name: (params_, body) for name, params_, body in self.outlined_source}
+                for bi, b in enumerate(actions):
+                    if bi == ai or b.step or b.chance is not None or b.legal_after is not None:
+                        continue
+                    code = _Source()
+                    self.legal_schemas(code, "any", "acts", only=bi)
+                    if same_existence(formula, code.lines, bodies, boards, len(self.c.values), self.tables.full):
+                        found[ai] = (bi, cond)
+                        break
+                if ai in found:
+                    break
+        return found
 
 
 def compulsory(checked, types) -> dict:

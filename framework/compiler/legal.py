@@ -20,7 +20,8 @@ class LegalMixin:
         last parameter with no further condition takes all its values at once."""
         self.per_mover(out, lambda o: self.legal_schemas(o, mode, ret))
 
-    def legal_schemas(self, out: _Source, mode, ret):
+    def legal_schemas(self, out: _Source, mode, ret, only=None):
+        """legal()'s statements for the player to move (every action, or action `only`)."""
         started = mode == "any"
         longest = self.c.prefer == "longest" and mode == "list"
         tally = self.c.prefer == "longest" and mode == "count"      # count walks: (most steps, how many, all)
@@ -28,7 +29,7 @@ class LegalMixin:
             out("_long = []     # (steps, move) of the compound moves")
         if tally:
             out("_best = _nbest = 0     # the most steps of a compound move, how many moves have them")
-        read_off, order = self.read_off(mode)      # compulsory.py: `not must_jump` as "no jump"
+        read_off, order = self.read_off(mode) if only is None else ({}, [only])   # compulsory.py: `not must_jump` as "no jump"
         for ai in order:
             if mode != "any" and read_off and ai == order[1]:       # after B, the first: its moves alone
                 out(f"_none{order[0]} = not {'n' if mode == 'count' else 'acts'}")
