@@ -25,6 +25,10 @@ The rule is proved on the checked trees, for every spec:
   not testing Q changes no error.
 
 Then, wherever A's other state conjuncts hold, Q holds exactly when some B is legal.
+Where the trees do not show it (Q written over other variables: a neighbour and the cell
+beyond it, as English draughts' `must_capture`), `mask_pairs` proves the pair on the code
+written for the player to move: Q's masks and B's "is there a move" read as the same
+existential terms (framework/compiler/mask_terms.py; tests/test_mask_terms.py).
 tests/test_compulsory.py plays generated specs of that shape, and Brazilian draughts (a
 compound capture under `prefer: longest`), against the interpreter.
 """
