@@ -231,9 +231,10 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace, advances=F
 
     def forget():
         """Drop the kept expansions and signatures (perft calls it before and after a run,
-        so each run starts cold and the memory is given back)."""
+        so each run starts cold and the memory is given back), and the inner kernel's."""
         memo.clear()
         signatures.clear()
+        inner.forget()
 
     kernel = HistoryKernel.__new__(HistoryKernel)
     kernel.forget = forget
@@ -254,7 +255,7 @@ def history_kernel(inner: Kernel, rules, key, state_class, namespace, advances=F
 class HistoryKernel(Kernel):
     """A Kernel over packed states with their history (see the module docstring)."""
 
-    __slots__ = ("inner", "rules", "repetition_key", "forget")
+    __slots__ = ("inner", "rules", "repetition_key")
     INDEXED = False
 
     def view(self, packed):

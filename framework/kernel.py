@@ -14,6 +14,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from framework.game import unchecked
+from framework.runtime import forget_memos
 
 
 class Kernel:
@@ -25,11 +26,12 @@ class Kernel:
     A game with chance has `chance(s)` (the pending chance action: true at chance nodes),
     `outcomes(s)` and `successors(s)` (a decision node's successors without their
     actions), and no count/leaves/leaves2 (perft walks it on the course interface);
-    without chance these are None."""
+    without chance these are None.  forget() empties the memoised definitions' memories
+    (perft calls it before and after a run: each run starts cold)."""
 
     __slots__ = ("actions", "count", "apply", "leaves", "utility", "returns", "action", "terminal",
                  "player", "state_class", "estimate", "leaves2", "chance", "outcomes", "children",
-                 "successors", "leaves_hot")
+                 "successors", "leaves_hot", "forget")
     INDEXED = True      # a packed state is the State's fields (terminal last): searchers may read them
                         # by index (not so framework.history_kernel's)
 
@@ -38,6 +40,7 @@ class Kernel:
         self.leaves = namespace.get("k_leaves")
         self.leaves2 = namespace.get("k_leaves2")       # (near, far) of the last two plies, or None
         self.leaves_hot = namespace.get("k_leaves_hot")     # with an ending repetition rule, or None
+        self.forget = lambda: forget_memos(namespace)       # the memoised definitions' values dropped
         self.utility, self.returns, self.action = namespace["k_utility"], namespace["k_returns"], namespace["k_action"]
         self.outcomes = namespace.get("k_outcomes")
         self.children, self.successors = namespace["k_children"], namespace.get("k_successors")

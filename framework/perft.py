@@ -29,7 +29,7 @@ def perft(state, depth: int, progress=None) -> list:
         return counts[1:]
     kernel = kernel_of(state)
     if kernel is not None:
-        forget = getattr(kernel, "forget", None)        # a history kernel's kept signatures:
+        forget = getattr(kernel, "forget", None)        # memoised values, a history kernel's signatures:
         if forget is not None:                          # each run starts cold and gives them back
             forget()
         try:

@@ -122,6 +122,7 @@ def memoise(function):
     (a position is seldom seen twice: the memory would cost more than it saves), so
     later calls pay no trial."""
     cached = functools.lru_cache(maxsize=MEMO_ENTRIES, typed=True)(function)
+    function.__globals__.setdefault("_MEMO_CACHES", []).append(cached)     # (forget_memos)
     calls = 0
 
     def trial(*args):
@@ -133,6 +134,14 @@ def memoise(function):
             function.__globals__[function.__name__] = cached if keep else function
         return cached(*args)
     return trial
+
+
+def forget_memos(namespace: dict):
+    """Empty the memories of a generated module's memoised definitions (a kernel's
+    `forget`: perft and the searches start each run cold, so a run repeated in one process
+    does not read the values the last one left)."""
+    for cached in namespace.get("_MEMO_CACHES", ()):
+        cached.cache_clear()
 
 
 LOOP_KEYS = 4096           # the outcomes a loop's dict table keeps (framework/compiler/loop_tables.py)

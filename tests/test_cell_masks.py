@@ -41,7 +41,27 @@ winner: A if odd else B if risky else none
 """
 
 
-@pytest.mark.parametrize("name,text", [("hex_flood", FLOOD), ("shapes", SHAPES),
+# `c in S` / `not in` with S a set that does not depend on c: a region, a define's cells, a
+# player's stones; the ring test of Havannah written by a new user (benchmarks/specs/havannah.yaml)
+MEMBERS = """game: Members
+players: [A, B]
+board: {width: 4, height: 4, cells: [empty, A, B, wall]}
+init: "board[(1, 1)] = wall"
+define:
+  rim: "row_cells(0) | row_cells(3) | column_cells(0) | cells(board, wall)"
+  outside(p): region(rim, orthogonal, cells(board, empty) | cells(board, next(p)) | cells(board, wall))
+  held(p): "exists c in cell: board[c] == empty and not (c in rim) and not exists d in neighbors(c, king): d in outside(p)"
+  lonely(p): "count c in cells(board, p): not (c in region(cells(board, wall), king, cells(board, p) | cells(board, wall)))"
+actions:
+  place(c in cell):
+    if: "board[c] == empty and (c in rim or exists d in neighbors(c, orthogonal): d in cells(board, mover))"
+    then: board[c] = mover
+terminal: held(A) or held(B) or lonely(A) > 3 or full(board)
+winner: A if held(A) else B if held(B) else none
+"""
+
+
+@pytest.mark.parametrize("name,text", [("hex_flood", FLOOD), ("shapes", SHAPES), ("members", MEMBERS),
                                        ("breakthrough", (ROOT / "benchmarks" / "specs" / "breakthrough.yaml").read_text())])
 def test_masked_quantifiers_play_as_the_interpreter(name, text):
     assert check_one(text, bfs_states=100, playouts=6, plies=40) is None
@@ -56,6 +76,13 @@ def test_only_the_forms_listed_become_masks():
     assert "_step_queen(" in source and "bit_count()" in source and "& ~" in source
     assert "NEIGHBORS_up_right" not in source and "_step_up_right(" not in source
     assert source.count("for _q") >= 2 and "v_h[(v_k % 2)]) for _q" in source
+
+
+def test_membership_in_a_set_of_cells_is_a_mask():
+    """MEMBERS: every quantifier whose body tests `c in S` for a set S not depending on c is a
+    mask (no loop over cells left in its definitions), and it plays as the interpreter above."""
+    source = framework.load_text(MEMBERS).python_source
+    assert "for _q" not in source and "any(" not in source and "_step_king(" in source
 
 
 def test_a_flood_fill_by_hand_becomes_shifts_and_plays_as_the_builtin():

@@ -169,3 +169,20 @@ def test_generated_chains_of_definitions_compile_to_what_the_interpreter_plays()
 @pytest.mark.slow
 def test_three_hundred_generated_chains_compile_to_what_the_interpreter_plays():
     campaign(300, chain_texts())
+
+
+def test_a_definition_calling_a_flood_is_memoised_and_each_perft_starts_cold():
+    """Havannah's ring test (a region flooded from the rim, its neighbours as a mask) loops
+    through its flood, so it is memoised like a quantifier; perft empties the memories before
+    and after each run (the kernel's `forget`), so a second run in the process finds nothing
+    the first left and counts the same."""
+    game = load(ROOT / "benchmarks/specs/havannah.yaml")
+    flags = decorated(ROOT / "benchmarks/specs/havannah.yaml")
+    ring = [line for line, memo in flags.items() if memo]
+    assert ring, flags
+    namespace = type(game.initial_state())._namespace
+    caches = namespace["_MEMO_CACHES"]
+    assert caches
+    first = perft(game.initial_state(), 3)
+    assert all(c.cache_info().currsize == 0 for c in caches)
+    assert perft(game.initial_state(), 3) == first == [19, 342, 5814]

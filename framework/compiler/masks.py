@@ -8,7 +8,8 @@ reach1(p, d))`), whose cost then grows with the size of the rule, not with the c
 power of its nesting.
 
 P may be made of `and`, `or`, `not`, `board[c] == v` / `!=` (v a value or player that does
-not depend on c), `row(c)` / `col(c)` compared by `==` with a whole number, `a if t else b`
+not depend on c), `c in S` / `not in` (S a set of cells that does not depend on c and cannot
+fail: `region(...)`, a define's cells), `row(c)` / `col(c)` compared by `==` with a whole number, `a if t else b`
 with a test `t` known while compiling, and `exists d in neighbors(c, DIRS): Q(d)` for a
 direction set that contains the opposite of each of its steps (the cells with a neighbour
 in Q's mask: one `_step_<dirs>` of that mask).  Anything else leaves the quantifier a loop.
@@ -151,6 +152,11 @@ class MasksMixin:
                 and isinstance(node.right, ast.Call) and node.right.func == "neighbors" \
                 and self._cell_var(node.right.args[0], env):
             return f"({self.expr(node.right, env)})"
+        if isinstance(node, ast.Binary) and node.op in ("in", "notin") and _is_var(node.left, var) \
+                and self.types.get(id(node.right)) == "cellset" and not _mentions(node.right, var) \
+                and not may_raise(node.right, self.types, frozenset(self.c.players)):    # c in S: S itself
+            mask = f"({self.expr(node.right, env)})"
+            return mask if node.op == "in" else f"(FULL & ~{mask})"
         if isinstance(node, ast.Binary) and node.op in ("==", "!="):
             for this, other in ((node.left, node.right), (node.right, node.left)):
                 if _is_var(this, var) and not _mentions(other, var) and _safe(other) \

@@ -183,7 +183,7 @@ def _memoised(text: str, functions: list) -> set:
                     in_loop.add(call)
     loops, memoised = set(), set()
     for name, params, _ in functions:
-        if any(isinstance(n, _LOOPS) or isinstance(n, pyast.Call) and getattr(n.func, "id", None) in loops
+        if any(isinstance(n, _LOOPS) or isinstance(n, pyast.Call) and _looping(getattr(n.func, "id", None), loops)
                for n in pyast.walk(trees[name])):
             loops.add(name)
             state_only = not any(p.startswith("d_") for p in params)
@@ -193,6 +193,13 @@ def _memoised(text: str, functions: list) -> set:
 
 
 _LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
+# run-time helpers that loop over a board (framework/builtins/connectivity.py's floods)
+_FLOODS = frozenset({"group", "groups", "liberties", "liberties_upto", "connected", "meets"})
+
+
+def _looping(name, loops) -> bool:
+    """Whether a call of `name` loops: an outlined body that does, or a flood."""
+    return name is not None and (name in loops or name in _FLOODS or name.startswith("_flood_"))
 
 
 def _calls(node, looped: bool):
