@@ -13,15 +13,16 @@ from tests.lockstep import moves_in_lockstep
 
 def test_brazilian_draughts_chooses_a_kings_or_a_mans_way_once_per_piece():
     source = framework.load(ROOT / "game_specs" / "brazilian_draughts.yaml").python_source
-    count = source[source.index("def k_count"):source.index("def k_apply")]
-    # moves: a king's slide or a man's two forward neighbours, one bit count per piece
-    assert re.search(r"n \+= \(\(_slide_diagonal\(p_c, [^\n]*\) if \(\(b_bk >> p_c & 1\)\) else ", count)
+    listing = source[source.index("def k_actions"):source.index("def k_count")]   # (counts: two halves,
+    # moves: a king's slide or a man's two forward neighbours                       # tests/test_split_schemas.py)
+    assert re.search(r"for p_d in bits\(\(_slide_diagonal\(p_c, [^\n]*\) if \(\(b_bk >> p_c & 1\)\) else ", listing)
     # captures: the landing cells two away (a man) or on a diagonal (a king), not every empty cell
-    assert re.search(r"for p_d in bits\([^\n]* if \(\(b_bk >> p_c & 1\)\) else _COLS_AT_2\[p_c\] & _ROWS_AT_2\[p_c\]\)", count)
+    assert re.search(r"for p_d in bits\([^\n]* if \(\(b_bk >> p_c & 1\)\) else _COLS_AT_2\[p_c\] & _ROWS_AT_2\[p_c\]\)", listing)
     # must_capture: the men's jumps as shifted masks (split from the kings' loop)
     # (the players' masks bound once per call: outline.py `_shared_masks`)
-    players = re.search(r"(_s\d+) = b_b \| b_bk\n", source).group(1)
-    assert re.search(rf"in bits\({players} & b_bk\)\)\) or \(+_s\d+ & \d+\) >> 20", source)
+    defs = source[source.index("\ndef _def"):]
+    players = re.search(r"(_s\d+) = b_b \| b_bk\n", defs).group(1)
+    assert re.search(rf"in bits\({players} & b_bk\)\)\) or \(+_s\d+ & \d+\) >> 20", defs)
 
 
 def test_moves_chosen_by_a_cells_value_come_in_the_interpreters_order(monkeypatch):

@@ -26,115 +26,126 @@ class LegalMixin:
         longest = self.c.prefer == "longest" and mode == "list"
         tally = self.c.prefer == "longest" and mode == "count"      # count walks: (most steps, how many, all)
         if longest:
-            out("_long = []     # (steps, move) of the compound moves")
+            out("_long = []     # (steps, place in acts) of the compound moves")
         if tally:
             out("_best = _nbest = 0     # the most steps of a compound move, how many moves have them")
         read_off, order = self.read_off(mode) if only is None else ({}, [only])   # compulsory.py: `not must_jump` as "no jump"
         for ai in order:
             if mode != "any" and read_off and ai == order[1]:       # after B, the first: its moves alone
                 out(f"_none{order[0]} = not {'n' if mode == 'count' else 'acts'}")
-            a = self.c.actions[ai]
-            if a.step:
+            if self.c.actions[ai].step:
                 continue
-            compound = a.chance is None and self.is_compound(a)
-            out(f"# action {a.name}")
-            self.note_param_ranges(a)
-            conds = _operands("and", a.precondition)
-            params = [p[0] for p in a.params]
-            raising = {c for c in conds if may_raise(c, self.types, frozenset(params))}
-            depths = loop_depths(conds, params, raising.__contains__)
-            env, base = {}, out.depth
-            top = [c for c, d in zip(conds, depths) if d == 0]
-            whole = None     # (mask of the last parameter's values, their tuple) when it is free
-            loops = []
-            last = None      # (name, (lo, hi), conditions) of a last int parameter over constant bounds
-            for k, (pname, domain, ptype) in enumerate(a.params):
-                var = f"p_{pname}"
-                header, rest = self.loop_at(k, pname, domain, ptype, conds, depths, raising, env)
-                env[pname] = var
-                last = (pname, header[3], rest) if header[3] else None
-                if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
-                        and a.legal_after is None \
-                        and (mode != "list" or (self.single and len(a.params) == 1)):
-                    whole = header[1:3]
-                else:
-                    loops.append((header[0], rest, header[1]))
-            if not started:
-                started = True
-                if whole and not top and not loops and len(self.c.actions) == 1:
-                    if mode == "count":                       # one mask: its bit count
-                        out(f"n = ({whole[0]}).bit_count()")
-                    else:
-                        self.emit_values(out, "acts = {}" if self.raw else "acts = [*{}]", *whole)
-                    continue
-                out("n = 0" if mode == "count" else "acts = []")
-            for cond in top:
-                if ai in read_off and cond is read_off[ai][1]:
-                    if mode != "any":                   # (in "any" mode no B was found: it holds)
-                        out(f"if _none{read_off[ai][0]}:")
-                        out.indent()
-                    continue
-                out(f"if {self.expr(cond, env)}:")
-                out.indent()
-            if self.grid_moves(out, mode, ai, a, (conds, depths, base), env):     # a table (range_masks.py)
-                continue
-            plain = not compound and a.legal_after is None          # the body: n += 1 / return True
-            shifted = self.shift_moves(out, mode, loops, env, a, whole, base, plain,     # bitboard shifts (shifts.py)
-                                       walked=compound and not tally and a.legal_after is None)
-            if shifted == "counted":
-                continue
-            unrolled = not (shifted or whole or compound or a.legal_after is not None or last is None) \
-                and last[1][1] - last[1][0] < MAX_UNROLLED
-            if plain and not (shifted or whole or unrolled) and len(loops) == 1 \
-                    and self.split_loop(out, mode, loops[-1][0], loops[-1][1], env,     # splits.py
-                                        mode == "list" and f"acts.append({self.encode_action(ai, a, env)})"):
-                out.depth = base
-                continue
-            for loop, rest, _ in [] if shifted else loops[:-1] if unrolled else loops:
-                out(loop)
-                out.indent()
-                for cond in rest:
-                    out(f"if {self.expr(cond, env)}:")
-                    out.indent()
-            if unrolled:
-                self.unrolled_values(out, mode, ai, a, env, *last)
-            elif whole:
-                mask, values = whole
-                if mode == "any":
-                    out(f"if {self.ray_hits(mask) or mask}:")
-                    out("    return True")
-                elif mode == "count":
-                    out(f"n += ({mask}).bit_count()")
-                else:
-                    self.emit_values(out, "acts += {}", mask, values)
-            elif compound and mode != "any":
-                walk = f"{self.compound_name('walk', ai)}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
-                if tally:
-                    self.tally(out, self.count_walk(ai, [env[p[0]] for p in a.params]), "n")
-                elif mode == "count":
-                    out(f"n += {self.count_walk(ai, [env[p[0]] for p in a.params])}")
-                else:
-                    out(f"for _tail, _n in {walk}:")
-                    move = f"{self.encode_action(ai, a, env, compound=True)} + _tail"
-                    out(f"    _long.append((_n, {move}))" if longest else f"    acts.append({move})")
-            else:
-                if a.legal_after is not None:         # tested on the successor: legal_after_functions
-                    mover = self.mover_code if self.mover_const is None else str(self.mover_const)
-                    out(f"if _after{ai}({', '.join(self.fields[:-1] + [mover] + [env[p[0]] for p in a.params])}):")
-                    out.indent()
-                out({"any": "return True", "count": "n += 1"}.get(mode) or
-                    f"acts.append({self.encode_action(ai, a, env)})")
-            out.depth = base
+            for a in self.schema_halves(self.c.actions[ai], mode):     # splits.py
+                started = self.legal_schema(out, mode, ai, a, read_off, started)
         if not started:
             out("n = 0" if mode == "count" else "acts = []")
         if longest:
-            out("if _long:")
-            out("    _best = max(steps for steps, _ in _long)")
-            out("    acts = [m for steps, m in _long if steps == _best] if _best > 1 else acts + [m for _, m in _long]")
+            out("if _long:")                 # the moves with the most steps, or all in the spec's order
+            out("    _best = max(_long)[0]")
+            out("    if _best > 1:")
+            out("        acts = [acts[i] for steps, i in _long if steps == _best]")
         if tally:
             out("if _best > 1:")
             out("    n = _nbest")
         out({"any": "return False", "count": f"return {'n' if ret == 'acts' else ret}"}.get(mode) or f"return {ret}")
+
+    def legal_schema(self, out, mode, ai, a, read_off, started):
+        """Write schema `a` (number `ai`) in `mode` (legal_schemas); return whether `n`
+        or `acts` is started."""
+        longest = self.c.prefer == "longest" and mode == "list"
+        tally = self.c.prefer == "longest" and mode == "count"
+        compound = a.chance is None and self.is_compound(a)
+        out(f"# action {a.name}")
+        self.note_param_ranges(a)
+        conds = _operands("and", a.precondition)
+        params = [p[0] for p in a.params]
+        raising = {c for c in conds if may_raise(c, self.types, frozenset(params))}
+        depths = loop_depths(conds, params, raising.__contains__)
+        env, base = {}, out.depth
+        top = [c for c, d in zip(conds, depths) if d == 0]
+        whole = None     # (mask of the last parameter's values, their tuple) when it is free
+        loops = []
+        last = None      # (name, (lo, hi), conditions) of a last int parameter over constant bounds
+        for k, (pname, domain, ptype) in enumerate(a.params):
+            var = f"p_{pname}"
+            header, rest = self.loop_at(k, pname, domain, ptype, conds, depths, raising, env)
+            env[pname] = var
+            last = (pname, header[3], rest) if header[3] else None
+            if k == len(a.params) - 1 and not rest and header[1] is not None and not compound \
+                    and a.legal_after is None \
+                    and (mode != "list" or (self.single and len(a.params) == 1)):
+                whole = header[1:3]
+            else:
+                loops.append((header[0], rest, header[1]))
+        if not started:
+            started = True
+            if whole and not top and not loops and len(self.c.actions) == 1:
+                if mode == "count":                       # one mask: its bit count
+                    out(f"n = ({whole[0]}).bit_count()")
+                else:
+                    self.emit_values(out, "acts = {}" if self.raw else "acts = [*{}]", *whole)
+                return started
+            out("n = 0" if mode == "count" else "acts = []")
+        for cond in top:
+            if ai in read_off and cond is read_off[ai][1]:
+                if mode != "any":                   # (in "any" mode no B was found: it holds)
+                    out(f"if _none{read_off[ai][0]}:")
+                    out.indent()
+                continue
+            out(f"if {self.expr(cond, env)}:")
+            out.indent()
+        if self.grid_moves(out, mode, ai, a, (conds, depths, base), env):     # a table (range_masks.py)
+            return started
+        plain = not compound and a.legal_after is None          # the body: n += 1 / return True
+        shifted = self.shift_moves(out, mode, loops, env, a, whole, base, plain,     # bitboard shifts (shifts.py)
+                                   walked=compound and not tally and a.legal_after is None)
+        if shifted == "counted":
+            return started
+        unrolled = not (shifted or whole or compound or a.legal_after is not None or last is None) \
+            and last[1][1] - last[1][0] < MAX_UNROLLED
+        if plain and not (shifted or whole or unrolled) and len(loops) == 1 \
+                and self.split_loop(out, mode, loops[-1][0], loops[-1][1], env,     # splits.py
+                                    mode == "list" and f"acts.append({self.encode_action(ai, a, env)})"):
+            out.depth = base
+            return started
+        for loop, rest, _ in [] if shifted else loops[:-1] if unrolled else loops:
+            out(loop)
+            out.indent()
+            for cond in rest:
+                out(f"if {self.expr(cond, env)}:")
+                out.indent()
+        if unrolled:
+            self.unrolled_values(out, mode, ai, a, env, *last)
+        elif whole:
+            mask, values = whole
+            if mode == "any":
+                out(f"if {self.ray_hits(mask) or mask}:")
+                out("    return True")
+            elif mode == "count":
+                out(f"n += ({mask}).bit_count()")
+            else:
+                self.emit_values(out, "acts += {}", mask, values)
+        elif compound and mode != "any":
+            walk = f"{self.compound_name('walk', ai)}({', '.join([self.sig] + [env[p[0]] for p in a.params] + ['1'])})"
+            if tally:
+                self.tally(out, self.count_walk(ai, [env[p[0]] for p in a.params]), "n")
+            elif mode == "count":
+                out(f"n += {self.count_walk(ai, [env[p[0]] for p in a.params])}")
+            else:
+                out(f"for _tail, _n in {walk}:")
+                move = f"{self.encode_action(ai, a, env, compound=True)} + _tail"
+                if longest:
+                    out("    _long.append((_n, len(acts)))")
+                out(f"    acts.append({move})")
+        else:
+            if a.legal_after is not None:         # tested on the successor: legal_after_functions
+                mover = self.mover_code if self.mover_const is None else str(self.mover_const)
+                out(f"if _after{ai}({', '.join(self.fields[:-1] + [mover] + [env[p[0]] for p in a.params])}):")
+                out.indent()
+            out({"any": "return True", "count": "n += 1"}.get(mode) or
+                f"acts.append({self.encode_action(ai, a, env)})")
+        out.depth = base
+        return started
 
     def loop_at(self, k, pname, domain, ptype, conds, depths, raising, env):
         # param_loop over the k-th loop's conditions; a mask never raises, so it may be tested first,

@@ -17,6 +17,14 @@ condition is `X if T else Y` with T not reading the parameter draws the paramete
 `(MX if T else MY)`, MX and MY the masks of X's and Y's leading parts (choice_mask): the
 same values in the same order, X's and Y's other parts tested in the loop.
 
+When counting or testing (not listing: the order of the moves does not matter there), a
+move whose condition P holds `X if T else Y` with T a test of its first cell parameter c
+that has a mask is written as two halves (schema_halves): `T and P[X]`, then `not T and
+P[Y]`, c drawn from T's cells and then from the others, each half lowered on its own (a
+man's jumps and steps as shifted masks, a king's rays as loops over the kings).  Same
+count and answer: every (c, ...) is tested once, in another order, so neither T nor any
+part of P may fail.
+
 An `or` chain none of whose operands can fail puts first the mask test of each operand
 that masks.exists_split wrote as `M != 0 or any(...)` (cheap_first): Go's `takes(c) or
 breathes(c)` tests for an empty neighbour before any flood fill.  The same value: the
@@ -30,12 +38,13 @@ the others (split_loop: Go's plays next to an empty point need no flood fill).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from framework import ast
 from framework.builtins.connectivity import _helpers
 from framework.graph import Graph
-from framework.compiler.common import _operands, may_raise
+from framework.compiler.common import _names, _operands, may_raise
 
 
 class SplitsMixin:
@@ -144,6 +153,33 @@ class SplitsMixin:
                   for test, body in ((cond.test, then), (self._made(ast.Unary, cond, "not", cond.test), else_))]
         return self._made(ast.Binary, node, "or", *halves)
 
+    def schema_halves(self, a, mode) -> list:
+        """The schemas legal.py writes for action `a`: `[a]`, or, when counting or testing
+        (the moves' order does not matter) and `a`'s condition P holds `X if T else Y` with T
+        a test of its first parameter c alone (a cell; T has a mask), the halves `T and P[X]`
+        and `not T and P[Y]` (T before P's first test of a parameter): c drawn from D's
+        cells where T holds, then from the others, each half lowered on its own (a man's
+        jumps as shifted masks, shifts.py).  The same count and the same answer: the halves
+        test the same (c, ...) in another order, so nothing in P may fail (which error is
+        met first could change), nor T."""
+        if mode not in ("count", "any") or a.chance is not None or a.legal_after is not None \
+                or len(a.params) < 2 or a.params[0][2] != "cell" or a.precondition is None:
+            return [a]
+        first = a.params[0][0]
+        found = _choice(a.precondition, tuple(p[0] for p in a.params[1:]), self.types, first)
+        if found is None or may_raise(a.precondition, self.types, frozenset(p[0] for p in a.params) | {"mover"}) \
+                or self.mask_of(found[0].test, first, {}) is None:
+            return [a]
+        cond, path = found
+        params, halves = {p[0] for p in a.params}, []
+        for test, branch in ((cond.test, cond.then), (self._made(ast.Unary, cond, "not", cond.test), cond.else_)):
+            conds = _operands("and", self._replaced(a.precondition, path, branch))
+            k = next((k for k, c in enumerate(conds) if _names(c) & params), len(conds))    # T first of c's tests
+            chain = functools.reduce(lambda x, y: self._made(ast.Binary, a.precondition, "and", x, y),
+                                     conds[:k] + [test] + conds[k:])
+            halves.append(dataclasses.replace(a, precondition=chain))
+        return halves
+
     def _made(self, kind, like, *fields):
         """A new node of `kind` with the checker's type (and kind) of `like`; kept alive so
         that its id stays its own while the module is written."""
@@ -173,12 +209,13 @@ class SplitsMixin:
         return made
 
 
-def _choice(node, bound, types):
+def _choice(node, bound, types, need=None):
     """The first `Cond` in `node` (outside quantifiers' domains) whose test reads no name in
-    `bound` (the variables quantified on the way) and is not known while compiling, with
-    its path; or None."""
+    `bound` (the variables quantified on the way), reads `need` when given, and is not
+    known while compiling, with its path; or None."""
     if isinstance(node, ast.Cond) and types.get(id(node)) == "bool" \
-            and not any(_reads(node.test, v) for v in bound) and _reads_state(node.test):
+            and not any(_reads(node.test, v) for v in bound) and _reads_state(node.test) \
+            and (need is None or _reads(node.test, need)):
         return node, ()
     for name in getattr(node, "__dataclass_fields__", ()):
         if name == "pos" or isinstance(node, ast.Quant) and name == "domain":
@@ -187,7 +224,7 @@ def _choice(node, bound, types):
         inner = bound + (node.var,) if isinstance(node, ast.Quant) else bound
         for index, c in enumerate(child) if isinstance(child, tuple) else ((None, child),):
             if hasattr(c, "__dataclass_fields__"):
-                found = _choice(c, inner, types)
+                found = _choice(c, inner, types, need)
                 if found is not None:
                     return found[0], ((name, index),) + found[1]
     return None
