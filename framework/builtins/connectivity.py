@@ -53,6 +53,18 @@ def groups(cells: int, masks: tuple, flood):
         cells &= ~(found | low)
 
 
+def groups_meeting(flood, cells: int, sets: tuple) -> int:
+    """Run-time helper: the cells of `cells` whose group (joined by `flood` through `cells`)
+    meets every set of `sets`: `exists c in cells(board, p): P(group(board, c, DIRS))` with P
+    a conjunction of `g & S != 0` (Y's and Hex's wins) is this mask non-zero, one flood per
+    set through what the last left, not one per group (compiler/quantifiers.py over_groups)."""
+    for found in sets:
+        cells = flood(cells & found, cells, 0)
+        if not cells:
+            break
+    return cells
+
+
 def cell_bits(c: int) -> int:
     """Run-time helper: the set holding cell c alone (empty when c is none)."""
     return 1 << c if c >= 0 else 0
@@ -229,7 +241,8 @@ BUILTINS = (
             _lower_connected, runtime={"connected": connected, "step_by_table": step_by_table}, interpret=_interpret_connected),
     Builtin("group", ("board", "cell", "dirs"), "cellset",
             "the cells holding c's value joined to c by chains of dirs steps through that value (c's group)",
-            _lower_group, runtime={"group": group, "groups": groups, "step_by_table": step_by_table}, interpret=_interpret_group),
+            _lower_group, runtime={"group": group, "groups": groups, "groups_meeting": groups_meeting,
+                                   "step_by_table": step_by_table}, interpret=_interpret_group),
     Builtin("liberties", ("board", "cell", "dirs"), "cellset",
             "the cells holding the initial value one dirs step from c's group (its liberties)",
             _lower_liberties, runtime={"liberties": liberties, "liberties_upto": liberties_upto, "group": group, "step_by_table": step_by_table},

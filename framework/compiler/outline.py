@@ -194,7 +194,7 @@ def _memoised(text: str, functions: list) -> set:
 
 _LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
 # run-time helpers that loop over a board (framework/builtins/connectivity.py's floods)
-_FLOODS = frozenset({"group", "groups", "liberties", "liberties_upto", "connected", "meets"})
+_FLOODS = frozenset({"group", "groups", "groups_meeting", "liberties", "liberties_upto", "connected", "meets"})
 
 
 def _looping(name, loops) -> bool:

@@ -4,10 +4,12 @@ a set of cells) -> its Python iterable.
 """
 from __future__ import annotations
 
+import ast as pyast
+
 from framework import ast
 from framework.builtins.connectivity import _helpers, _value_masks
 from framework.compiler import unroll
-from framework.compiler.common import _static_int
+from framework.compiler.common import _operands, _static_int
 from framework.runtime import MAX_SPAN
 
 
@@ -87,8 +89,13 @@ class QuantifiersMixin:
         self.outlining = False
         try:
             body = self.expr(node.body, env)
+            meets = [self.expr(c, env) for c in _operands("and", node.body)]
         finally:
             self.subst, self.outlining = saved
+        sets = [_met_set(code, var) for code in meets]
+        if node.kind == "exists" and isinstance(node.domain, ast.Call) and node.domain.func == "cells" \
+                and None not in sets:            # every test `g & S != 0`: floods through the stones
+            return f"(groups_meeting({flood}, {cells}, ({''.join(s + ', ' for s in sets)})) != 0)"
         test = "any" if node.kind == "exists" else "all"
         return f"{test}({body} for {var} in groups({cells}, {_value_masks(self)}, {flood}))"
 
@@ -152,3 +159,20 @@ def _nodes(node):
         for c in child if isinstance(child, (tuple, list)) else (child,):
             if hasattr(c, "__dataclass_fields__") and f != "pos":
                 yield from _nodes(c)
+
+
+def _met_set(code: str, var: str):
+    """S when `code` is the test `var & S != 0` (the group meets S) with S not reading var."""
+    try:
+        tree = pyast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(tree, pyast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], pyast.NotEq)
+            and isinstance(tree.comparators[0], pyast.Constant) and tree.comparators[0].value == 0
+            and isinstance(tree.left, pyast.BinOp) and isinstance(tree.left.op, pyast.BitAnd)):
+        return None
+    for this, other in ((tree.left.left, tree.left.right), (tree.left.right, tree.left.left)):
+        if isinstance(this, pyast.Name) and this.id == var \
+                and not any(isinstance(n, pyast.Name) and n.id == var for n in pyast.walk(other)):
+            return f"({pyast.unparse(other)})"
+    return None
