@@ -34,7 +34,19 @@ def row_cells(y: int, width: int, height: int) -> int:
 
 
 def _lower_row_cells(compiler, node, env):
+    from framework.compiler.common import _static_int
+    y = _static_int(node.args[0])
+    if y is not None:                   # a constant row: its mask, written once
+        return str(row_cells(y, compiler.c.width, compiler.c.height))
     return f"row_cells({compiler.expr(node.args[0], env)}, {compiler.c.width}, {compiler.c.height})"
+
+
+def _lower_column_cells(compiler, node, env):
+    from framework.compiler.common import _static_int
+    x = _static_int(node.args[0])
+    if x is not None and compiler.tables is not None:        # a constant column: its mask
+        return str(column_cells(x, compiler.tables.column_masks))
+    return f"column_cells({compiler.expr(node.args[0], env)}, COLUMN_MASKS)"
 
 
 BUILTINS = (
@@ -46,8 +58,7 @@ BUILTINS = (
             lambda compiler, node, env: compiler.cell_at(node, env) or compiler.int_cell(*node.args, env) or
             f"CELL({compiler.expr(node.args[0], env)}, {compiler.expr(node.args[1], env)})"),
     Builtin("column_cells", ("int",), "cellset", "the cells of column x (a side of the board: x = 0 is the left)",
-            lambda compiler, node, env: f"column_cells({compiler.expr(node.args[0], env)}, COLUMN_MASKS)",
-            runtime={"column_cells": column_cells},
+            _lower_column_cells, runtime={"column_cells": column_cells},
             interpret=lambda ev, node, args, s: frozenset(c for c in ev.cells() if c[0] == args[0])),
     Builtin("row_cells", ("int",), "cellset", "the cells of row y (a side of the board: y = 0 is the top)",
             _lower_row_cells, runtime={"row_cells": row_cells},
