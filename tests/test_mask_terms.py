@@ -133,3 +133,13 @@ def test_code_that_tests_the_cell_or_returns_at_once_is_not_read():
                                  "return False"]
     assert not reads("((b_x & 63) << 2 & b_o << 1 & FULL & ~(b_x | b_o)) != 0", tests_cell)
     assert not reads("((b_x & 63) << 2 & b_o << 1 & FULL & ~(b_x | b_o)) != 0", ["return True"])
+
+
+def test_a_false_inside_a_block_a_name_a_block_rebinds_and_a_rebound_board_are_not_read():
+    formula = "((b_x & 63) << 2 & b_o << 1 & FULL & ~(b_x | b_o)) != 0"
+    assert reads(formula)
+    cut_off = ["if b_o & 1:", "    return False"] + JUMP_ANY          # False first where b_o holds cell 0
+    assert not reads(formula, cut_off)
+    rebound = ["_a = b_x", "if b_o & 1:", "    _a = b_o"] + JUMP_ANY[1:]   # _a is either after the block
+    assert not reads(formula, rebound)
+    assert not reads(formula, ["b_x = b_o"] + JUMP_ANY)

@@ -79,7 +79,7 @@ class _Reader:
     def returns(self, stmts, env):
         """The set of canonical terms such that `stmts` return True exactly when one is
         non-zero (each path's tests: one term and guards it implies)."""
-        paths = self.paths(stmts, dict(env), ())
+        paths = self.paths(stmts, dict(env), (), True)
         minimal = [p for p in paths if not any(q < p for q in paths)]         # (j1 and j2) is absorbed by j1
         found = set()
         for path in minimal:
@@ -99,22 +99,33 @@ class _Reader:
         (d, wanted), = tests
         return d == 0 and any(values <= wanted for _, values in term[1])
 
-    def paths(self, stmts, env, tests) -> set:
-        """{frozenset of the terms tested on a path to `return True`} of `stmts`."""
+    def paths(self, stmts, env, tests, top=False) -> set:
+        """{frozenset of the terms tested on a path to `return True`} of `stmts`.  Only the
+        outermost block may `return False` (a False inside would cut off the code after the
+        block, which the paths do not say), and a name a block assigns is unknown after it
+        (it may hold either value); a board or FULL is never rebound."""
         found = set()
-        for i, stmt in enumerate(stmts):
+        for stmt in stmts:
             if isinstance(stmt, pyast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], pyast.Name):
-                env[stmt.targets[0].id] = _Bound(stmt.value, dict(env))
-            elif isinstance(stmt, pyast.Return) and isinstance(stmt.value, pyast.Constant):
-                if stmt.value.value is True:
+                name = stmt.targets[0].id
+                if name in self.boards or name == "FULL":
+                    raise _NotRead
+                env[name] = _Bound(stmt.value, dict(env))
+            elif isinstance(stmt, pyast.Return) and isinstance(stmt.value, pyast.Constant) \
+                    and stmt.value.value in (True, False) and type(stmt.value.value) is bool:
+                if stmt.value.value:
                     found.add(frozenset(tests))
+                elif not top:
+                    raise _NotRead
                 return found
             elif isinstance(stmt, pyast.If) and not stmt.orelse:
                 for alternative in self.formula(stmt.test, env) or {None}:
                     if alternative is not None:
                         found |= self.paths(stmt.body, dict(env), tests + (alternative,))
+                _forget_assigned(stmt.body, env)
             elif isinstance(stmt, pyast.For) and not stmt.orelse:
                 found |= self.loop(stmt, env, tests)
+                _forget_assigned([stmt], env)
             else:
                 raise _NotRead
         return found
@@ -213,6 +224,13 @@ class _Reader:
         if len(found) != 1:
             raise _NotRead
         return found
+
+
+def _forget_assigned(stmts, env):
+    """Unbind every name the statements assign (or loop over): after the block, unknown."""
+    for node in (n for stmt in stmts for n in pyast.walk(stmt)):
+        if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Store):
+            env[node.id] = None
 
 
 class _Bound:
