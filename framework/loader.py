@@ -21,7 +21,7 @@ from framework.history import with_history
 from framework.game import enforce_contract, fitting, outcome_value_text, Game
 
 _CACHE: dict = {}
-RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "memoise", "off_board", "cell_part", "drop_cell", "extreme", "cells_mask", "moves_mask", "loop_outcome", "loop_table", "shown_value")
+RUNTIME_HELPERS = ("bits", "set_item", "out_of_range", "item", "no_actions", "no_outcomes", "overflow", "endless_move", "span", "bad_index", "divide", "memoise", "off_board", "cell_part", "drop_cell", "extreme", "cells_mask", "moves_mask", "loop_outcome", "loop_table", "shown_value", "cell_table")
 
 
 def parse_text(text: str, file: str, fmt: str):

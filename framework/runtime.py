@@ -182,6 +182,20 @@ def bits(mask: int) -> list:
     return out
 
 
+class cell_table(dict):
+    """q << 16 | r -> made(q, r), computed at the first use: the cells where a relation of
+    three cells holds beside q and r (framework/compiler/masks.py `relation`), at most one
+    entry per pair of cells."""
+
+    def __init__(self, made):
+        super().__init__()
+        self.made = made
+
+    def __missing__(self, key: int) -> int:
+        found = self[key] = self.made(key >> 16, key & 0xFFFF)
+        return found
+
+
 BITS_REMEMBERED = 1 << 16
 
 

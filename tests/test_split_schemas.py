@@ -30,6 +30,11 @@ HOP = "'own(a) and jumps(a, b) and board[b] == empty and enemy(middle(a, b))'"
 KINGS = ["abs(col(b) - col(a)) == 2 and row(b) == row(a) and enemy(middle(a, b))",
          "abs(col(b) - col(a)) == abs(row(b) - row(a)) and abs(col(b) - col(a)) >= 2 and enemy(middle(a, b))",
          "jumps(a, b) and enemy(middle(a, b)) and flag"]
+# a flying king's capture: one piece between a and b, an enemy (masks.py: relations of three cells)
+FLYING = ("abs(col(b) - col(a)) == abs(row(b) - row(a)) and (count e in cell: inside(a, b, e) and board[e] != empty)"
+          " == 1 and (exists e in cell: inside(a, b, e) and enemy(e))")
+INSIDE = ("  inside(a, b, e): abs(col(e) - col(a)) == abs(row(e) - row(a)) and abs(col(b) - col(e)) == abs(row(b) - row(e))"
+          " and (col(e) - col(a)) * (col(b) - col(e)) > 0 and (row(e) - row(a)) * (row(b) - row(e)) > 0\n")
 # jumps at the start: A's man (0, 4) over (1, 3), then on over (3, 1); A's king (4, 4) over (3, 3)
 # or (3, 4); B's king (0, 0) over (1, 1)
 PLACED = ((0, 4, "A"), (1, 3, "B"), (2, 2, "empty"), (3, 1, "B"), (4, 0, "empty"), (4, 4, "Ak"), (3, 3, "B"),
@@ -39,17 +44,22 @@ MEN = ["jumps(a, b) and enemy(middle(a, b))",
 
 
 @st.composite
-def chosen_hop_texts(draw):
-    """generate_shifts' specs whose hop chooses a king's way or a man's by a's value, one
-    jump or going on from b (`continue hop(b)`), under `prefer: longest` or not."""
+def chosen_hop_texts(draw, kings=tuple(KINGS + [FLYING])):
+    """generate_shifts' specs whose hop chooses a king's way (a flying king's among them)
+    or a man's by a's value, one jump or going on from b (`continue hop(b)`), under
+    `prefer: longest` or not."""
     text = draw(shift_spec_texts().filter(lambda t: " flag or board[b]" not in t))   # (not any move at all)
     text = re.sub(r"width: (\d+), height: (\d+)", lambda m: f"width: {max(5, int(m[1]))}, height: {max(5, int(m[2]))}", text)
     text = text.replace("  n = 0\n", "".join(f"  board[({x}, {y})] = {v}\n" for x, y, v in PLACED) + "  n = 0\n", 1)
     text = re.sub(r"jumps\(a, b\): .*", "jumps(a, b): abs(col(b) - col(a)) == 2 and abs(row(b) - row(a)) == 2", text, 1)
+    text = text.replace("  must_hop:", INSIDE + "  must_hop:", 1)
     test = draw(st.sampled_from(["king(mover)", "mover", "empty"]))
-    chosen = f"'own(a) and board[b] == empty and ({draw(st.sampled_from(KINGS))} if board[a] == {test}" \
-             f" else {draw(st.sampled_from(MEN))})'"
+    king = draw(st.sampled_from(kings))
+    chosen = f"'own(a) and board[b] == empty and ({king} if board[a] == {test} else {draw(st.sampled_from(MEN))})'"
     text = text.replace(HOP, chosen, 1)
+    if king == FLYING:                  # the hop empties the cells between
+        text = text.replace("board[a] = empty; board[middle(a, b)] = empty",
+                            "board[a] = empty; for e in cell do { if inside(a, b, e) then board[e] = empty }", 1)
     if draw(st.booleans()):             # a compound move: the piece hops on while it can
         text = re.sub(r"(    then: 'board\[b\] = board\[a\]; board\[a\] = empty; board\[middle\(a, b\)\] = empty)"
                       r"; n \+= 1[^']*'", r"\1; continue hop(b)'", text, 1)
@@ -76,6 +86,15 @@ def _perft(game, depth):
         return error.message
 
 
+def counts_as_interpreted(text):
+    game = framework.load_text(text)
+    same_perft(game, text, 3)
+    moves_in_lockstep(game, text, playouts=1, plies=8, kernel=True)     # terminal tests too
+    found = walk_difference(game, bfs_states=8, playouts=1, plies=8)      # counts, leaves
+    assert found is None, f"{found}\n{text}"
+    return game
+
+
 def test_drawn_chosen_jumps_count_as_the_interpreter(monkeypatch):
     monkeypatch.setenv("PLYSPEC_CACHE", "off")          # the compiler runs, so the spy sees it
     fired = []
@@ -86,28 +105,35 @@ def test_drawn_chosen_jumps_count_as_the_interpreter(monkeypatch):
         return halves
     monkeypatch.setattr(splits.SplitsMixin, "schema_halves", spy)
 
-    @drawn(4, chosen_hop_texts())
-    def counts_as_interpreted(text):
+    @drawn(4, chosen_hop_texts(KINGS))
+    def chosen(text):
         fired.append(False)
-        game = framework.load_text(text)
-        same_perft(game, text, 3)
-        moves_in_lockstep(game, text, playouts=1, plies=8, kernel=True)     # terminal tests too
-        found = walk_difference(game, bfs_states=8, playouts=1, plies=8)      # counts, leaves
-        assert found is None, f"{found}\n{text}"
-    counts_as_interpreted()
+        counts_as_interpreted(text)
+    chosen()
     assert sum(fired) >= 3, fired
+
+
+def test_drawn_flying_kings_count_as_the_interpreter():
+    """A king's capture over one piece at a distance: `inside(a, b, e)`, a relation of three
+    cells, read from a table per (a, b) (masks.py `relation`), in the count, the test of an
+    enemy between and the hop's loop over the cells between."""
+    @drawn(3, chosen_hop_texts((FLYING,)))
+    def flying(text):
+        source = counts_as_interpreted(text).python_source
+        assert re.search(r"cell_table\(lambda _q, _r: .* and \(\(\(COL\[_c\] - COL\[_q\]\) \*", source), text
+    flying()
 
 
 @pytest.mark.slow
 def test_many_drawn_chosen_jumps_count_as_the_interpreter():
     @drawn(25, chosen_hop_texts())
-    def counts_as_interpreted(text):
+    def many(text):
         game = framework.load_text(text)
         same_perft(game, text, 4)
         plays_as_the_interpreter(text, bfs_states=30, playouts=2, plies=14)
         found = walk_difference(game, bfs_states=12, playouts=2, plies=12)
         assert found is None, f"{found}\n{text}"
-    counts_as_interpreted()
+    many()
 
 
 def test_a_condition_that_may_fail_is_not_split():

@@ -109,7 +109,7 @@ class EffectsMixin:
                 and self.c.spec.board is not None and len(e.body) == 1 and isinstance(e.body[0], ast.IfEffect)
                 and not e.body[0].else_):
             return None
-        parts, masks, saved = _operands("and", e.body[0].test), [], self.walrus_ok
+        parts, masks, saved = self.joined_parts(_operands("and", e.body[0].test), e.var, env), [], self.walrus_ok
         self.walrus_ok = False
         try:
             for part in parts:

@@ -12,7 +12,10 @@ not depend on c), `c in S` / `not in` (S a set of cells that does not depend on 
 fail: `region(...)`, a define's cells), `row(c)` / `col(c)` compared by `==` with a whole number, `a if t else b`
 with a test `t` known while compiling, and `exists d in neighbors(c, DIRS): Q(d)` for a
 direction set that contains the opposite of each of its steps (the cells with a neighbour
-in Q's mask: one `_step_<dirs>` of that mask).  Anything else leaves the quantifier a loop.
+in Q's mask: one `_step_<dirs>` of that mask), and relations of c's row and column to those
+of one or two other cell variables (`relation`: a table per cell, or per pair of cells made
+at its first use; an `and` chain's relations of three cells joined into one table, as
+`inside(c, d, e)`, e strictly between c and d).  Anything else leaves the quantifier a loop.
 The parts of P that do not depend on c are limited to expressions that cannot fail at run
 time (no indexing, division or call), so the mask, which evaluates every part once, raises
 nothing the loop would not.
@@ -74,7 +77,7 @@ class MasksMixin:
         masks, rest, saved = [], [], self.walrus_ok
         self.walrus_ok = False                  # the mask is a comprehension's iterable
         try:
-            for part in _operands("and", node.body):
+            for part in self.joined_parts(_operands("and", node.body), node.var, env):
                 mask = self.mask_of(part, node.var, env) if not rest else None
                 (masks if mask else rest).append(mask or part)
         finally:
@@ -126,6 +129,9 @@ class MasksMixin:
         if any(_mentions(node, v) for v in outer):
             return None
         if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+            whole = self._three_cells(node, var, env, outer)
+            if whole is not None:
+                return whole
             left, right = self.cells_where(node.left, var, env, outer), self.cells_where(node.right, var, env, outer)
             if left is None or right is None:
                 return None
@@ -173,24 +179,65 @@ class MasksMixin:
         """A test of where cell `var` lies, alone or beside one other cell variable q
         (`row(b) == row(a) + 1`, `abs(col(b) - col(a)) <= 1`): a table, made when the module
         loads, of the cells where it holds (for each q: `_REL<k>[q]`), when the test's code
-        reads nothing but the two cells' rows and columns, whole numbers and arithmetic."""
+        reads nothing but the two cells' rows and columns, whole numbers and arithmetic.
+        Beside two cell variables q and r (e lies between c and d): a table whose mask for
+        (q, r) is made at its first use, `_REL<k>[q << 16 | r]` (runtime.cell_table)."""
         if not _plain(node):
             return None
-        others = {n.id for n in _name_nodes(node) if n.id != var and self._cell_var(n, env)}
-        if len(others) > 1:
+        others = sorted(self._other_cells(node, var, env))
+        if len(others) > 2:
             return None
-        inner = {**env, var: "_c", **{o: "_q" for o in others}}
+        names = ("_q", "_r")[:len(others)]
+        inner = {**env, var: "_c", **dict(zip(others, names))}
         code = self.expr(node, inner)
-        if not _geometric(code, {"_c", "_q"} if others else {"_c"}):
+        if not _geometric(code, {"_c", *names}):
             return None
-        key = (code, bool(others))
+        key = (code, bool(others)) if len(others) < 2 else (code, 2)
         name = self.relations.get(key)
         if name is None:
             name = self.relations[key] = f"_REL{len(self.relations)}"
             cells = f"sum(1 << _c for _c in ALL_CELLS if {code})"
-            self.helpers[name] = (f"# {name}{'[q]' if others else ''}: the cells c where {code}\n{name} = "
-                                  + (f"tuple({cells} for _q in range(len(ROW)))\n" if others else f"{cells}\n"))
-        return f"{name}[{env[others.pop()]}]" if others else name
+            self.helpers[name] = (f"# {name}{('', '[q]', '[q << 16 | r]')[len(others)]}: the cells c where {code}\n{name} = "
+                                  + (cells, f"tuple({cells} for _q in range(len(ROW)))",
+                                     f"cell_table(lambda _q, _r: {cells})")[len(others)] + "\n")
+        if len(others) == 2:
+            q, r = (env[o] if env[o].isidentifier() else f"({env[o]})" for o in others)
+            return f"{name}[{q} << 16 | {r}]"
+        return f"{name}[{env[others[0]]}]" if others else name
+
+    def _three_cells(self, node, var, env, outer):
+        """For an `and` chain whose plain conjuncts (`_plain`) name two cell variables
+        besides `var` (e lies between c and d): one `relation` table of those conjuncts,
+        and the mask of the others; else None."""
+        ops = _operands("and", node)
+        plain = [o for o in ops if _plain(o)]
+        if node.op != "and" or len(plain) < 2 \
+                or len(set().union(*(self._other_cells(o, var, env) for o in plain))) != 2:
+            return None
+        joined = plain[0]
+        for o in plain[1:]:
+            joined = self._made(ast.Binary, node, "and", joined, o)
+        table = self.relation(joined, var, env)
+        if table is None:
+            return None
+        rest = [self.cells_where(o, var, env, outer) for o in ops if not _plain(o)]
+        return None if None in rest else self._share(f"({' & '.join([table] + rest)})")
+
+    def joined_parts(self, parts, var, env) -> list:
+        """An `and` chain's `parts` with the leading plain ones (`_plain`) joined into one
+        when they name two cell variables besides `var`: one `relation` table of three
+        cells instead of one per part (quantifier_cells, effects.py where_cells)."""
+        k = next((i for i, p in enumerate(parts) if not _plain(p)), len(parts))
+        if k < 2 or len(set().union(*(self._other_cells(p, var, env) for p in parts[:k]))) != 2:
+            return parts
+        joined = parts[0]
+        for p in parts[1:k]:
+            joined = self._made(ast.Binary, p, "and", joined, p)
+        return [joined] + parts[k:]
+
+    def _other_cells(self, node, var, env) -> set:
+        """The cell variables other than `var` that `node` names."""
+        return {n.id for n in _name_nodes(node) if n.id != var and self._cell_var(n, env)}
 
     def cell_at(self, node, env):
         """`cell(x, y)` whose coordinates read nothing but the rows and columns of one or two
