@@ -184,7 +184,7 @@ def bits(mask: int) -> list:
 
 class cell_table(dict):
     """q << 16 | r -> made(q, r), computed at the first use: the cells where a relation of
-    three cells holds beside q and r (framework/compiler/masks.py `relation`), at most one
+    three cells holds beside q and r (framework/compiler/relations.py `relation`), at most one
     entry per pair of cells."""
 
     def __init__(self, made):

@@ -115,7 +115,7 @@ def test_drawn_chosen_jumps_count_as_the_interpreter(monkeypatch):
 
 def test_drawn_flying_kings_count_as_the_interpreter():
     """A king's capture over one piece at a distance: `inside(a, b, e)`, a relation of three
-    cells, read from a table per (a, b) (masks.py `relation`), in the count, the test of an
+    cells, read from a table per (a, b) (relations.py `relation`), in the count, the test of an
     enemy between and the hop's loop over the cells between."""
     @drawn(3, chosen_hop_texts((FLYING,)))
     def flying(text):

@@ -29,7 +29,8 @@ function-level fast path: plain tuples, raw actions), state_class (the module an
 class), apply (a move's successor), functions (terminal, utility, initial, chance), outline
 (large definitions written once as functions), compulsory (a quiet move's `not must_jump`
 read off the jumps' count), bitopt (pure bit expressions written with
-fewer operations before they are emitted), shifts (moves between two cells counted by
+fewer operations before they are emitted), relations (where a cell lies beside one or two
+others, and cells computed from them, as tables), shifts (moves between two cells counted by
 shifting bitboards), pairs (tests of two such cells as masks), splits (a quantifier's
 `X if T else Y` chosen once, outside its loop), int_ranges (ranges of
 integer expressions; `cell(x, y)` of small integers as a table), range_masks (quantifiers over
@@ -64,6 +65,7 @@ from framework.compiler.param_loops import ParamLoopsMixin
 from framework.compiler.pairs import PairsMixin
 from framework.compiler.quantifiers import QuantifiersMixin
 from framework.compiler.range_masks import GridMovesMixin, RangeMasksMixin
+from framework.compiler.relations import RelationsMixin
 from framework.compiler.shifts import ShiftsMixin
 from framework.compiler.splits import ChoiceMasksMixin, SplitsMixin
 from framework.compiler.state_class import StateClassMixin
@@ -74,7 +76,7 @@ __all__ = ["Compiler", "_Source", "MAX_BLOCK_DEPTH", "MAX_EFFECT_NESTING"]
 
 class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, LegalMixin, ParamLoopsMixin, CompoundMixin,
                StateClassMixin, ApplyMixin, RuleFunctionsMixin, KernelMixin, ChildrenMixin, ChanceMixin,
-               OutlineMixin, MasksMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
+               OutlineMixin, MasksMixin, RelationsMixin, ShiftsMixin, PairsMixin, IntRangesMixin, SplitsMixin,
                ChoiceMasksMixin, RangeMasksMixin, GridMovesMixin, LoopTablesMixin, OnwardMixin, CompulsoryMixin):
     def __init__(self, checked: Checked):
         self.c = checked
@@ -103,7 +105,7 @@ class Compiler(ExpressionsMixin, QuantifiersMixin, BoardMixin, EffectsMixin, Leg
         self.leaf_count = False       # writing k_leaves: the successors' numbers of moves
         self.hot_leaves = False       # writing k_leaves_hot: a repeating successor counts 0 (kernel.py)
         self.ray_calls = {}           # (dirs, inner, outer) -> the ray_ends call written (board.py)
-        self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (masks.py relation)
+        self.relations = {}           # (code, over a second cell) -> its table `_REL<k>` (relations.py relation)
         self.split_tests = {}         # code masks.exists_split wrote -> (its mask test, the rest)
         self.subst = {}               # id(argument node) -> its parameter, while writing an outlined body
         self.compulsory_pairs = None  # {A: (B, A's `not Q`)}: Q read off B's count (compulsory.py)

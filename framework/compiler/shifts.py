@@ -2,7 +2,7 @@
 
 legal.py writes a schema over cells a, b whose tests are masks as `for a in bits(A):
 n += M(a).bit_count()`, M(a) the cells b: a bitwise combination of masks free of a, of
-per-cell tables `T[a]` (`_REL<k>`, masks.py `relation`; `NEIGHBORS_<dirs>`;
+per-cell tables `T[a]` (`_REL<k>`, relations.py `relation`; `NEIGHBORS_<dirs>`;
 `_COLS_AT_<k>`/`_ROWS_AT_<k>`) and of tests of a's own bit (`FULL if (X >> a & 1) else
 0`: a man or a king).  When each table is a union of fixed translations D (checked on the
 table: for every a, `T[a] == {a + d for d in D on the board}`), whether b = a + d is in M(a)
