@@ -281,11 +281,17 @@ class ExpressionsMixin:
             cell = self.expr(node.index, env)
             guarded = self.cell_guarded(node.index)
             plain = _PLAIN.fullmatch(cell) or not guarded and len(self.boards) == 1
-            at = cell if plain else "_c"            # an expression is evaluated once, by a call
-            parts = [f"{i} if b_{self.c.values[i]} >> {at} & 1 else" for i in self.boards]
-            guard = f"-1 if {at} < 0 else " if guarded else ""
+            if not plain and self.walrus_ok and self.boards:     # an expression evaluated once, bound by `:=`
+                at = self.fresh("r")
+                first = f"({at} := {cell})"
+            else:
+                at = cell if plain else "_c"        # ... or by a call
+                first = at
+            parts = [f"{i} if b_{self.c.values[i]} >> {first if k == 0 and not guarded else at} & 1 else"
+                     for k, i in enumerate(self.boards)]
+            guard = f"-1 if {first} < 0 else " if guarded else ""
             read = f"{guard}{' '.join(parts)} {self.c.default_value}"
-            return f"({read})" if plain else f"(lambda _c: {read})({cell})"
+            return f"({read})" if plain or at != "_c" else f"(lambda _c: {read})({cell})"
         if isinstance(node.base, ast.Name) and node.base.id in self.item_locals \
                 and self.kinds.get(id(node.base), ("",))[0] == "var":      # one local per item (local_lists.py)
             return self.item_locals[node.base.id][constant_index(self, node.index)]
