@@ -71,8 +71,12 @@ class CompulsoryMixin:
         if self.mover_const is None or self.tables is None:
             return {}
         found = self.mask_pairs_found.get(self.mover_const)
-        if found is None:
-            found = self.mask_pairs_found[self.mover_const] = self._mask_pairs()
+        if found is None:               # proved with no fact of the place it is asked from (kept for all)
+            saved, self.and_facts, self.subst = (self.and_facts, self.subst), [], {}
+            try:
+                found = self.mask_pairs_found[self.mover_const] = self._mask_pairs()
+            finally:
+                self.and_facts, self.subst = saved
         return found
 
     def _mask_pairs(self) -> dict:
