@@ -4,8 +4,12 @@ module.
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast
 from framework.compiler.common import TABLE_BITS, _IDENT
+
+_PLAIN = re.compile(r"\d+|[A-Za-z_]\w*(\[\d+\])?")     # a cell code read twice as it is (board_read)
 
 
 class BoardMixin:
@@ -13,6 +17,25 @@ class BoardMixin:
 
     def sig_with_mover(self, mover):
         return ", ".join(self.fields[:-1] + [mover])
+
+    def board_read(self, node, env):
+        """The value index at a cell (`board[c]`); -1 (equal to no value) when the cell is
+        `none`.  A computed cell is evaluated once: bound by `:=` where the expression allows
+        it, else by a call."""
+        cell = self.expr(node.index, env)
+        guarded = self.cell_guarded(node.index)
+        plain = _PLAIN.fullmatch(cell) or not guarded and len(self.boards) == 1
+        if not plain and self.walrus_ok and self.boards:     # an expression evaluated once, bound by `:=`
+            at = self.fresh("r")
+            first = f"({at} := {cell})"
+        else:
+            at = cell if plain else "_c"        # ... or by a call
+            first = at
+        parts = [f"{i} if b_{self.c.values[i]} >> {first if k == 0 and not guarded else at} & 1 else"
+                 for k, i in enumerate(self.boards)]
+        guard = f"-1 if {first} < 0 else " if guarded else ""
+        read = f"{guard}{' '.join(parts)} {self.c.default_value}"
+        return f"({read})" if plain or at != "_c" else f"(lambda _c: {read})({cell})"
 
     def line(self, mask, k_node, env):
         if isinstance(k_node, ast.Num):

@@ -4,7 +4,6 @@ are lowered by quantifiers.py, builtin calls by their registry modules (framewor
 """
 from __future__ import annotations
 
-import re
 
 from framework import ast, builtins
 from framework.builtins.connectivity import capped_liberties, region_meets
@@ -13,7 +12,6 @@ from framework.compiler.local_lists import constant_index
 
 # cell code that may be written more than once (no side effect, cheap): a name, a
 # non-negative integer, a name indexed by an integer (a raw action's `action[1]`)
-_PLAIN = re.compile(r"\d+|[A-Za-z_]\w*(\[\d+\])?")
 
 
 class ExpressionsMixin:
@@ -277,21 +275,7 @@ class ExpressionsMixin:
 
     def x_Index(self, node, env):
         if self.is_board_read(node):
-            # the value index at a cell; -1 (equal to no value) when the cell is `none`
-            cell = self.expr(node.index, env)
-            guarded = self.cell_guarded(node.index)
-            plain = _PLAIN.fullmatch(cell) or not guarded and len(self.boards) == 1
-            if not plain and self.walrus_ok and self.boards:     # an expression evaluated once, bound by `:=`
-                at = self.fresh("r")
-                first = f"({at} := {cell})"
-            else:
-                at = cell if plain else "_c"        # ... or by a call
-                first = at
-            parts = [f"{i} if b_{self.c.values[i]} >> {first if k == 0 and not guarded else at} & 1 else"
-                     for k, i in enumerate(self.boards)]
-            guard = f"-1 if {first} < 0 else " if guarded else ""
-            read = f"{guard}{' '.join(parts)} {self.c.default_value}"
-            return f"({read})" if plain or at != "_c" else f"(lambda _c: {read})({cell})"
+            return self.board_read(node, env)
         if isinstance(node.base, ast.Name) and node.base.id in self.item_locals \
                 and self.kinds.get(id(node.base), ("",))[0] == "var":      # one local per item (local_lists.py)
             return self.item_locals[node.base.id][constant_index(self, node.index)]

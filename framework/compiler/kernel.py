@@ -246,21 +246,6 @@ class KernelMixin:
         self.mover_const = saved
         out("return 0")
 
-    def hot_test(self, out: _Source):
-        """In k_leaves_hot (written when a repetition ends the game: draw, loss or scored):
-        0 for a successor whose repetition key (framework.history: the fields `over` names,
-        else the whole packed position, not terminal) occurred `_hot` times on the line
-        `_seen`, which that rule ends (its bit in the line's 256-bit mask tested first: most
-        keys have not occurred).  framework.history_kernel calls it for perft's last ply
-        instead of building every successor; a terminal successor counts 0 either way."""
-        from framework.history import over_indices
-        fields = [f if f != "mover" else "turn" for f in self.fields]
-        over = over_indices(self.c, self.fields)
-        key = fields + ["False"] if over is None else [fields[i] for i in over]
-        out(f"_k = {key[0] if len(key) == 1 else '(' + ', '.join(key) + ')'}")
-        out("if _bloom >> (hash(_k) & 255) & 1 and _seen.count(_k) >= _hot:")
-        out("    return 0")
-
     def count_after(self, out: _Source, terminal: str, next_player):
         """The end of k_leaves's apply code: 0 when the successor (its fields in the locals, its
         player in `turn`, a constant `next_player` when known) is terminal, else how many
@@ -271,7 +256,7 @@ class KernelMixin:
             self.grand_after(out, terminal, next_player)
             return
         if self.hot_leaves:
-            self.hot_test(out)
+            _hot_test(self, out)
         saved, self.mover_const = self.mover_const, next_player
         count = _Source()
         count.depth = out.depth
@@ -368,6 +353,22 @@ def _truth(code: str) -> str:
         if depth < 0:                       # `bool(a) or bool(b)`: not one call
             return code
     return code[5:-1] if depth == 0 else code
+
+
+def _hot_test(compiler, out: _Source):
+    """In k_leaves_hot (written when a repetition ends the game: draw, loss or scored):
+    0 for a successor whose repetition key (framework.history: the fields `over` names,
+    else the whole packed position, not terminal) occurred `_hot` times on the line
+    `_seen`, which that rule ends (its bit in the line's 256-bit mask tested first: most
+    keys have not occurred).  framework.history_kernel calls it for perft's last ply
+    instead of building every successor; a terminal successor counts 0 either way."""
+    from framework.history import over_indices
+    fields = [f if f != "mover" else "turn" for f in compiler.fields]
+    over = over_indices(compiler.c, compiler.fields)
+    key = fields + ["False"] if over is None else [fields[i] for i in over]
+    out(f"_k = {key[0] if len(key) == 1 else '(' + ', '.join(key) + ')'}")
+    out("if _bloom >> (hash(_k) & 255) & 1 and _seen.count(_k) >= _hot:")
+    out("    return 0")
 
 
 def _given(code: str, call: str, value: bool) -> str:

@@ -202,34 +202,6 @@ class LegalMixin:
             chunks.append((name, low, None if last and (low or nbits <= TABLE_BITS) else (1 << width) - 1))
         return chunks
 
-    def row_mask(self, cond, pname, env):
-        """For `board[(p, R)] == V` with p an int parameter over constant bounds inside the
-        board and R a constant row: (the bits of row R from column lo on where V is, a
-        table from those bits to the tuple of values of p).  Only for ranges of at most
-        TABLE_BITS values: the table has 2^(range size) entries."""
-        if not (isinstance(cond, ast.Binary) and cond.op == "==" and pname in self.param_ranges):
-            return None
-        lo, hi = self.param_ranges[pname]
-        if hi - lo + 1 > TABLE_BITS:
-            return None
-        for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
-            if self.is_board_read(a) and isinstance(a.index, ast.TupleExpr) and len(a.index.items) == 2 \
-                    and _is_name(a.index.items[0], pname) and isinstance(a.index.items[1], ast.Num) \
-                    and 0 <= a.index.items[1].value < self.c.height and 0 <= lo <= hi < self.c.width \
-                    and self.const_value(b) is not None:
-                count = hi - lo + 1
-                table = f"_FROM{lo}_{count}"
-                if table not in self.helpers:
-                    self.helpers[table] = (f"# {table}[m]: {lo} + the index of each set bit of m ({count} bits)\n"
-                                           f"{table} = tuple(tuple(i + {lo} for i in bits(m)) for m in range({1 << count}))\n")
-                first = self.tables.cell(lo, a.index.items[1].value)
-                values = self.value_mask(b, env)
-                if values == f"(FULL & ~{self.occupied()})":     # the row's cells are all in FULL
-                    values = f"~{self.occupied()}"
-                shifted = f"{values} >> {first}" if first else values
-                return f"{shifted} & {(1 << count) - 1}", table
-        return None
-
     def cell_mask(self, cond, pname, env):
         """A bit mask of the cells satisfying `cond` for cell parameter `pname`, if it is
         of the form board[p] == V, p in SET (SET not depending on p), or
@@ -252,39 +224,6 @@ class LegalMixin:
             dirs = self.kinds[id(dirs)][1]
             if _is_name(origin, pname) and shifts(self.c.directions[dirs]) and pname not in _names(inner) | _names(outer):
                 return self.ray_ends(dirs, self.value_mask(inner, env), self.value_mask(outer, env))
-        return None
-
-    def distance_mask(self, cond, pname, env):
-        """For `abs(col(p) - col(q)) == K` (or rows; either order) with q a parameter bound
-        before p and K a constant: a table of the cells at that distance from each cell."""
-        if not (isinstance(cond, ast.Binary) and cond.op == "==" and self.tables is not None):
-            return None
-        for call, k in ((cond.left, cond.right), (cond.right, cond.left)):
-            if not (isinstance(k, ast.Num) and isinstance(k.value, int) and isinstance(call, ast.Call)
-                    and call.func == "abs" and isinstance(call.args[0], ast.Binary) and call.args[0].op == "-"):
-                continue
-            a, b = call.args[0].left, call.args[0].right
-            if not (isinstance(a, ast.Call) and isinstance(b, ast.Call) and a.func == b.func
-                    and a.func in ("col", "row") and len(a.args) == len(b.args) == 1):
-                continue
-            for mine, other in ((a.args[0], b.args[0]), (b.args[0], a.args[0])):
-                if _is_name(mine, pname) and isinstance(other, ast.Name) and other.id in env:
-                    part = "COL" if a.func == "col" else "ROW"
-                    table = f"_{part}S_AT_{k.value}"
-                    self.helpers.setdefault(table, f"# {table}[c]: the cells whose {a.func} is {k.value} away from c's\n"
-                                            f"{table} = tuple(sum(1 << j for j in ALL_CELLS if abs({part}[j] - {part}[i]) == "
-                                            f"{k.value}) for i in range(len({part})))\n")
-                    return f"{table}[{env[other.id]}]"
-        return None
-
-    def bound(self, cond, pname, env):
-        """Upper bound on int parameter `pname` from `p <= E` / `p < E` (E free of p)."""
-        if isinstance(cond, ast.Binary) and cond.op in ("<=", "<") and _is_name(cond.left, pname) \
-                and pname not in _names(cond.right):
-            return self.expr(cond.right, env) + (" - 1" if cond.op == "<" else "")
-        if isinstance(cond, ast.Binary) and cond.op in (">=", ">") and _is_name(cond.right, pname) \
-                and pname not in _names(cond.left):
-            return self.expr(cond.left, env) + (" - 1" if cond.op == ">" else "")
         return None
 
     def external(self, ptype, var):
