@@ -116,3 +116,38 @@ def test_the_fast_forms_appear_where_they_apply():
     unsure = fill({"LO": 0, "HI2": 3, "HI": 5, "W": 3, "H": 2, "S": 3, "M": 1, "N": 1, "Q": 2, "INDEX2": "b + 1",
                    "INDEX": "v % 3", "PICKED": "i % 6", "PLACED": "(b + 1) % 6"})
     assert "item(v_h, (v_b + 1)" in load_text(unsure).python_source     # b + 1 may be 6: tested
+
+
+# a cell proved on the board whose coordinates divide (quadrants, as Pentago's): a table read
+QUADRANTS = """game: Quadrants
+players: [A, B]
+board: {width: 4, height: 4, cells: [empty, A, B]}
+define:
+  at(q, x, y): cell(2 * (q % 2) + x, 2 * (q // 2) + y)
+actions:
+  place(c in cell, q in 0..3, d in 0..1):
+    if: board[c] == empty
+    then: |
+      board[c] = mover
+      let corner = board[at(q, 0, 0)]
+      if d == 0 then {
+        board[at(q, 0, 0)] = board[at(q, 0, 1)]
+        board[at(q, 0, 1)] = board[at(q, 1, 1)]
+        board[at(q, 1, 1)] = board[at(q, 1, 0)]
+        board[at(q, 1, 0)] = corner
+      } else {
+        board[at(q, 0, 0)] = board[at(q, 1, 0)]
+        board[at(q, 1, 0)] = board[at(q, 1, 1)]
+        board[at(q, 1, 1)] = board[at(q, 0, 1)]
+        board[at(q, 0, 1)] = corner
+      }
+terminal: line(board, 3, A) or line(board, 3, B) or full(board)
+winner: "none if line(board, 3, A) == line(board, 3, B) else A if line(board, 3, A) else B"
+"""
+
+
+def test_a_cell_on_the_board_whose_coordinates_divide_is_a_table_read():
+    source = load_text(QUADRANTS).python_source
+    apply = source[source.index("def k_apply"):source.index("def k_leaves")]
+    assert "_CT" in apply and "//" not in apply and "%" not in apply
+    assert check_one(QUADRANTS, bfs_states=200, playouts=6, plies=20) is None

@@ -21,7 +21,9 @@ non-zero constant, `abs`, conditionals) over integer names of a known small rang
 above, or such a name passed to an outlined definition) and constants, the cell is read
 from a tuple made when the module loads, `_CT<k>[index]`, instead of computed by a call of
 CELL per use (Ultimate tic-tac-toe's `cell(3 * (b % 3) + x, 3 * (b // 3) + y)`, whose `b` is
-known only during play: CELL's bounds test was a quarter of its time).  The table holds what
+known only during play: CELL's bounds test was a quarter of its time); a cell proved on the board whose coordinates
+divide or take a remainder (Pentago's quadrants, `3 * (q % 2) + x`) is read from the table
+too, with no guard.  The table holds what
 CELL gives for every value of the names in their ranges (-1 off the board), so it means
 exactly what the call means.  A state variable and a parameter are always in their ranges
 (every write of a variable is checked; moves are legal ones); a definition's argument in a
@@ -45,8 +47,14 @@ class IntRangesMixin:
         if self.tables is None or self.c.graph is not None:
             return None
         if self.in_bounds(x_node, self.c.width, env) and self.in_bounds(y_node, self.c.height, env):
-            return f"({self.expr(y_node, env)} * {self.tables.stride} + {self.expr(x_node, env)})"
-        found = self._cell_names(x_node, y_node, env, ())
+            direct = f"({self.expr(y_node, env)} * {self.tables.stride} + {self.expr(x_node, env)})"
+            if "//" not in direct and "%" not in direct:
+                return direct
+            found = self._cell_names(x_node, y_node, env, ())      # (Pentago's quadrants: a table read)
+            if found is None or not found[2] or set(found[2]) - found[4]:
+                return direct
+        else:
+            found = self._cell_names(x_node, y_node, env, ())
         if found is None or not found[2]:
             return None
         x, y, names, ranges, trusted, codes = found
