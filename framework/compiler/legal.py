@@ -3,6 +3,8 @@ preconditions (iterating set bits, tables indexed by a mask), and action encodin
 """
 from __future__ import annotations
 
+import re
+
 from framework import ast
 from framework.builtins.rays import shifts
 from framework.compiler.common import TABLE_BITS, CHUNK_BITS, WORD_CHUNKS, _Source, _operands, _is_name, _names, loop_depths, may_raise
@@ -35,8 +37,11 @@ class LegalMixin:
                 out(f"_none{order[0]} = not {'n' if mode == 'count' else 'acts'}")
             if self.c.actions[ai].step:
                 continue
+            first = len(out.lines)
             for a in self.schema_halves(self.c.actions[ai], mode):     # splits.py
                 started = self.legal_schema(out, mode, ai, a, read_off, started)
+            if mode == "count":
+                out.lines[first:] = _counted_loops(out.lines[first:])
         if not started:
             out("n = 0" if mode == "count" else "acts = []")
         if longest:
@@ -259,3 +264,33 @@ class LegalMixin:
 
     # ------------------------------------------------------------------ module
 
+
+_COUNT_LOOP = re.compile(r"( *)for (\w+) in (range\((-?\d+), (-?\d+)\)|bits\((.+)\)):$")
+_ADD = re.compile(r"( *)n \+= (\d+)$")
+
+
+def _counted_loops(lines: list) -> list:
+    """A count's loop that only adds a constant, `for v in range(a, b): n += k` or `for v in
+    bits(M): n += k` (parameters with no test of their own: Pentago's quadrant and turn),
+    written as one product, innermost first (range and bits evaluate nothing that fails)."""
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(lines) - 1):
+            loop, add = _COUNT_LOOP.fullmatch(lines[i]), _ADD.fullmatch(lines[i + 1])
+            if not (loop and add and len(add.group(1)) > len(loop.group(1))):
+                continue
+            after = lines[i + 2] if i + 2 < len(lines) else ""
+            if after.strip() and len(after) - len(after.lstrip()) > len(loop.group(1)):
+                continue                        # the body goes on
+            if any(re.search(rf"\b{loop.group(2)}\b", line) for line in lines[i + 2:]):
+                continue                        # the variable is read after the loop
+            k = int(add.group(2))
+            if loop.group(4) is not None:
+                times = max(0, int(loop.group(5)) - int(loop.group(4)))
+                lines[i:i + 2] = [f"{loop.group(1)}n += {k * times}"] if times else []
+            else:
+                lines[i:i + 2] = [f"{loop.group(1)}n += {k} * ({loop.group(6)}).bit_count()"]
+            changed = True
+            break
+    return lines
