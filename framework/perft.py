@@ -77,7 +77,8 @@ def _kernel_perft(kernel, root, depth, counts, progress):
     """perft over the game's kernel (packed states, raw actions): the last ply is counted
     by `leaves` (the moves of each child counted in one generated loop, a bit count where
     moves are a mask, the children not built), and the two last by `leaves2` where the
-    game has it (children built as locals only); each state's moves are generated once."""
+    game has it (children built as locals only); each state's moves are generated once.  At
+    depth 2 the root's children are counted (`count`), their moves not listed."""
     actions, apply, leaves, terminal = kernel.actions, kernel.apply, kernel.leaves, kernel.terminal
     leaves2 = kernel.leaves2
 
@@ -112,10 +113,13 @@ def _kernel_perft(kernel, root, depth, counts, progress):
 
     first = actions(root)
     counts[1] = len(first)
+    count = kernel.count if depth == 2 and kernel.count is not None else None     # (no moves listed)
     for i, a in enumerate(first, 1):
         if depth > 1:
             child = apply(root, a)
-            if not terminal(child):
+            if not terminal(child) and count is not None:
+                counts[2] += count(child)
+            elif not terminal(child):
                 grand = actions(child)
                 counts[2] += len(grand)
                 if depth > 2:
