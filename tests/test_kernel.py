@@ -312,7 +312,7 @@ def test_single_agent_searchers_on_the_kernel(monkeypatch, path):
 
 
 def test_an_if_takes_the_truth_of_a_whole_bool_call_itself():
-    from framework.compiler.kernel import _truth
+    from framework.compiler.terminal_code import _truth
     assert _truth("bool((a) and (b))") == "(a) and (b)"
     for code in ("bool(a) or bool(b)", "bool(a)(b)", "x", "bool(f(x)) and g(y)"):
         assert _truth(code) == code          # not one call around the whole test: kept

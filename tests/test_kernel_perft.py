@@ -10,7 +10,7 @@ import pytest
 import framework
 from framework.perft import perft
 from framework.compiler.common import MAX_FUSED_CHARS
-from framework.compiler.kernel import _given
+from framework.compiler.terminal_code import _given
 from framework.conformance.discover import shipped_specs, spec_kind
 from tests.conftest import SPECS, by_cost, costly
 

@@ -38,10 +38,10 @@ course interface, so they get no k_count / k_leaves.
 """
 from __future__ import annotations
 
-import ast as pyast
 import re
 
 from framework.compiler.common import MAX_FUSED_CHARS, MAX_SPECIALISED_PLAYERS, _IDENT, _Source
+from framework.compiler.terminal_code import _before_no_move, _given, _truth
 
 _CAN_MOVE = re.compile(r"_can_move\([^()]*\)")
 _CAN_MOVE_ONLY = re.compile(r"[()\s]*(?:(?:not|and|or)[()\s]+)*[()\s]*")
@@ -222,9 +222,13 @@ class KernelMixin:
         returns = [line for line in moves.lines if line.lstrip().startswith("return ")]
         exit_ = _NO_MOVES_LIST.match(returns[0].strip()) if returns == moves.lines[-1:] else None
         inlined, can = self.inline_terminal(terminal), f"_can_move({self.sig_with_mover('turn')})"
-        if exit_ and can in inlined and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", inlined)) \
-                and (_given(inlined, can, True), _given(inlined, can, False)) == ("False", "True"):
-            # terminal exactly when the child has no move: read off its list, not tested first
+        before = _before_no_move(inlined, can)
+        if exit_ and (before is not None or can in inlined and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", inlined))
+                      and (_given(inlined, can, True), _given(inlined, can, False)) == ("False", "True")):
+            # terminal (after `before`) exactly when the child has no move: read off its list
+            if before is not None:
+                out(f"if {before}:")
+                out("    return 0")
             out("mover = turn")                 # (a compound move's walk reads it)
             out(f"_c = ({self.sig_with_mover('turn')}, False)")
             pad = returns[0][:len(returns[0]) - len(returns[0].lstrip())]
@@ -274,9 +278,13 @@ class KernelMixin:
         can = turn_can if turn_can in terminal else None if next_player is None else \
             f"_can_move({self.sig_with_mover(str(next_player))})"
         returns = [line.strip() for line in count.lines if line.strip().startswith("return ")]
-        if can and can in terminal and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal)) \
-                and (_given(terminal, can, True), _given(terminal, can, False)) == ("False", "True") \
-                and all(_NO_MOVES.match(line) for line in returns):
+        before = _before_no_move(terminal, can) if can else None       # `A or not can_move(..)`
+        if can and can in terminal and all(_NO_MOVES.match(line) for line in returns) and (before is not None or (
+                _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", terminal))
+                and (_given(terminal, can, True), _given(terminal, can, False)) == ("False", "True"))):
+            if before is not None:              # A first, as written
+                out(f"if {before}:")
+                out("    return 0")
             out.lines += [_NO_MOVES.sub("return n", line) for line in count.lines]   # terminal: no move, n = 0
             return
         last = count.lines[-1].strip()
@@ -343,18 +351,6 @@ class KernelMixin:
         out()
 
 
-def _truth(code: str) -> str:
-    """`X` for a test written `bool(X)` as a whole (an `if` takes X's truth itself)."""
-    if not (code.startswith("bool(") and code.endswith(")")):
-        return code
-    depth = 0
-    for ch in code[5:-1]:
-        depth += (ch == "(") - (ch == ")")
-        if depth < 0:                       # `bool(a) or bool(b)`: not one call
-            return code
-    return code[5:-1] if depth == 0 else code
-
-
 def _hot_test(compiler, out: _Source):
     """In k_leaves_hot (written when a repetition ends the game: draw, loss or scored):
     0 for a successor whose repetition key (framework.history: the fields `over` names,
@@ -369,27 +365,3 @@ def _hot_test(compiler, out: _Source):
     out(f"_k = {key[0] if len(key) == 1 else '(' + ', '.join(key) + ')'}")
     out("if _bloom >> (hash(_k) & 255) & 1 and _seen.count(_k) >= _hot:")
     out("    return 0")
-
-
-def _given(code: str, call: str, value: bool) -> str:
-    """The boolean expression `code` (generated, of `not`/`and`/`or` over calls) with each
-    `call` in it replaced by `value` and simplified (`not True` is False, `x and False` is
-    False, ...), so that the calls it decides are not made."""
-    def simplify(node):
-        if pyast.unparse(node) == call:
-            return pyast.Constant(value)
-        if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.Not):
-            inner = simplify(node.operand)
-            return pyast.Constant(not inner.value) if isinstance(inner, pyast.Constant) else pyast.UnaryOp(pyast.Not(), inner)
-        if isinstance(node, pyast.BoolOp):
-            absorbing = isinstance(node.op, pyast.Or)          # True absorbs `or`, False absorbs `and`
-            kept = []
-            for operand in map(simplify, node.values):
-                if isinstance(operand, pyast.Constant):
-                    if bool(operand.value) == absorbing:
-                        return pyast.Constant(absorbing)
-                    continue
-                kept.append(operand)
-            return kept[0] if len(kept) == 1 else pyast.BoolOp(node.op, kept) if kept else pyast.Constant(not absorbing)
-        return node
-    return pyast.unparse(simplify(pyast.parse(code, mode="eval").body))
