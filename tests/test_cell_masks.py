@@ -110,3 +110,12 @@ def test_lint_suggests_the_builtin_for_a_flood_fill_by_hand():
     for path in others:
         if path.name != "hex_flood.yaml":
             assert not [w for w in lint.warnings(parse_file(path)) if "by hand" in w.message], path
+
+
+def test_a_branch_known_while_compiling_leaves_no_test_in_the_mask():
+    """Havannah's `on_side(d, k)` for k written out (`count k in 0..5`): each side's mask is
+    one constant (or a relation table) and the game plays as the interpreter."""
+    text = (ROOT / "benchmarks" / "specs" / "havannah.yaml").read_text()
+    source = framework.load_text(text).python_source
+    assert " if 0 == " not in source and "FULL & ~FULL" not in source and "FULL & ~0" not in source
+    assert check_one(text, bfs_states=60, playouts=3, plies=30) is None

@@ -122,6 +122,8 @@ def _shift(x, kind, k: int):
 
 
 def _rewrite(node, known):
+    if isinstance(node, pyast.UnaryOp) and isinstance(node.operand, pyast.Name) and node.operand.id in known:
+        return _num(~known[node.operand.id])        # ~FULL: a whole number, folded where it meets one
     if isinstance(node, pyast.UnaryOp):
         return _invert(_rewrite(node.operand, known))
     if isinstance(node, pyast.BinOp) and isinstance(node.op, _SHIFTS):

@@ -29,6 +29,7 @@ from framework import ast
 from framework.graph import Graph
 from framework.builtins.cell_arithmetic import row_cells
 from framework.builtins.connectivity import _helpers
+from framework.compiler.bitopt import simplify
 from framework.compiler.common import may_raise, _static_int, _operands
 
 _GEOMETRIC_NODES = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.BinOp, pyast.Add, pyast.Sub,
@@ -55,6 +56,8 @@ class MasksMixin:
         mask = self.mask_of(node.body, node.var, env)
         if mask is None:
             return None
+        if self.tables is not None:     # constants folded (a branch known while compiling: a `k` written out)
+            mask = _simplified(mask, {"FULL": self.tables.full})
         if node.kind == "exists":
             return f"({cells} & {mask} != 0)"
         if node.kind == "forall":
@@ -250,6 +253,25 @@ class MasksMixin:
         if name is None:
             name = self.mask_parts[code] = self.fresh("m")
         return name
+
+
+def _simplified(code: str, known: dict) -> str:
+    """`code` with its pure mask parts written with fewer operations (bitopt.simplify), a
+    conditional whose test compares whole numbers (`FULL if 0 == 2 else 0`) chosen first."""
+    return f"({pyast.unparse(simplify(_Chosen().visit(pyast.parse(code, mode='eval').body), known))})"
+
+
+class _Chosen(pyast.NodeTransformer):
+    """`A if T else B` with T a comparison of whole numbers: the branch it picks."""
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        test = node.test
+        if isinstance(test, pyast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (pyast.Eq, pyast.NotEq)) \
+                and all(isinstance(x, pyast.Constant) and type(x.value) is int for x in (test.left, *test.comparators)):
+            same = test.left.value == test.comparators[0].value
+            return node.body if same == isinstance(test.ops[0], pyast.Eq) else node.orelse
+        return node
 
 
 def _bind(mask, parts: dict, walrus_ok: bool) -> str:
