@@ -223,26 +223,21 @@ class KernelMixin:
         exit_ = _NO_MOVES_LIST.match(returns[0].strip()) if returns == moves.lines[-1:] else None
         inlined, can = self.inline_terminal(terminal), f"_can_move({self.sig_with_mover('turn')})"
         before = _before_no_move(inlined, can)
-        if exit_ and (before is not None or can in inlined and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", inlined))
-                      and (_given(inlined, can, True), _given(inlined, can, False)) == ("False", "True")):
-            # terminal (after `before`) exactly when the child has no move: read off its list
-            if before is not None:
-                out(f"if {before}:")
-                out("    return 0")
-            out("mover = turn")                 # (a compound move's walk reads it)
-            out(f"_c = ({self.sig_with_mover('turn')}, False)")
-            pad = returns[0][:len(returns[0]) - len(returns[0].lstrip())]
-            out.lines += moves.lines[:-1] + [f"{pad}_a2 = {exit_.group(1)}", f"{pad}if not _a2:", f"{pad}    return 0"]
-        else:
-            out(f"if {_truth(terminal)}:")
+        read_off = exit_ and (before is not None or can in inlined and _CAN_MOVE_ONLY.fullmatch(_CAN_MOVE.sub("", inlined))
+                              and (_given(inlined, can, True), _given(inlined, can, False)) == ("False", "True"))
+        test = before if read_off else _truth(terminal)     # read off: terminal (after `before`) when no move
+        if test is not None:
+            out(f"if {test}:")
             out("    return 0")
-            out("mover = turn")                 # (a compound move's walk reads it)
-            out(f"_c = ({self.sig_with_mover('turn')}, False)")
-            if returns == moves.lines[-1:]:
-                text = returns[0].lstrip()
-                out.lines += moves.lines[:-1] + [f"{returns[0][:len(returns[0]) - len(text)]}_a2 = {text[7:]}"]
-            else:                               # a move list of several exits (one per mover): called
-                out("_a2 = k_actions(_c)")
+        out("mover = turn")                     # (a compound move's walk reads it)
+        out(f"_c = ({self.sig_with_mover('turn')}, False)")
+        pad = returns[0][:len(returns[0]) - len(returns[0].lstrip())] if returns else ""
+        if read_off:
+            out.lines += moves.lines[:-1] + [f"{pad}_a2 = {exit_.group(1)}", f"{pad}if not _a2:", f"{pad}    return 0"]
+        elif returns == moves.lines[-1:]:
+            out.lines += moves.lines[:-1] + [f"{pad}_a2 = {returns[0].lstrip()[7:]}"]
+        else:                                   # a move list of several exits (one per mover): called
+            out("_a2 = k_actions(_c)")
         out("near += len(_a2)")
         self.leaf_count = 1
         out.lines += self.leaves_loop(unpack, "_a2", "_c", "far", None, out.depth)
